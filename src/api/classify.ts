@@ -1,0 +1,252 @@
+/**
+ * Pure mapping of what came back (a status and a body, or a transport failure) to either a
+ * parsed value or a VasError. No I/O here, so every row of the interface's error table is a
+ * table test.
+ */
+import type { z } from 'zod';
+import { VasError, type ErrorCode, type ErrorKind } from './errors.js';
+import {
+  DAILY_LIMIT_PATTERN,
+  EnvelopeErrorSchema,
+  ErrorIn200Schema,
+  MESSAGES,
+  ProxyErrorSchema,
+} from './schemas.js';
+import { parseRetryAfter } from './retry-after.js';
+
+export interface RawResponse {
+  status: number;
+  /** Lower-case header names as undici gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+const RAW_LIMIT = 300;
+
+function headerValue(headers: RawResponse['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function requestIdOf(headers: RawResponse['headers']): string | undefined {
+  return headerValue(headers, 'x-request-id');
+}
+
+function boundedText(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > RAW_LIMIT ? `${oneLine.slice(0, RAW_LIMIT)}…` : oneLine;
+}
+
+function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The message inside any of the error shapes the interface uses, if one fits. */
+export function errorMessageOf(value: unknown): string | undefined {
+  const proxy = ProxyErrorSchema.safeParse(value);
+  if (proxy.success) return proxy.data.errorMessage;
+  const envelope = EnvelopeErrorSchema.safeParse(value);
+  if (envelope.success) return envelope.data.message;
+  return undefined;
+}
+
+/** Maps the message of a 200-with-error or a 400 to its kind and code. */
+function codeForMessage(message: string): { kind: ErrorKind; code: ErrorCode } {
+  const m = message.trim().toLowerCase();
+  if (DAILY_LIMIT_PATTERN.test(message)) return { kind: 'quota', code: 'daily-limit' };
+  if (m === MESSAGES.invalidAccount.toLowerCase()) return { kind: 'invalid-input', code: 'invalid-account' };
+  if (m === MESSAGES.invalidIfsc.toLowerCase()) return { kind: 'invalid-input', code: 'invalid-ifsc' };
+  if (m === MESSAGES.ifscLength.toLowerCase()) return { kind: 'invalid-input', code: 'ifsc-length' };
+  if (m === MESSAGES.invalidRequest.toLowerCase()) return { kind: 'invalid-input', code: 'invalid-request' };
+  if (m === MESSAGES.badBody.toLowerCase()) return { kind: 'invalid-input', code: 'bad-body' };
+  if (m === MESSAGES.sessionExpired.toLowerCase()) return { kind: 'session-expired', code: 'rejected' };
+  return { kind: 'invalid-input', code: 'rejected' };
+}
+
+/** What an HTTP status means when the body says nothing more precise. */
+function errorForStatus(status: number): { kind: ErrorKind; retryable: boolean; code?: ErrorCode } {
+  if (status === 401 || status === 403) return { kind: 'auth', retryable: false };
+  if (status === 429) return { kind: 'quota', retryable: true, code: 'rate-limit' };
+  if (status === 404) return { kind: 'protocol', retryable: false, code: 'not-found' };
+  if (status === 500) return { kind: 'server', retryable: true };
+  if (status === 502 || status === 503 || status === 504) return { kind: 'unavailable', retryable: true };
+  if (status > 500) return { kind: 'server', retryable: true };
+  return { kind: 'invalid-input', retryable: false };
+}
+
+/** Formats the first zod issue as "field a.b.c: what was wrong". */
+export function describeSchemaError(error: z.ZodError, what: string): string {
+  const issue = error.issues[0];
+  if (!issue) return `${what} does not match the expected shape`;
+  const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+  return `${what} field "${path}" is invalid: ${issue.message}`;
+}
+
+/**
+ * Classifies a complete response of an API operation: the success body parsed by `schema`
+ * (which describes the `body` inside the success envelope), or a VasError.
+ */
+export function classifyResponse<T>(
+  response: RawResponse,
+  envelopeSchema: z.ZodType<{ body: T }>,
+  nowMs: number,
+): { ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError } {
+  const requestId = requestIdOf(response.headers);
+  const { status, text } = response;
+  const parsed = tryJson(text);
+
+  if (status === 200) {
+    if (!parsed.ok) {
+      const type = headerValue(response.headers, 'content-type') ?? 'no content type';
+      return {
+        ok: false,
+        error: new VasError({
+          kind: 'protocol',
+          code: 'bad-json',
+          message: `response is not JSON (${type}): ${boundedText(text) || '(empty body)'}`,
+          status,
+          requestId,
+          raw: boundedText(text),
+        }),
+      };
+    }
+    const in200 = ErrorIn200Schema.safeParse(parsed.value);
+    if (in200.success) {
+      const { kind, code } = codeForMessage(in200.data.errorMessage);
+      return {
+        ok: false,
+        error: new VasError({ kind, code, message: in200.data.errorMessage, status, requestId }),
+      };
+    }
+    const envelopeError = EnvelopeErrorSchema.safeParse(parsed.value);
+    if (envelopeError.success) {
+      const { kind, code } = codeForMessage(envelopeError.data.message);
+      return {
+        ok: false,
+        error: new VasError({ kind, code, message: envelopeError.data.message, status, requestId }),
+      };
+    }
+    const body = envelopeSchema.safeParse(parsed.value);
+    if (!body.success) {
+      return {
+        ok: false,
+        error: new VasError({
+          kind: 'protocol',
+          code: 'schema',
+          message: describeSchemaError(body.error, 'response'),
+          status,
+          requestId,
+          raw: boundedText(text),
+          cause: body.error,
+        }),
+      };
+    }
+    return { ok: true, value: body.data.body, requestId };
+  }
+
+  const message = parsed.ok ? errorMessageOf(parsed.value) : undefined;
+  const base = errorForStatus(status);
+  let kind = base.kind;
+  let code = base.code;
+  if (status === 400 && message !== undefined) ({ kind, code } = codeForMessage(message));
+  const retryAfterMs =
+    status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs) : undefined;
+  const raw = message === undefined ? boundedText(text) : undefined;
+  const fallback = raw ? raw : `HTTP ${status} with an empty body`;
+  return {
+    ok: false,
+    error: new VasError({
+      kind,
+      code,
+      retryable: base.retryable,
+      message: message ?? (status === 404 ? `endpoint not found: ${fallback}` : fallback),
+      status,
+      requestId,
+      retryAfterMs,
+      raw,
+    }),
+  };
+}
+
+/** Error codes of Node and undici that mean the request never reached the server. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause === undefined ? undefined : errorCode(cause);
+}
+
+/**
+ * Classifies a failure below HTTP. `sent` says whether the request may have reached the
+ * server; anything that might have been processed is ambiguous (a penny-drop is then never
+ * sent again). We cannot see whether a reset came before the server read the request, so a
+ * reset on an open connection counts as ambiguous: the safe side when money moves.
+ */
+export function classifyTransportError(error: unknown, target: string, abortedByCaller: boolean): VasError {
+  const code = errorCode(error);
+  if (abortedByCaller) {
+    return new VasError({
+      kind: 'network',
+      code: 'aborted',
+      message: `request to ${target} was cancelled`,
+      retryable: false,
+      ambiguous: true,
+      cause: error,
+    });
+  }
+  if (code !== undefined && NOT_SENT_CODES.has(code)) {
+    const what =
+      code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'host name not found'
+          : code === 'UND_ERR_CONNECT_TIMEOUT'
+            ? 'connect timed out'
+            : 'host unreachable';
+    return new VasError({
+      kind: 'network',
+      code: code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'dns' : 'refused',
+      message: `${what}: ${target}`,
+      retryable: true,
+      ambiguous: false,
+      cause: error,
+    });
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || isTimeoutAbort(error)) {
+    return new VasError({
+      kind: 'timeout',
+      code: code === 'UND_ERR_BODY_TIMEOUT' ? 'body-timeout' : 'headers-timeout',
+      message: `no answer from ${target} in time`,
+      retryable: true,
+      ambiguous: true,
+      cause: error,
+    });
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new VasError({
+    kind: 'network',
+    code: 'reset',
+    message: `connection to ${target} failed: ${detail}`,
+    retryable: true,
+    ambiguous: true,
+    cause: error,
+  });
+}
+
+function isTimeoutAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || errorCode(error) === 'ABORT_ERR_TIMEOUT');
+}

@@ -1,0 +1,111 @@
+/**
+ * Errors are values with a kind (DESIGN.md §2). One class, created only through the factories
+ * below, so every error carries the same fields and the request id is never lost.
+ */
+
+export type ErrorKind =
+  | 'auth'
+  | 'quota'
+  | 'unavailable'
+  | 'server'
+  | 'invalid-input'
+  | 'session-expired'
+  | 'network'
+  | 'timeout'
+  | 'protocol';
+
+/** Finer cause inside a kind, for decisions the kind alone cannot make. */
+export type ErrorCode =
+  | 'invalid-account'
+  | 'invalid-ifsc'
+  | 'ifsc-length'
+  | 'invalid-request'
+  | 'bad-body'
+  | 'rejected'
+  | 'daily-limit'
+  | 'rate-limit'
+  | 'not-found'
+  | 'refused'
+  | 'dns'
+  | 'reset'
+  | 'aborted'
+  | 'headers-timeout'
+  | 'body-timeout'
+  | 'bad-json'
+  | 'schema'
+  | 'token-rejected'
+  | 'credentials-rejected';
+
+export interface VasErrorInit {
+  kind: ErrorKind;
+  message: string;
+  code?: ErrorCode | undefined;
+  retryable?: boolean | undefined;
+  /** The request may have been processed by the server even though no answer came back. */
+  ambiguous?: boolean | undefined;
+  status?: number | undefined;
+  requestId?: string | undefined;
+  /** Milliseconds the server asked us to wait (Retry-After). */
+  retryAfterMs?: number | undefined;
+  /** The raw response text when no known error shape fitted (trimmed, bounded). */
+  raw?: string | undefined;
+  cause?: unknown;
+}
+
+export class VasError extends Error {
+  override readonly name = 'VasError';
+  readonly kind: ErrorKind;
+  readonly code: ErrorCode | undefined;
+  readonly retryable: boolean;
+  readonly ambiguous: boolean;
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly raw: string | undefined;
+
+  constructor(init: VasErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.code = init.code;
+    this.retryable = init.retryable ?? false;
+    this.ambiguous = init.ambiguous ?? false;
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+    this.raw = init.raw;
+  }
+
+  /** A copy with fields replaced (errors are immutable values). */
+  with(patch: Partial<VasErrorInit>): VasError {
+    return new VasError({
+      kind: this.kind,
+      message: this.message,
+      code: this.code,
+      retryable: this.retryable,
+      ambiguous: this.ambiguous,
+      status: this.status,
+      requestId: this.requestId,
+      retryAfterMs: this.retryAfterMs,
+      raw: this.raw,
+      cause: this.cause,
+      ...patch,
+    });
+  }
+
+  /** One line for people: the message, the status and the request id support will ask for. */
+  describe(): string {
+    const parts = [this.message];
+    if (this.status !== undefined) parts.push(`HTTP ${this.status}`);
+    if (this.requestId) parts.push(`request id ${this.requestId}`);
+    return parts.length > 1 ? `${parts[0]} (${parts.slice(1).join(', ')})` : parts[0]!;
+  }
+}
+
+export function isVasError(value: unknown): value is VasError {
+  return value instanceof VasError;
+}
+
+/** Daily-limit answers are neither retried nor final: the row waits for the next day. */
+export function isDailyLimit(error: unknown): boolean {
+  return isVasError(error) && error.code === 'daily-limit';
+}

@@ -1,0 +1,78 @@
+/**
+ * The retry policy of DESIGN.md §2 as one pure function. It asks its questions in a fixed order
+ * and is the only place that decides whether a call is sent again (one layer, never stacked).
+ */
+import type { VasError } from './errors.js';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. Default 5. */
+  maxAttempts: number;
+  /** Base of the exponential backoff in ms. Default 250. */
+  baseMs: number;
+  /** Cap of one backoff sleep in ms. Default 8000. */
+  capMs: number;
+  /** A 500 waits between these two (the interface asks for 1–5 s). Defaults 1000 and 5000. */
+  serverErrorMinMs: number;
+  serverErrorMaxMs: number;
+  /** A Retry-After longer than this is not waited for: the call fails instead. Default 60000. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  maxAttempts: 5,
+  baseMs: 250,
+  capMs: 8000,
+  serverErrorMinMs: 1000,
+  serverErrorMaxMs: 5000,
+  maxRetryAfterMs: 60_000,
+});
+
+export type RetryReason =
+  | 'attempts-exhausted'
+  | 'not-retryable'
+  | 'ambiguous-penny-drop'
+  | 'retry-after-too-long'
+  | 'retry-after'
+  | 'server-error'
+  | 'backoff';
+
+export interface RetryDecision {
+  retry: boolean;
+  delayMs: number;
+  reason: RetryReason;
+}
+
+export interface RetryInput {
+  error: VasError;
+  /** Attempts already made (1 after the first failure). */
+  attempt: number;
+  /** A penny-drop call moves money: an ambiguous failure must never be sent again. */
+  pennyDrop: boolean;
+  policy?: Readonly<RetryPolicy>;
+  /** Uniform [0, 1). */
+  random: () => number;
+}
+
+export function decideRetry(input: RetryInput): RetryDecision {
+  const { error, attempt, pennyDrop, random } = input;
+  const policy = input.policy ?? DEFAULT_RETRY_POLICY;
+  const no = (reason: RetryReason): RetryDecision => ({ retry: false, delayMs: 0, reason });
+
+  if (error.ambiguous && pennyDrop) return no('ambiguous-penny-drop');
+  if (!error.retryable) return no('not-retryable');
+  if (attempt >= policy.maxAttempts) return no('attempts-exhausted');
+
+  if (error.retryAfterMs !== undefined) {
+    if (error.retryAfterMs > policy.maxRetryAfterMs) return no('retry-after-too-long');
+    // A little jitter on top keeps many workers from waking at the same instant.
+    const jitter = Math.floor(random() * Math.min(250, policy.baseMs));
+    return { retry: true, delayMs: error.retryAfterMs + jitter, reason: 'retry-after' };
+  }
+  if (error.status === 500) {
+    const span = policy.serverErrorMaxMs - policy.serverErrorMinMs;
+    return { retry: true, delayMs: Math.round(policy.serverErrorMinMs + random() * span), reason: 'server-error' };
+  }
+  // Full jitter: sleep = random(0, min(cap, base * 2^n)), n = retries so far.
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** (attempt - 1));
+  return { retry: true, delayMs: Math.floor(random() * ceiling), reason: 'backoff' };
+}

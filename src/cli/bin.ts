@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+/** The executable: only wires the process to main(). */
+import { main } from './main.js';
+
+const stop = new AbortController();
+let signals = 0;
+const onSignal = (name: string) => {
+  signals += 1;
+  if (signals > 1) {
+    process.stderr.write(`\nsecond ${name}: exiting now\n`);
+    process.exit(130);
+  }
+  stop.abort();
+};
+process.on('SIGINT', () => onSignal('SIGINT'));
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+
+const write = (stream: NodeJS.WriteStream) => (text: string) => {
+  stream.write(text);
+};
+
+main(process.argv.slice(2), {
+  env: process.env,
+  stdout: write(process.stdout),
+  stderr: write(process.stderr),
+  stderrIsTty: process.stderr.isTTY === true,
+  stopSignal: stop.signal,
+}).then(
+  (code) => {
+    process.exitCode = code;
+    // Anything still holding the loop open after main() returned is not ours to wait for.
+    setTimeout(() => process.exit(code), 2000).unref();
+  },
+  (error: unknown) => {
+    process.stderr.write(`internal error (this is a bug, please report it): ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

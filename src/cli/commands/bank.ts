@@ -1,0 +1,180 @@
+/** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createClient, type Client, type RetryEvent } from '../../api/client.js';
+import { openDatabase } from '../../state/db.js';
+import { BankStore, type RunMode } from '../../state/bank-store.js';
+import { runBank, UsageError, type BankRunSummary } from '../../pipeline/run.js';
+import { parseDuration } from '../../pipeline/time.js';
+import { matchNames } from '../../match/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { resolveConnection, resolveNumber, resolveStatePath, defaultOutputPath, DEFAULT_CONCURRENCY, type Env } from '../config.js';
+import type { CliLogger } from '../logger.js';
+import { createProgress } from '../progress.js';
+import { formatSummary, summaryJson } from '../summary.js';
+
+export interface BankFlags {
+  input: string;
+  output?: string | undefined;
+  mode: RunMode;
+  state?: string | undefined;
+  resume: boolean;
+  rate?: number | undefined;
+  concurrency?: number | undefined;
+  accountCol?: string | undefined;
+  ifscCol?: string | undefined;
+  nameCol?: string | undefined;
+  reuse?: string | undefined;
+  retryUnconfirmed: boolean;
+  summary?: string | undefined;
+  baseUrl?: string | undefined;
+  sandbox: boolean;
+  maxCalls?: number | undefined;
+  maxSpend?: number | undefined;
+  pricePl?: number | undefined;
+  pricePd?: number | undefined;
+  dryRun: boolean;
+  timeout: string;
+  redis?: string | undefined;
+}
+
+export interface CommandIo {
+  env: Env;
+  log: CliLogger;
+  stderr: (text: string) => void;
+  stderrIsTty: boolean;
+  /** Aborted by SIGINT/SIGTERM. */
+  stopSignal: AbortSignal;
+  /** Test hook: shifts the clock (VAS_TEST_CLOCK_OFFSET_MS). */
+  now: () => number;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<number> {
+  const { env, log } = io;
+  const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
+  if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
+  if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
+  let reuseMs: number | undefined;
+  let timeoutMs: number;
+  try {
+    reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse);
+    timeoutMs = parseDuration(flags.timeout);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const pricePl = resolveNumber(flags.pricePl, env.VAS_PRICE_PL, 0, '--price-pl');
+  const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
+  const output = flags.output ?? defaultOutputPath(flags.input);
+  if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
+  const statePath = resolveStatePath(flags.state, env);
+
+  const connection = flags.dryRun ? undefined : resolveConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, env);
+  if (connection?.kind === 'remote') {
+    log.addSecret(connection.token);
+    log.addSecret(connection.clientSecret);
+  }
+
+  const db = openDatabase(statePath, { durable: flags.mode !== 'pl' });
+  const store = new BankStore(db, io.now);
+  let sandbox: Sandbox | undefined;
+  let client: Client | undefined;
+  const retries: Record<string, number> = {};
+  const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, quiet: false });
+  let summary: BankRunSummary;
+  try {
+    if (connection) {
+      let baseUrl: string;
+      let auth: { token?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined; tokenUrl?: string | undefined };
+      if (connection.kind === 'sandbox') {
+        sandbox = await startSandbox({});
+        baseUrl = sandbox.url;
+        auth = { token: 'sandbox-token' };
+        log.info(`using the embedded sandbox at ${sandbox.url}`);
+      } else {
+        baseUrl = connection.baseUrl;
+        auth = connection;
+      }
+      client = createClient({
+        baseUrl,
+        token: auth.token,
+        clientId: auth.clientId,
+        clientSecret: auth.clientSecret,
+        tokenUrl: auth.tokenUrl,
+        headersTimeoutMs: timeoutMs,
+        bodyTimeoutMs: timeoutMs,
+        connections: Math.max(concurrency, 1),
+        onRetry: (event: RetryEvent) => {
+          const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
+          retries[cause] = (retries[cause] ?? 0) + 1;
+        },
+      });
+    }
+    const limiterId = connection?.kind === 'remote'
+      ? `vas-verify:${createHash('sha256').update(connection.clientId ?? connection.token ?? '').digest('hex').slice(0, 16)}`
+      : 'vas-verify:sandbox';
+    summary = await runBank(
+      {
+        inputPath: flags.input,
+        outputPath: output,
+        mode: flags.mode,
+        resume: flags.resume,
+        retryUnconfirmed: flags.retryUnconfirmed,
+        reuseMs,
+        rate: flags.rate,
+        concurrency,
+        columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+        maxCalls: flags.maxCalls,
+        maxSpend: flags.maxSpend,
+        pricePl,
+        pricePd,
+        dryRun: flags.dryRun,
+        redis: flags.redis ? { url: flags.redis, limiterId } : undefined,
+      },
+      {
+        client,
+        store,
+        now: io.now,
+        stopSignal: io.stopSignal,
+        log,
+        pid: process.pid,
+        isAlive,
+        matchNames,
+        onProgress: (p) => progress.update(p),
+      },
+    );
+  } finally {
+    progress.done();
+    await client?.close();
+    await sandbox?.close();
+    store.close();
+    db.close();
+  }
+
+  const extras = { retries, stateFile: statePath };
+  log.info(formatSummary(summary, extras));
+  if (flags.summary) {
+    const body = `${JSON.stringify(summaryJson(summary, extras), null, 2)}\n`;
+    fs.writeFileSync(flags.summary, body, { mode: 0o600 });
+  }
+  const resumeHint = `vas-verify bank ${flags.input} -o ${output} --mode ${flags.mode} --resume`;
+  if (summary.stopped) {
+    const what = summary.message ?? 'stopped';
+    const line = `${what}; every answered row is checkpointed in ${statePath}. Resume with: ${resumeHint}`;
+    if (summary.exitCode === 1) log.error(line);
+    else log.warn(line);
+  } else if (summary.exitCode === 3) {
+    const s = summary.statuses;
+    log.warn(`${s.DEFERRED} deferred, ${s.FAILED} failed, ${s.UNCONFIRMED} unconfirmed row(s) are not final: re-run later with: ${resumeHint}`);
+  }
+  return summary.exitCode;
+}

@@ -1,0 +1,72 @@
+/** `vas-verify sandbox`: the embedded sandbox as a server, until SIGINT/SIGTERM. */
+import fs from 'node:fs';
+import type { Argv } from 'yargs';
+import { startSandbox, parseFaults, parseLatency, loadRegistry, type SandboxOptions } from '../../sandbox/index.js';
+import { UsageError } from '../../pipeline/run.js';
+import type { CommandIo } from './bank.js';
+
+export function sandboxOptions<T>(y: Argv<T>) {
+  return y
+    .option('port', { type: 'number', default: 8080, describe: 'Port to listen on (0 picks a free one)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
+    .option('token', { type: 'string', default: 'sandbox-token', describe: 'Accepted static bearer token' })
+    .option('client-id', { type: 'string', describe: 'Enables POST /oauth/v1/token with these client credentials' })
+    .option('client-secret', { type: 'string' })
+    .option('token-ttl', { type: 'number', describe: 'Lifetime of issued tokens in seconds (default 3600)' })
+    .option('latency', { type: 'string', describe: 'Added latency in ms: 200 or 100-300' })
+    .option('rate-limit', { type: 'number', describe: 'Requests per second before 429 Quota Violation' })
+    .option('daily-limit', { type: 'number', describe: 'Requests per account per IST day before the daily-limit error' })
+    .option('fault-rate', { type: 'number', describe: 'Probability 0..1 of injecting a fault before processing' })
+    .option('faults', { type: 'string', describe: 'Fault kinds: 429,500,503,reset,hang (default all)' })
+    .option('seed', { type: 'number', describe: 'Seed for names, faults and latency (default 1)' })
+    .option('accounts', { type: 'string', describe: 'Registry CSV: accountNumber,ifsc,name[,status]' })
+    .option('auto-authorize', { type: 'number', describe: 'Document sessions complete by themselves after MS' })
+    .option('session-ttl', { type: 'number', describe: 'Document session lifetime in seconds (default 600)' })
+    .example('$0 sandbox --port 0 --latency 50-150 --fault-rate 0.1', '');
+}
+
+export async function sandboxCommand(args: Record<string, unknown>, io: CommandIo & { stdout: (t: string) => void }): Promise<number> {
+  const options: SandboxOptions = {};
+  const set = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined) => {
+    if (value !== undefined) options[key] = value as SandboxOptions[K];
+  };
+  try {
+    set('port', args.port as number);
+    set('host', args.host as string);
+    set('token', args.token as string);
+    set('clientId', args['client-id'] as string | undefined);
+    set('clientSecret', args['client-secret'] as string | undefined);
+    set('tokenTtlSeconds', args['token-ttl'] as number | undefined);
+    if (args.latency !== undefined) options.latencyMs = parseLatency(String(args.latency));
+    set('rateLimit', args['rate-limit'] as number | undefined);
+    set('dailyLimit', args['daily-limit'] as number | undefined);
+    set('faultRate', args['fault-rate'] as number | undefined);
+    if (args.faults !== undefined) options.faults = parseFaults(String(args.faults));
+    set('seed', args.seed as number | undefined);
+    set('autoAuthorizeMs', args['auto-authorize'] as number | undefined);
+    set('sessionTtlSeconds', args['session-ttl'] as number | undefined);
+    if (args.accounts !== undefined) {
+      let text: string;
+      try {
+        text = fs.readFileSync(String(args.accounts), 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot read --accounts ${String(args.accounts)}: ${(error as Error).message}`);
+      }
+      options.accounts = loadRegistry(text);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+  const sandbox = await startSandbox(options).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is already in use: choose another --port (0 picks a free one)`);
+    throw error;
+  });
+  io.stdout(`sandbox listening on ${sandbox.url}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.stopSignal.aborted) resolve();
+    io.stopSignal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  return 0;
+}

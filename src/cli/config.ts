@@ -1,0 +1,67 @@
+/**
+ * Configuration resolved once: flags beat environment beat defaults. Pure: it takes the parsed
+ * flags and the environment as data.
+ */
+import { UsageError } from '../pipeline/run.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_STATE_FILE = 'vas-verify.sqlite';
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_TIMEOUT = '30s';
+
+export interface ConnectionFlags {
+  baseUrl?: string | undefined;
+  sandbox?: boolean | undefined;
+}
+
+export type Connection =
+  | { kind: 'sandbox' }
+  | {
+      kind: 'remote';
+      baseUrl: string;
+      token: string | undefined;
+      clientId: string | undefined;
+      clientSecret: string | undefined;
+      tokenUrl: string | undefined;
+    };
+
+export function resolveConnection(flags: ConnectionFlags, env: Env): Connection {
+  if (flags.sandbox) return { kind: 'sandbox' };
+  const baseUrl = flags.baseUrl ?? env.VAS_BASE_URL;
+  if (!baseUrl) {
+    throw new UsageError('no API to talk to: give --base-url URL (or set VAS_BASE_URL), or add --sandbox to use the embedded sandbox');
+  }
+  const token = env.VAS_TOKEN || undefined;
+  const clientId = env.VAS_CLIENT_ID || undefined;
+  const clientSecret = env.VAS_CLIENT_SECRET || undefined;
+  if (!token && !(clientId && clientSecret)) {
+    if (clientId || clientSecret) {
+      throw new UsageError(`incomplete client credentials: set both VAS_CLIENT_ID and VAS_CLIENT_SECRET (${clientId ? 'VAS_CLIENT_SECRET' : 'VAS_CLIENT_ID'} is missing)`);
+    }
+    throw new UsageError('no credentials: set VAS_TOKEN, or VAS_CLIENT_ID and VAS_CLIENT_SECRET');
+  }
+  return { kind: 'remote', baseUrl, token, clientId, clientSecret, tokenUrl: env.VAS_TOKEN_URL || undefined };
+}
+
+export function resolveStatePath(flag: string | undefined, env: Env): string {
+  return flag ?? (env.VAS_STATE || DEFAULT_STATE_FILE);
+}
+
+export function resolveNumber(flag: number | undefined, envValue: string | undefined, fallback: number, name: string): number {
+  if (flag !== undefined) {
+    if (!Number.isFinite(flag) || flag < 0) throw new UsageError(`${name} must be a number ≥ 0`);
+    return flag;
+  }
+  if (envValue !== undefined && envValue !== '') {
+    const n = Number(envValue);
+    if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} from the environment ("${envValue}") must be a number ≥ 0`);
+    return n;
+  }
+  return fallback;
+}
+
+/** Default output path beside the input: payees.csv → payees.verified.csv. */
+export function defaultOutputPath(input: string): string {
+  return input.replace(/(\.csv)?$/i, '.verified.csv');
+}

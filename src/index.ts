@@ -1,0 +1,8 @@
+/** The library: `import { createClient, startSandbox } from 'vas-verify'`. */
+export * from './api/index.js';
+export { startSandbox, parseLatency, parseFaults, loadRegistry, holderNameFor, ifscDetailsFor } from './sandbox/index.js';
+export type { Sandbox, SandboxOptions, SandboxStats, RegistryEntry, FaultKind } from './sandbox/index.js';
+export { matchNames } from './match/index.js';
+export type { NameMatch, NameMatchResult } from './match/index.js';
+export { runBank } from './pipeline/run.js';
+export type { BankRunOptions, BankRunDeps, BankRunSummary } from './pipeline/run.js';

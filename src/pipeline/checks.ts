@@ -1,0 +1,77 @@
+/**
+ * Local checks that cost nothing: a row that fails them is INVALID and never sent.
+ * They also recognise the damage spreadsheets do to long numbers, and say how to undo it.
+ */
+
+export type CheckResult =
+  | { ok: true; account: string; ifsc: string }
+  | { ok: false; reason: string };
+
+const REEXPORT = 're-export the file with the account column formatted as Text';
+
+/** Excel writes `="0123"` to keep leading zeros, and `'0123` marks text; both are unwrapped. */
+export function unwrapSpreadsheetText(value: string): string {
+  let text = value.trim();
+  const formula = /^=\s*"(.*)"$/.exec(text);
+  if (formula) text = formula[1]!.trim();
+  if (text.startsWith("'")) text = text.slice(1).trim();
+  return text;
+}
+
+export function checkAccount(raw: string): { ok: true; account: string } | { ok: false; reason: string } {
+  const text = unwrapSpreadsheetText(raw);
+  if (text === '') return { ok: false, reason: 'account number is empty' };
+  if (/^[+-]?\d+(\.\d+)?e[+-]?\d+$/i.test(text)) {
+    return {
+      ok: false,
+      reason: `account number is in scientific notation (${text}): a spreadsheet turned it into a number and lost digits; ${REEXPORT}`,
+    };
+  }
+  const digits = text.replace(/[\s-]/g, '');
+  if (/^\d+\.0+$/.test(digits)) {
+    return { ok: false, reason: `account number has a decimal part (${digits.length} characters): ${REEXPORT}` };
+  }
+  if (!/^\d+$/.test(digits)) return { ok: false, reason: 'account number must contain only digits' };
+  // Spreadsheets keep 15 significant digits and pad the rest with zeros.
+  if (/^\d{15}0+$/.test(digits)) {
+    return {
+      ok: false,
+      reason: `account number has ${digits.length} digits ending in zeros past the 15th: a spreadsheet probably lost its last digits; ${REEXPORT}`,
+    };
+  }
+  if (digits.length < 9 || digits.length > 18) {
+    return { ok: false, reason: `account number must have 9 to 18 digits, it has ${digits.length}` };
+  }
+  return { ok: true, account: digits };
+}
+
+export function checkIfsc(raw: string): { ok: true; ifsc: string } | { ok: false; reason: string } {
+  const ifsc = unwrapSpreadsheetText(raw).toUpperCase().replace(/\s+/g, '');
+  if (ifsc === '') return { ok: false, reason: 'IFSC is empty' };
+  if (ifsc.length !== 11) return { ok: false, reason: `IFSC must be 11 characters, it has ${ifsc.length}` };
+  if (!/^[A-Z]{4}/.test(ifsc)) return { ok: false, reason: 'IFSC must start with 4 letters (the bank code)' };
+  if (ifsc[4] !== '0') {
+    return { ok: false, reason: `IFSC's 5th character must be the digit zero, it is "${ifsc[4]}"` };
+  }
+  if (!/^[A-Z]{4}0[A-Z0-9]{6}$/.test(ifsc)) return { ok: false, reason: 'IFSC must end with 6 letters or digits' };
+  return { ok: true, ifsc };
+}
+
+export function checkRow(accountRaw: string, ifscRaw: string): CheckResult {
+  const account = checkAccount(accountRaw);
+  const ifsc = checkIfsc(ifscRaw);
+  if (!account.ok && !ifsc.ok) return { ok: false, reason: `${account.reason}; ${ifsc.reason}` };
+  if (!account.ok) return account;
+  if (!ifsc.ok) return ifsc;
+  return { ok: true, account: account.account, ifsc: ifsc.ifsc };
+}
+
+/** Account numbers in logs show the last four digits only. */
+export function maskAccount(account: string): string {
+  return account.length <= 4 ? '****' : `${'x'.repeat(Math.min(8, account.length - 4))}${account.slice(-4)}`;
+}
+
+/** Masks every run of 9–18 digits in free text (messages from the API may quote the account). */
+export function maskDigits(text: string): string {
+  return text.replace(/\d{9,18}/g, (m) => maskAccount(m));
+}

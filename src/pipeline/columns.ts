@@ -1,0 +1,77 @@
+/**
+ * Finding the account, IFSC and name columns among the headers a spreadsheet happens to use.
+ * Headers are compared case-, space- and punctuation-insensitively.
+ */
+
+export interface ColumnOverrides {
+  account?: string | undefined;
+  ifsc?: string | undefined;
+  name?: string | undefined;
+}
+
+export interface ColumnMap {
+  account: number;
+  ifsc: number;
+  /** -1 when the file has no name column (name matching is then left out). */
+  name: number;
+}
+
+export function normaliseHeader(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Known spellings after normaliseHeader, most specific first. */
+const ACCOUNT_HEADERS = [
+  'accountnumber', 'accountno', 'accountnum', 'accno', 'acno', 'acnumber', 'acctno', 'acctnumber', 'accnumber',
+  'bankaccountnumber', 'bankaccountno', 'bankaccount', 'beneficiaryaccountnumber', 'beneficiaryaccountno',
+  'beneficiaryaccount', 'beneaccountno', 'benaccountno', 'benaccountnumber', 'payeeaccountnumber', 'payeeaccountno',
+  'creditaccountnumber', 'account', 'accountid', 'accountnumbers',
+];
+const IFSC_HEADERS = [
+  'ifsc', 'ifsccode', 'ifscnumber', 'ifscno', 'bankifsc', 'bankifsccode', 'beneficiaryifsc', 'beneficiaryifsccode',
+  'beneifsc', 'payeeifsc', 'ifsccodes', 'branchifsc',
+];
+const NAME_HEADERS = [
+  'beneficiaryname', 'payeename', 'accountholdername', 'accountholder', 'accountname', 'holdername', 'name',
+  'fullname', 'vendorname', 'employeename', 'suppliername', 'customername', 'benename', 'beneficiary', 'payee',
+  'nameasperbank', 'nameinbank',
+];
+
+export class ColumnError extends Error {
+  override readonly name = 'ColumnError';
+}
+
+function findColumn(headers: readonly string[], normalised: readonly string[], known: readonly string[], override: string | undefined, what: string, flag: string): number {
+  if (override !== undefined) {
+    let index = headers.indexOf(override);
+    if (index < 0) index = normalised.indexOf(normaliseHeader(override));
+    if (index < 0) {
+      throw new ColumnError(`${flag} "${override}" is not a column of the input; headers found: ${listHeaders(headers)}`);
+    }
+    return index;
+  }
+  for (const candidate of known) {
+    const index = normalised.indexOf(candidate);
+    if (index >= 0) return index;
+  }
+  return what === 'name' ? -1 : -2;
+}
+
+export function listHeaders(headers: readonly string[]): string {
+  const shown = headers.slice(0, 30).map((h) => JSON.stringify(h)).join(', ');
+  return headers.length > 30 ? `${shown}, … (${headers.length} in all)` : shown || '(none)';
+}
+
+export function resolveColumns(headers: readonly string[], overrides: ColumnOverrides = {}): ColumnMap {
+  const normalised = headers.map(normaliseHeader);
+  const account = findColumn(headers, normalised, ACCOUNT_HEADERS, overrides.account, 'account', '--account-col');
+  const ifsc = findColumn(headers, normalised, IFSC_HEADERS, overrides.ifsc, 'ifsc', '--ifsc-col');
+  const name = findColumn(headers, normalised, NAME_HEADERS, overrides.name, 'name', '--name-col');
+  const missing: string[] = [];
+  if (account < 0) missing.push('an account number column (use --account-col)');
+  if (ifsc < 0) missing.push('an IFSC column (use --ifsc-col)');
+  if (missing.length > 0) {
+    throw new ColumnError(`input has no ${missing.join(' and no ')}; headers found: ${listHeaders(headers)}`);
+  }
+  return { account, ifsc, name };
+}

@@ -1,0 +1,124 @@
+/**
+ * Reading the input: its content fingerprint (which identifies a run), its encoding, and the
+ * CSV records as a stream with their line numbers.
+ */
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import { parse, type Parser } from 'csv-parse';
+
+export class InputError extends Error {
+  override readonly name = 'InputError';
+}
+
+export type Encoding = 'utf8' | 'utf16le' | 'latin1';
+
+export interface InputInfo {
+  fingerprint: string;
+  bytes: number;
+  encoding: Encoding;
+  /** Line breaks in the file: an estimate of the row count for progress before the end is read. */
+  lines: number;
+}
+
+/**
+ * SHA-256 of the content, read sequentially in large blocks (a 100 MB file takes a fraction
+ * of a second), and the encoding: UTF-8 unless a UTF-16 BOM says otherwise or the bytes are
+ * not valid UTF-8, in which case the file is read as Latin-1 (what Excel on Windows writes).
+ */
+export async function inspectInput(inputPath: string): Promise<InputInfo> {
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(inputPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(
+      code === 'ENOENT' ? `input file ${inputPath} does not exist` : `cannot read input ${inputPath}: ${(error as Error).message}`,
+    );
+  }
+  if (stat.isDirectory()) throw new InputError(`input ${inputPath} is a directory, not a CSV file`);
+  const hash = createHash('sha256');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let validUtf8 = true;
+  let first: Buffer | undefined;
+  let bytes = 0;
+  let lines = 1;
+  try {
+    for await (const chunk of fs.createReadStream(inputPath, { highWaterMark: 1 << 20 })) {
+      const buf = chunk as Buffer;
+      first ??= buf;
+      bytes += buf.length;
+      hash.update(buf);
+      for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines += 1;
+      if (validUtf8) {
+        try {
+          decoder.decode(buf, { stream: true });
+        } catch {
+          validUtf8 = false;
+        }
+      }
+    }
+    if (validUtf8) decoder.decode();
+  } catch (error) {
+    if (validUtf8 && error instanceof TypeError) validUtf8 = false;
+    else throw new InputError(`cannot read input ${inputPath}: ${(error as Error).message}`);
+  }
+  if (bytes === 0 || !first) throw new InputError(`input ${inputPath} is empty: it needs a header row and payee rows`);
+  let encoding: Encoding = validUtf8 ? 'utf8' : 'latin1';
+  if (first[0] === 0xff && first[1] === 0xfe) encoding = 'utf16le';
+  if (first[0] === 0xfe && first[1] === 0xff) {
+    throw new InputError(`input ${inputPath} is UTF-16 big-endian: save it as "CSV UTF-8" and run again`);
+  }
+  if (encoding !== 'utf16le' && first.subarray(0, 4096).includes(0)) {
+    throw new InputError(`input ${inputPath} is not a text CSV file (it contains binary data)`);
+  }
+  return { fingerprint: hash.digest('hex'), bytes, encoding, lines };
+}
+
+export interface CsvRecord {
+  /** Fields as text. */
+  fields: string[];
+  /** Line number where the record starts (1-based, header is line 1). */
+  line: number;
+}
+
+/** Largest field accepted; a larger one means the file is not a payee list (or a quote is unclosed). */
+export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+export function openCsvRecords(inputPath: string, encoding: Encoding): { records: AsyncIterable<CsvRecord>; close(): void } {
+  const stream = fs.createReadStream(inputPath, { highWaterMark: 256 * 1024 });
+  if (encoding !== 'utf8') stream.setEncoding(encoding);
+  const parser: Parser = parse({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: MAX_RECORD_BYTES,
+  });
+  stream.on('error', (error) => parser.destroy(error));
+  stream.pipe(parser);
+  async function* iterate(): AsyncGenerator<CsvRecord> {
+    try {
+      for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+        yield { fields: item.record, line: item.info.lines };
+      }
+    } catch (error) {
+      throw new InputError(`input ${inputPath} is not valid CSV: ${describeCsvError(error)}`);
+    }
+  }
+  return {
+    records: iterate(),
+    close() {
+      stream.destroy();
+      parser.destroy();
+    },
+  };
+}
+
+function describeCsvError(error: unknown): string {
+  const e = error as { code?: string; message?: string; lines?: number };
+  const where = e.lines !== undefined ? ` (near line ${e.lines})` : '';
+  if (e.code === 'CSV_QUOTE_NOT_CLOSED') return `a quoted field is never closed${where}`;
+  if (e.code === 'CSV_MAX_RECORD_SIZE') return `a record is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB${where}`;
+  if (e.code === 'CSV_INVALID_CLOSING_QUOTE') return `a quote is followed by text before the delimiter${where}`;
+  return (e.message ?? String(error)).split('\n')[0]!;
+}

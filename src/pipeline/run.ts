@@ -1,0 +1,768 @@
+/**
+ * The bulk bank run (DESIGN.md §4): CSV in → local checks → rate limiter → concurrency pool →
+ * client → SQLite checkpoint → CSV out, streaming and in input order. Everything it touches
+ * (client, store, clock, stop signal, logger) is handed in; it never reads the process.
+ */
+import Bottleneck from 'bottleneck';
+import pLimit from 'p-limit';
+import type { Client } from '../api/client.js';
+import { isVasError, VasError } from '../api/errors.js';
+import type { BankResult } from '../api/schemas.js';
+import type { BankStore, CallMode, KeyRecord, NewResult, ResultRecord, RunMode } from '../state/bank-store.js';
+import { checkRow, maskAccount, maskDigits } from './checks.js';
+import { resolveColumns, type ColumnOverrides } from './columns.js';
+import { inspectInput, InputError, openCsvRecords } from './read.js';
+import { nextIstMidnight } from './time.js';
+import { appendedColumns, checkOutputPath, openCsvOutput, outcomeCells, type RowOutcome, type RowStatus } from './write.js';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Consecutive service failures (unavailable, network, timeout, server) that stop the run. Default 10. */
+export const DEFAULT_BREAKER_THRESHOLD = 10;
+/** How long a stop waits for calls in flight before cancelling them. Default 15 s. */
+export const DEFAULT_STOP_GRACE_MS = 15_000;
+/** Rows read ahead of the oldest unwritten row; bounds memory whatever the file size. */
+export const READ_AHEAD_ROWS = 4_096;
+export const PROGRESS_INTERVAL_MS = 1_000;
+
+export interface BankRunOptions {
+  inputPath: string;
+  outputPath: string;
+  /** pl (no deposit), pd (one-rupee deposit) or hybrid (pd only where pl said NOT_VERIFIED). */
+  mode: RunMode;
+  resume: boolean;
+  retryUnconfirmed: boolean;
+  /** Take a final result younger than this from the state instead of calling. */
+  reuseMs?: number | undefined;
+  /** Requests per second; undefined = no rate limit. */
+  rate?: number | undefined;
+  concurrency: number;
+  columns: ColumnOverrides;
+  maxCalls?: number | undefined;
+  maxSpend?: number | undefined;
+  pricePl: number;
+  pricePd: number;
+  dryRun: boolean;
+  breakerThreshold?: number | undefined;
+  stopGraceMs?: number | undefined;
+  /** Bottleneck clustered mode: a Redis URL and the limiter id shared by every run of one credential. */
+  redis?: { url: string; limiterId: string } | undefined;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface ProgressSnapshot {
+  rowsDone: number;
+  /** Estimated from the file's line count until the end is read. */
+  rowsTotal: number;
+  totalKnown: boolean;
+  callsMade: number;
+  elapsedMs: number;
+  counts: Record<RowStatus, number>;
+}
+
+export interface NameMatcher {
+  (expected: string, actual: string): { score: number; result: string };
+}
+
+export interface BankRunDeps {
+  /** Not needed for a dry run. */
+  client: Client | undefined;
+  store: BankStore;
+  now: () => number;
+  /** Aborted on SIGINT/SIGTERM: stop dispatching, wait for calls in flight, checkpoint. */
+  stopSignal: AbortSignal;
+  log: Logger;
+  pid: number;
+  isAlive: (pid: number) => boolean;
+  matchNames?: NameMatcher | undefined;
+  onProgress?: ((snapshot: ProgressSnapshot) => void) | undefined;
+}
+
+export type StopReason = 'signal' | 'breaker' | 'auth' | 'max-calls' | 'max-spend' | 'fatal';
+
+export interface BankRunSummary {
+  runId: number | null;
+  resumed: boolean;
+  dryRun: boolean;
+  input: string;
+  output: string | null;
+  mode: RunMode;
+  rows: number;
+  statuses: Record<RowStatus, number>;
+  sources: Record<string, number>;
+  nameMatch: Record<string, number>;
+  calls: { pl: number; pd: number };
+  /** Calls a dry run would make. */
+  wouldCall: { pl: number; pd: number };
+  avoided: { local: number; duplicate: number; reuse: number; deferral: number; hybrid: number };
+  unconfirmedOnResume: number;
+  spend: number;
+  stopped: StopReason | null;
+  message: string | null;
+  durationMs: number;
+  exitCode: 0 | 1 | 3;
+}
+
+interface KeyOutcome {
+  status: RowStatus;
+  reason: string;
+  source: 'api' | 'reuse';
+  result: ResultRecord | undefined;
+  requestId: string;
+}
+
+interface KeyTask {
+  key: string;
+  account: string;
+  ifsc: string;
+  outcome: KeyOutcome | undefined;
+  /** Set when the run stopped before this key was answered. */
+  abandoned: boolean;
+}
+
+interface Slot {
+  line: number;
+  fields: string[];
+  outcome: RowOutcome | undefined;
+  task: KeyTask | undefined;
+  duplicate: boolean;
+}
+
+const STATUSES: readonly RowStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED'];
+
+function emptyCounts(): Record<RowStatus, number> {
+  return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;
+}
+
+export function toNewResult(account: string, ifsc: string, mode: CallMode, api: BankResult, requestId: string | undefined, at: number): NewResult {
+  const d = api.ifscDetails;
+  return {
+    account,
+    ifsc,
+    mode,
+    status: api.verificationStatus,
+    reason: api.verificationStatus === 'NOT_VERIFIED' ? api.transactionRemark ?? 'not verified by the bank' : null,
+    beneficiaryName: api.beneficiaryName,
+    transactionRemark: api.transactionRemark,
+    bankName: d?.name ?? null,
+    bankBranch: d?.branch ?? null,
+    bankCity: d?.city ?? null,
+    bankDistrict: d?.district ?? null,
+    bankState: d?.state ?? null,
+    bankMicr: d?.micr ?? null,
+    bankIso3166: d?.iso3166 ?? null,
+    bankSwift: d?.swift ?? null,
+    bankImps: d?.imps ?? null,
+    bankNeft: d?.neft ?? null,
+    bankRtgs: d?.rtgs ?? null,
+    bankUpi: d?.upi ?? null,
+    requestId: requestId ?? null,
+    verifiedAt: at,
+  };
+}
+
+function invalidResult(account: string, ifsc: string, mode: CallMode, error: VasError, at: number): NewResult {
+  return {
+    account, ifsc, mode, status: 'INVALID', reason: error.message, beneficiaryName: null, transactionRemark: null,
+    bankName: null, bankBranch: null, bankCity: null, bankDistrict: null, bankState: null, bankMicr: null,
+    bankIso3166: null, bankSwift: null, bankImps: null, bankNeft: null, bankRtgs: null, bankUpi: null,
+    requestId: error.requestId ?? null, verifiedAt: at,
+  };
+}
+
+function outcomeOfRecord(store: BankStore, record: KeyRecord): KeyOutcome | undefined {
+  switch (record.status) {
+    case 'DONE': {
+      const result = record.resultId === null ? undefined : store.getResult(record.resultId);
+      if (!result) return undefined;
+      return { status: result.status, reason: result.reason ?? '', source: record.source ?? 'api', result, requestId: record.requestId ?? result.requestId ?? '' };
+    }
+    case 'DEFERRED':
+    case 'FAILED':
+    case 'UNCONFIRMED':
+      return { status: record.status, reason: record.reason ?? '', source: 'api', result: undefined, requestId: record.requestId ?? '' };
+    default:
+      return undefined;
+  }
+}
+
+/** Minimal deferred promise, used to wake the reader and the final wait. */
+function signalEvent(): { wait(): Promise<void>; fire(): void } {
+  let resolve: (() => void) | undefined;
+  let promise: Promise<void> | undefined;
+  return {
+    wait() {
+      promise ??= new Promise<void>((r) => (resolve = r));
+      return promise;
+    },
+    fire() {
+      const r = resolve;
+      promise = undefined;
+      resolve = undefined;
+      r?.();
+    },
+  };
+}
+
+export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promise<BankRunSummary> {
+  const { store, now, log } = deps;
+  const started = now();
+  const breakerThreshold = options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD;
+  const stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+
+  // ---- everything that can be wrong with the input is found before any call ----
+  if (!options.dryRun) checkOutputPath(options.outputPath);
+  const info = await inspectInput(options.inputPath);
+  const reader = openCsvRecords(options.inputPath, info.encoding);
+  const records = reader.records[Symbol.asyncIterator]();
+  let first: IteratorResult<{ fields: string[]; line: number }>;
+  try {
+    first = await records.next();
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+  if (first.done) {
+    reader.close();
+    throw new InputError(`input ${options.inputPath} has no header row`);
+  }
+  const header = first.value.fields;
+  let columns;
+  try {
+    columns = resolveColumns(header, options.columns);
+  } catch (error) {
+    reader.close();
+    throw new UsageError((error as Error).message);
+  }
+  const hasName = columns.name >= 0;
+  const appended = appendedColumns(hasName);
+  const collisions = appended.filter((c) => header.includes(c));
+  if (collisions.length > 0) {
+    reader.close();
+    throw new UsageError(`input already has column(s) ${collisions.join(', ')} that the output appends: rename them or use the earlier output's input`);
+  }
+
+  const summary: BankRunSummary = {
+    runId: null,
+    resumed: false,
+    dryRun: options.dryRun,
+    input: options.inputPath,
+    output: options.dryRun ? null : options.outputPath,
+    mode: options.mode,
+    rows: 0,
+    statuses: emptyCounts(),
+    sources: { api: 0, reuse: 0, duplicate: 0, local: 0 },
+    nameMatch: {},
+    calls: { pl: 0, pd: 0 },
+    wouldCall: { pl: 0, pd: 0 },
+    avoided: { local: 0, duplicate: 0, reuse: 0, deferral: 0, hybrid: 0 },
+    unconfirmedOnResume: 0,
+    spend: 0,
+    stopped: null,
+    message: null,
+    durationMs: 0,
+    exitCode: 0,
+  };
+
+  // ---- which run: continue, re-emit, or start ----
+  let lockHeld = false;
+  if (!options.dryRun) {
+    const lock = store.acquireLock(deps.pid, deps.isAlive);
+    if (!lock.ok) {
+      reader.close();
+      throw new UsageError(
+        `another vas-verify run (pid ${lock.holder.pid} on ${lock.holder.host}, started ${new Date(lock.holder.startedAt).toISOString()}) is using this state file: wait for it to finish or use another --state`,
+      );
+    }
+    lockHeld = true;
+  }
+  const heartbeat = lockHeld ? setInterval(() => store.heartbeat(deps.pid), 15_000) : undefined;
+  heartbeat?.unref();
+
+  const previous = store.latestRun(info.fingerprint, options.mode);
+  let runId: number | null = null;
+  const deferredAccounts = new Map<string, number>();
+  try {
+    if (previous?.status === 'open' && !options.resume) {
+      throw new UsageError(
+        `an unfinished ${options.mode} run of this input exists (started ${new Date(previous.createdAt).toISOString()}): add --resume to continue it`,
+      );
+    }
+    if (previous && (previous.status === 'open' || options.resume)) {
+      runId = previous.id;
+      summary.resumed = true;
+      if (!options.dryRun) {
+        const recovered = store.recoverInFlight(previous.id, options.retryUnconfirmed);
+        summary.unconfirmedOnResume = recovered.unconfirmed;
+        if (recovered.unconfirmed > 0) {
+          log.warn(`${recovered.unconfirmed} penny-drop request(s) were in flight when the last run stopped: marked UNCONFIRMED (never re-sent without --retry-unconfirmed)`);
+        }
+      }
+    } else if (!options.dryRun) {
+      runId = store.createRun(info.fingerprint, options.mode, options.inputPath).id;
+    }
+    summary.runId = runId;
+    if (!options.dryRun) await store.flush();
+  } catch (error) {
+    reader.close();
+    if (heartbeat) clearInterval(heartbeat);
+    if (lockHeld) store.releaseLock(deps.pid);
+    throw error;
+  }
+
+  // ---- the machinery ----
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...appended]);
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const limiter = createLimiter(options);
+  const callAbort = new AbortController();
+  let stopping: StopReason | null = null;
+  let stopMessage: string | null = null;
+  let consecutiveFailures = 0;
+  let inFlight = 0;
+  let outstanding = 0;
+  const idle = signalEvent();
+  const space = signalEvent();
+  const dryRunKeys = options.dryRun ? new Set<string>() : undefined;
+
+  const stop = (reason: StopReason, message: string | null) => {
+    if (stopping) return;
+    stopping = reason;
+    stopMessage = message;
+    space.fire();
+    if (reason === 'signal') {
+      const timer = setTimeout(() => callAbort.abort(), stopGraceMs);
+      timer.unref();
+    } else {
+      // A broken service or fatal answer: calls still in flight finish or fail on their own.
+    }
+  };
+  const onStopSignal = () => stop('signal', 'stopped by signal');
+  if (deps.stopSignal.aborted) onStopSignal();
+  deps.stopSignal.addEventListener('abort', onStopSignal, { once: true });
+
+  const budgetExceeded = (phase: CallMode = options.mode === 'pd' ? 'pd' : 'pl'): StopReason | null => {
+    const made = summary.calls.pl + summary.calls.pd;
+    if (options.maxCalls !== undefined && made >= options.maxCalls) return 'max-calls';
+    if (options.maxSpend !== undefined) {
+      const next = phase === 'pd' ? options.pricePd : options.pricePl;
+      if (summary.spend + next > options.maxSpend + 1e-9) return 'max-spend';
+    }
+    return null;
+  };
+
+  const resolveTask = (task: KeyTask, outcome: KeyOutcome) => {
+    task.outcome = outcome;
+    tasks.delete(task.key);
+  };
+
+  const deferTask = (task: KeyTask, dueAt: number, called: boolean) => {
+    const reason = `daily transaction limit reached for this account: deferred until ${new Date(dueAt).toISOString()} (next midnight IST); re-run with --resume then`;
+    if (runId !== null && !options.dryRun) store.markStatus(runId, task.key, 'DEFERRED', reason, null, dueAt);
+    if (!called) summary.avoided.deferral += 1;
+    resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: '' });
+  };
+
+  const tasks = new Map<string, KeyTask>();
+
+  async function execute(task: KeyTask): Promise<void> {
+    if (stopping) {
+      task.abandoned = true;
+      return;
+    }
+    const dueAt = deferredAccounts.get(task.account);
+    if (dueAt !== undefined && dueAt > now()) {
+      deferTask(task, dueAt, false);
+      return;
+    }
+    const over = budgetExceeded();
+    if (over) {
+      stop(over, over === 'max-calls' ? `--max-calls ${options.maxCalls} reached` : `--max-spend ${options.maxSpend} reached`);
+      task.abandoned = true;
+      return;
+    }
+    if (!deps.client || runId === null) throw new Error('runBank: no client for a real run');
+    let phase: CallMode = options.mode === 'pd' ? 'pd' : 'pl';
+    for (;;) {
+      // Counted before the first await, so concurrent workers never overshoot a budget.
+      summary.calls[phase] += 1;
+      summary.spend += phase === 'pd' ? options.pricePd : options.pricePl;
+      store.markInFlight(runId, task.key, phase);
+      await store.flush();
+      inFlight += 1;
+      let answer;
+      try {
+        answer = await deps.client.verifyBankAccount({ accountNumber: task.account, ifsc: task.ifsc, mode: phase }, { signal: callAbort.signal });
+      } catch (error) {
+        inFlight -= 1;
+        handleFailure(task, phase, error);
+        return;
+      }
+      inFlight -= 1;
+      consecutiveFailures = 0;
+      const at = now();
+      if (options.mode === 'hybrid' && phase === 'pl' && answer.result.verificationStatus === 'NOT_VERIFIED') {
+        store.insertResult(toNewResult(task.account, task.ifsc, 'pl', answer.result, answer.requestId, at));
+        if (stopping) {
+          store.markStatus(runId, task.key, 'PENDING', null, null);
+          task.abandoned = true;
+          return;
+        }
+        phase = 'pd';
+        const overAgain = budgetExceeded('pd');
+        if (overAgain) {
+          store.markStatus(runId, task.key, 'PENDING', null, null);
+          stop(overAgain, overAgain === 'max-calls' ? `--max-calls ${options.maxCalls} reached` : `--max-spend ${options.maxSpend} reached`);
+          task.abandoned = true;
+          return;
+        }
+        continue;
+      }
+      if (options.mode === 'hybrid' && phase === 'pl') summary.avoided.hybrid += 1;
+      const result = store.insertResult(toNewResult(task.account, task.ifsc, phase, answer.result, answer.requestId, at));
+      store.markDone(runId, task.key, 'api', result.id, answer.requestId ?? null);
+      resolveTask(task, { status: result.status, reason: result.reason ?? '', source: 'api', result, requestId: answer.requestId ?? '' });
+      return;
+    }
+  }
+
+  function handleFailure(task: KeyTask, phase: CallMode, caught: unknown): void {
+    if (!isVasError(caught)) throw caught;
+    const error = caught;
+    const id = runId!;
+    const at = now();
+    if (error.code === 'daily-limit') {
+      const dueAt = nextIstMidnight(at);
+      deferredAccounts.set(task.account, dueAt);
+      const reason = `daily transaction limit reached for this account: deferred until ${new Date(dueAt).toISOString()} (next midnight IST); re-run with --resume then`;
+      store.markStatus(id, task.key, 'DEFERRED', reason, error.requestId ?? null, dueAt);
+      store.deferAccount(id, task.account, reason, dueAt);
+      resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
+      log.info(`account ${maskAccount(task.account)}: daily limit reached, deferred to the next IST day with its other rows`);
+      return;
+    }
+    if (error.kind === 'invalid-input') {
+      consecutiveFailures = 0;
+      const result = store.insertResult(invalidResult(task.account, task.ifsc, phase, error, at));
+      store.markDone(id, task.key, 'api', result.id, error.requestId ?? null);
+      resolveTask(task, { status: 'INVALID', reason: error.message, source: 'api', result, requestId: error.requestId ?? '' });
+      return;
+    }
+    if (phase === 'pd' && error.ambiguous) {
+      const reason = `no answer to the penny-drop request (${error.message}): a rupee may have moved; check before re-sending with --resume --retry-unconfirmed`;
+      store.markStatus(id, task.key, 'UNCONFIRMED', maskDigits(reason), error.requestId ?? null);
+      resolveTask(task, { status: 'UNCONFIRMED', reason: maskDigits(reason), source: 'api', result: undefined, requestId: error.requestId ?? '' });
+      return;
+    }
+    if (error.code === 'aborted') {
+      store.markStatus(id, task.key, 'PENDING', null, null);
+      task.abandoned = true;
+      return;
+    }
+    if (error.kind === 'auth') {
+      store.markStatus(id, task.key, 'PENDING', null, null);
+      task.abandoned = true;
+      stop('auth', error.describe());
+      return;
+    }
+    const serviceFailure = ['unavailable', 'network', 'timeout', 'server', 'quota', 'protocol'].includes(error.kind);
+    if (serviceFailure) {
+      consecutiveFailures += 1;
+      if (consecutiveFailures >= breakerThreshold) {
+        store.markStatus(id, task.key, 'PENDING', null, null);
+        task.abandoned = true;
+        stop('breaker', `${consecutiveFailures} calls in a row failed (last: ${maskDigits(error.describe())}): the service looks down`);
+        return;
+      }
+    }
+    const reason = maskDigits(error.describe());
+    store.markStatus(id, task.key, 'FAILED', reason, error.requestId ?? null);
+    resolveTask(task, { status: 'FAILED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
+  }
+
+  const dispatch = (task: KeyTask) => {
+    outstanding += 1;
+    const job = () => execute(task);
+    void limit(() => (limiter && !stopping ? limiter.schedule(job) : job()))
+      .catch((error: unknown) => {
+        // A bug, or the state file failing under us: stop everything and report it.
+        stop('fatal', error instanceof Error ? error.message : String(error));
+        task.abandoned = true;
+      })
+      .finally(() => {
+        outstanding -= 1;
+        pump();
+        if (outstanding === 0) idle.fire();
+      });
+  };
+
+  /** Decides what a key needs the first time it is met in this run. */
+  const startKey = (record: KeyRecord): KeyTask => {
+    const task: KeyTask = { key: record.key, account: record.account, ifsc: record.ifsc, outcome: undefined, abandoned: false };
+    tasks.set(task.key, task);
+    const at = now();
+    const known = outcomeOfRecord(store, record);
+    if (known && !(record.status === 'DEFERRED' && (record.dueAt ?? 0) <= at) && record.status !== 'FAILED') {
+      if (record.status === 'DEFERRED' && record.dueAt !== null) deferredAccounts.set(record.account, record.dueAt);
+      resolveTask(task, known);
+      return task;
+    }
+    if ((record.status === 'DEFERRED' || record.status === 'FAILED') && !options.dryRun) {
+      store.markStatus(runId!, record.key, 'PENDING', null, null);
+    }
+    const dueAt = deferredAccounts.get(record.account);
+    if (dueAt !== undefined && dueAt > at) {
+      deferTask(task, dueAt, false);
+      return task;
+    }
+    if (options.reuseMs !== undefined) {
+      const reusable = store.findReusable(record.account, record.ifsc, options.mode === 'pd' ? 'pd' : 'pl', at - options.reuseMs);
+      const fitsHybrid = options.mode !== 'hybrid' || reusable?.mode === 'pd' || reusable?.status !== 'NOT_VERIFIED';
+      if (reusable && fitsHybrid) {
+        summary.avoided.reuse += 1;
+        if (runId !== null && !options.dryRun) store.markDone(runId, record.key, 'reuse', reusable.id, reusable.requestId);
+        resolveTask(task, { status: reusable.status, reason: reusable.reason ?? '', source: 'reuse', result: reusable, requestId: reusable.requestId ?? '' });
+        return task;
+      }
+    }
+    if (options.dryRun) {
+      summary.wouldCall[options.mode === 'pd' ? 'pd' : 'pl'] += 1;
+      resolveTask(task, { status: 'VERIFIED', reason: 'dry run', source: 'api', result: undefined, requestId: '' });
+      return task;
+    }
+    dispatch(task);
+    return task;
+  };
+
+  // ---- the writer: rows leave in input order as soon as their key is answered ----
+  const slots: Slot[] = [];
+  let head = 0;
+  let pumping = false;
+  let writeError: unknown;
+  let lastProgress = 0;
+
+  const rowOutcome = (slot: Slot): RowOutcome | undefined => {
+    if (slot.outcome) return slot.outcome;
+    const key = slot.task?.outcome;
+    if (!key) return undefined;
+    const outcome: RowOutcome = {
+      status: key.status,
+      reason: key.reason,
+      source: slot.duplicate ? 'duplicate' : key.source,
+      result: key.result,
+      requestId: key.requestId,
+    };
+    return outcome;
+  };
+
+  const emit = async (slot: Slot, outcome: RowOutcome) => {
+    summary.rows += 1;
+    summary.statuses[outcome.status] += 1;
+    if (outcome.source) summary.sources[outcome.source] = (summary.sources[outcome.source] ?? 0) + 1;
+    if (hasName && deps.matchNames && outcome.result?.beneficiaryName) {
+      const expected = slot.fields[columns.name] ?? '';
+      if (expected.trim() !== '') {
+        const match = deps.matchNames(expected, outcome.result.beneficiaryName);
+        outcome.nameMatch = match;
+        summary.nameMatch[match.result] = (summary.nameMatch[match.result] ?? 0) + 1;
+      }
+    }
+    if (!output) return;
+    const fields = slot.fields.length === header.length ? slot.fields : padTo(slot.fields, header.length);
+    await output.write([...fields, ...outcomeCells(outcome, hasName)]);
+  };
+
+  function pump(): void {
+    if (pumping || stopping) return;
+    pumping = true;
+    void (async () => {
+      try {
+        while (head < slots.length && !stopping) {
+          const slot = slots[head]!;
+          const outcome = rowOutcome(slot);
+          if (!outcome) break;
+          await emit(slot, outcome);
+          slots[head] = undefined as unknown as Slot;
+          head += 1;
+          if (head > 8192 && head * 2 > slots.length) {
+            slots.splice(0, head);
+            head = 0;
+          }
+        }
+      } catch (error) {
+        writeError = error;
+        stop('fatal', (error as Error).message);
+      } finally {
+        pumping = false;
+        space.fire();
+        if (head < slots.length && rowOutcome(slots[head]!) && !stopping) pump();
+      }
+    })();
+  }
+
+  const progressTimer = deps.onProgress
+    ? setInterval(() => reportProgress(false), PROGRESS_INTERVAL_MS)
+    : undefined;
+  progressTimer?.unref();
+  let totalKnown = false;
+  let rowsRead = 0;
+  function reportProgress(force: boolean) {
+    if (!deps.onProgress) return;
+    const t = now();
+    if (!force && t - lastProgress < PROGRESS_INTERVAL_MS / 2) return;
+    lastProgress = t;
+    deps.onProgress({
+      rowsDone: summary.rows,
+      rowsTotal: totalKnown ? rowsRead : Math.max(rowsRead, info.lines - 1),
+      totalKnown,
+      callsMade: summary.calls.pl + summary.calls.pd,
+      elapsedMs: t - started,
+      counts: { ...summary.statuses },
+    });
+  }
+
+  // ---- the reader ----
+  let readError: unknown;
+  try {
+    let idx = 0;
+    for (;;) {
+      if (stopping) break;
+      while (slots.length - head >= READ_AHEAD_ROWS && !stopping) await space.wait();
+      if (stopping) break;
+      const next = await records.next();
+      if (next.done) break;
+      idx += 1;
+      rowsRead = idx;
+      const { fields, line } = next.value;
+      const slot: Slot = { line, fields, outcome: undefined, task: undefined, duplicate: false };
+      slots.push(slot);
+      if (fields.length !== header.length) {
+        slot.outcome = {
+          status: 'INVALID',
+          reason: `line ${line} has ${fields.length} field(s), the header has ${header.length}: fix the row's quoting or commas`,
+          source: 'local',
+          result: undefined,
+          requestId: '',
+        };
+        summary.avoided.local += 1;
+      } else {
+        const check = checkRow(fields[columns.account] ?? '', fields[columns.ifsc] ?? '');
+        if (!check.ok) {
+          slot.outcome = { status: 'INVALID', reason: `line ${line}: ${check.reason}`, source: 'local', result: undefined, requestId: '' };
+          summary.avoided.local += 1;
+        } else {
+          const key = `${check.account}|${check.ifsc}`;
+          const live = tasks.get(key);
+          if (live) {
+            slot.task = live;
+            slot.duplicate = true;
+            summary.avoided.duplicate += 1;
+          } else if (options.dryRun) {
+            if (dryRunKeys!.has(key)) {
+              slot.outcome = { status: 'VERIFIED', reason: 'dry run', source: 'duplicate', result: undefined, requestId: '' };
+              summary.avoided.duplicate += 1;
+            } else {
+              dryRunKeys!.add(key);
+              const record = runId === null ? undefined : store.getKey(runId, key);
+              slot.task = startKey(record ?? { key, account: check.account, ifsc: check.ifsc, firstIdx: idx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 });
+            }
+          } else {
+            const record = store.getKey(runId!, key);
+            if (!record) {
+              slot.task = startKey(store.insertKey(runId!, key, check.account, check.ifsc, idx));
+            } else if (record.firstIdx !== idx) {
+              const known = outcomeOfRecord(store, record);
+              slot.duplicate = true;
+              summary.avoided.duplicate += 1;
+              if (known) slot.outcome = { ...known, source: 'duplicate' };
+              else slot.task = startKey(record);
+            } else {
+              slot.task = startKey(record);
+            }
+          }
+        }
+      }
+      pump();
+      reportProgress(false);
+    }
+    totalKnown = !stopping;
+  } catch (error) {
+    readError = error;
+    stop('fatal', (error as Error).message);
+  } finally {
+    reader.close();
+  }
+
+  // ---- wind down ----
+  while (outstanding > 0) await idle.wait();
+  if (!stopping) {
+    pump();
+    while (pumping || head < slots.length) {
+      if (writeError || stopping) break;
+      await new Promise<void>((r) => setImmediate(r));
+      pump();
+    }
+  }
+  deps.stopSignal.removeEventListener('abort', onStopSignal);
+  if (progressTimer) clearInterval(progressTimer);
+  await limiter?.disconnect();
+
+  const finalStatuses = summary.statuses;
+  let complete = false;
+  try {
+    if (stopping || writeError) {
+      await output?.discard();
+    } else {
+      await output?.commit();
+      complete = finalStatuses.DEFERRED + finalStatuses.FAILED + finalStatuses.UNCONFIRMED === 0;
+    }
+    if (runId !== null && !options.dryRun) {
+      if (!stopping) store.finishRun(runId, complete, summary.rows);
+      await store.flush();
+    }
+  } finally {
+    if (heartbeat) clearInterval(heartbeat);
+    if (lockHeld) store.releaseLock(deps.pid);
+  }
+  reportProgress(true);
+
+  if (readError) throw readError;
+  if (writeError) throw writeError;
+
+  summary.stopped = stopping;
+  summary.message = stopMessage;
+  summary.durationMs = now() - started;
+  if (stopping === 'breaker' || stopping === 'auth' || stopping === 'fatal') summary.exitCode = 1;
+  else if (stopping) summary.exitCode = 3;
+  else summary.exitCode = complete || options.dryRun ? 0 : 3;
+  return summary;
+}
+
+function padTo(fields: string[], length: number): string[] {
+  if (fields.length > length) return fields.slice(0, length);
+  return [...fields, ...new Array<string>(length - fields.length).fill('')];
+}
+
+function createLimiter(options: BankRunOptions): Bottleneck | undefined {
+  if (options.rate === undefined || options.rate <= 0) return undefined;
+  const minTime = 1000 / options.rate;
+  if (options.redis) {
+    // Clustered mode: every run of one credential shares one quota through Redis.
+    return new Bottleneck({
+      id: options.redis.limiterId,
+      datastore: 'ioredis',
+      clearDatastore: false,
+      clientOptions: options.redis.url,
+      minTime,
+      reservoir: null,
+    } as Bottleneck.ConstructorOptions);
+  }
+  return new Bottleneck({ minTime });
+}
+
+export { VasError };

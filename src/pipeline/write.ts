@@ -1,0 +1,184 @@
+/**
+ * The enriched CSV: input columns unchanged, then the columns of DESIGN.md §4. Written to a
+ * temporary file beside the target and renamed into place only when the run has ended.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import { stringify, type Stringifier } from 'csv-stringify';
+import type { ResultRecord } from '../state/bank-store.js';
+
+export const APPENDED_COLUMNS = [
+  'verify_status',
+  'verify_reason',
+  'beneficiary_name',
+  'name_match',
+  'name_match_score',
+  'transaction_remark',
+  'penny_drop',
+  'bank_name',
+  'bank_branch',
+  'bank_city',
+  'bank_district',
+  'bank_state',
+  'bank_micr',
+  'bank_iso3166',
+  'bank_swift',
+  'bank_imps',
+  'bank_neft',
+  'bank_rtgs',
+  'bank_upi',
+  'verify_source',
+  'verify_request_id',
+  'verified_at',
+  'changed_since',
+] as const;
+
+export type RowStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED';
+export type RowSource = 'api' | 'reuse' | 'duplicate' | 'local';
+
+export interface RowOutcome {
+  status: RowStatus;
+  reason: string;
+  source: RowSource | '';
+  result: ResultRecord | undefined;
+  requestId: string;
+  nameMatch?: { result: string; score: number } | undefined;
+}
+
+/** The appended columns for this input: the name-match pair only when a name column exists. */
+export function appendedColumns(hasName: boolean): string[] {
+  return APPENDED_COLUMNS.filter((c) => hasName || (c !== 'name_match' && c !== 'name_match_score'));
+}
+
+/**
+ * OWASP CSV injection: a cell starting with = + - @, tab or CR (or their full-width forms) is
+ * read as a formula by spreadsheets. Prefixing a single quote makes it text. Line feeds inside
+ * a cell are flattened as well, so an API value cannot forge rows in naive readers.
+ */
+const DANGEROUS_START = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/;
+export function neutralise(value: string): string {
+  const flat = value.replace(/[\r\n]+/g, ' ');
+  return DANGEROUS_START.test(value) || DANGEROUS_START.test(flat) ? `'${flat}` : flat;
+}
+
+function cell(value: string | null | undefined): string {
+  return value === null || value === undefined ? '' : neutralise(value);
+}
+function flag(value: boolean | null | undefined): string {
+  return value === null || value === undefined ? '' : value ? 'true' : 'false';
+}
+
+export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
+  const r = outcome.result;
+  const cells = [
+    outcome.status,
+    cell(outcome.reason),
+    cell(r?.beneficiaryName),
+  ];
+  if (hasName) {
+    cells.push(outcome.nameMatch?.result ?? '', outcome.nameMatch ? String(outcome.nameMatch.score) : '');
+  }
+  cells.push(
+    cell(r?.transactionRemark),
+    r ? (r.mode === 'pd' ? 'true' : 'false') : '',
+    cell(r?.bankName),
+    cell(r?.bankBranch),
+    cell(r?.bankCity),
+    cell(r?.bankDistrict),
+    cell(r?.bankState),
+    cell(r?.bankMicr),
+    cell(r?.bankIso3166),
+    cell(r?.bankSwift),
+    flag(r?.bankImps),
+    flag(r?.bankNeft),
+    flag(r?.bankRtgs),
+    flag(r?.bankUpi),
+    outcome.source,
+    cell(outcome.requestId || r?.requestId),
+    r ? new Date(r.verifiedAt).toISOString() : '',
+    cell(r?.changedSince),
+  );
+  return cells;
+}
+
+export class OutputError extends Error {
+  override readonly name = 'OutputError';
+}
+
+/** Fails early (before any call) when the output cannot be written where asked. */
+export function checkOutputPath(outputPath: string): void {
+  const dir = path.dirname(path.resolve(outputPath));
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw new OutputError(`output directory ${dir} does not exist: create it or choose another -o path`);
+  }
+  if (!stat.isDirectory()) throw new OutputError(`output directory ${dir} is not a directory`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new OutputError(`output directory ${dir} is not writable: choose another -o path`);
+  }
+  try {
+    if (fs.statSync(outputPath).isDirectory()) throw new OutputError(`output path ${outputPath} is a directory: give a file name`);
+  } catch (error) {
+    if (error instanceof OutputError) throw error;
+  }
+}
+
+export interface CsvOutput {
+  write(cells: string[]): Promise<void>;
+  /** Finishes the temporary file and renames it into place. */
+  commit(): Promise<void>;
+  /** Removes the temporary file: a reader never sees a partial output. */
+  discard(): Promise<void>;
+}
+
+export function openCsvOutput(outputPath: string, header: readonly string[]): CsvOutput {
+  const target = path.resolve(outputPath);
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  const file = fs.createWriteStream(temp, { mode: 0o600 });
+  const stringifier: Stringifier = stringify({ eof: true, record_delimiter: 'unix' });
+  stringifier.pipe(file);
+  const state: { failure: Error | undefined } = { failure: undefined };
+  const remember = (error: Error) => {
+    state.failure ??= error;
+  };
+  file.on('error', remember);
+  stringifier.on('error', remember);
+  let done = false;
+
+  const check = () => {
+    if (state.failure) throw new OutputError(`cannot write ${temp}: ${state.failure.message}`);
+  };
+  const write = async (cells: readonly string[]) => {
+    check();
+    if (!stringifier.write(cells)) await Promise.race([once(stringifier, 'drain'), once(file, 'error')]);
+    check();
+  };
+  void write(header).catch(remember);
+
+  return {
+    write,
+    async commit() {
+      if (done) return;
+      done = true;
+      stringifier.end();
+      if (!file.closed) await Promise.race([once(file, 'close'), once(file, 'error')]);
+      if (state.failure) {
+        await fs.promises.rm(temp, { force: true });
+        throw new OutputError(`cannot write ${outputPath}: ${state.failure.message}`);
+      }
+      await fs.promises.rename(temp, target);
+    },
+    async discard() {
+      if (done) return;
+      done = true;
+      stringifier.end();
+      file.destroy();
+      await fs.promises.rm(temp, { force: true });
+    },
+  };
+}

@@ -1,0 +1,373 @@
+/**
+ * Checkpoint of bank runs. Writes go into one open transaction that is committed as a group
+ * (all writes of one event-loop turn together); `flush()` resolves once everything written so
+ * far is on disk, which is how an IN_FLIGHT mark is committed before its request leaves.
+ */
+import os from 'node:os';
+import type { Db } from './db.js';
+
+export type KeyStatus = 'PENDING' | 'IN_FLIGHT' | 'DONE' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED';
+export type CallMode = 'pl' | 'pd';
+export type RunMode = CallMode | 'hybrid';
+export type FinalStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID';
+
+export interface RunRecord {
+  id: number;
+  fingerprint: string;
+  mode: RunMode;
+  status: 'open' | 'complete';
+  totalRows: number | null;
+  createdAt: number;
+}
+
+export interface KeyRecord {
+  key: string;
+  account: string;
+  ifsc: string;
+  firstIdx: number;
+  status: KeyStatus;
+  phase: CallMode | null;
+  source: 'api' | 'reuse' | null;
+  reason: string | null;
+  resultId: number | null;
+  requestId: string | null;
+  dueAt: number | null;
+  attempts: number;
+}
+
+export interface ResultRecord {
+  id: number;
+  account: string;
+  ifsc: string;
+  mode: CallMode;
+  status: FinalStatus;
+  reason: string | null;
+  beneficiaryName: string | null;
+  transactionRemark: string | null;
+  bankName: string | null;
+  bankBranch: string | null;
+  bankCity: string | null;
+  bankDistrict: string | null;
+  bankState: string | null;
+  bankMicr: string | null;
+  bankIso3166: string | null;
+  bankSwift: string | null;
+  bankImps: boolean | null;
+  bankNeft: boolean | null;
+  bankRtgs: boolean | null;
+  bankUpi: boolean | null;
+  requestId: string | null;
+  verifiedAt: number;
+  changedSince: string | null;
+}
+
+export type NewResult = Omit<ResultRecord, 'id' | 'changedSince'>;
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  startedAt: number;
+}
+
+/** A lock whose heartbeat is older than this belongs to a process that is gone. */
+export const LOCK_STALE_MS = 60_000;
+
+const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
+  transaction_remark AS transactionRemark, bank_name AS bankName, bank_branch AS bankBranch,
+  bank_city AS bankCity, bank_district AS bankDistrict, bank_state AS bankState, bank_micr AS bankMicr,
+  bank_iso3166 AS bankIso3166, bank_swift AS bankSwift, bank_imps AS bankImps, bank_neft AS bankNeft,
+  bank_rtgs AS bankRtgs, bank_upi AS bankUpi, request_id AS requestId, verified_at AS verifiedAt,
+  changed_since AS changedSince`;
+
+const KEY_COLUMNS = `key, account, ifsc, first_idx AS firstIdx, status, phase, source, reason,
+  result_id AS resultId, request_id AS requestId, due_at AS dueAt, attempts`;
+
+type RawResult = Omit<ResultRecord, 'bankImps' | 'bankNeft' | 'bankRtgs' | 'bankUpi'> & {
+  bankImps: number | null;
+  bankNeft: number | null;
+  bankRtgs: number | null;
+  bankUpi: number | null;
+};
+
+function toBool(value: number | null): boolean | null {
+  return value === null ? null : value !== 0;
+}
+function fromBool(value: boolean | null): number | null {
+  return value === null ? null : value ? 1 : 0;
+}
+function toResult(raw: RawResult | undefined): ResultRecord | undefined {
+  if (!raw) return undefined;
+  return { ...raw, bankImps: toBool(raw.bankImps), bankNeft: toBool(raw.bankNeft), bankRtgs: toBool(raw.bankRtgs), bankUpi: toBool(raw.bankUpi) };
+}
+
+export class BankStore {
+  private readonly db: Db;
+  private readonly now: () => number;
+  private inTransaction = false;
+  /** A commit that failed in the background (disk full, I/O error): every later write reports it. */
+  private failure: unknown;
+  private commitScheduled = false;
+  private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private readonly stmt;
+
+  constructor(db: Db, now: () => number) {
+    this.db = db;
+    this.now = now;
+    this.stmt = {
+      latestRun: db.prepare(
+        `SELECT id, fingerprint, mode, status, total_rows AS totalRows, created_at AS createdAt
+         FROM runs WHERE fingerprint = ? AND mode = ? ORDER BY id DESC LIMIT 1`,
+      ),
+      insertRun: db.prepare(
+        `INSERT INTO runs (fingerprint, mode, input_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+      ),
+      finishRun: db.prepare(`UPDATE runs SET status = ?, total_rows = ?, updated_at = ? WHERE id = ?`),
+      getKey: db.prepare(`SELECT ${KEY_COLUMNS} FROM run_keys WHERE run_id = ? AND key = ?`),
+      insertKey: db.prepare(
+        `INSERT INTO run_keys (run_id, key, account, ifsc, first_idx, status, updated_at) VALUES (?, ?, ?, ?, ?, 'PENDING', ?)`,
+      ),
+      markInFlight: db.prepare(
+        `UPDATE run_keys SET status = 'IN_FLIGHT', phase = ?, attempts = attempts + 1, updated_at = ? WHERE run_id = ? AND key = ?`,
+      ),
+      markDone: db.prepare(
+        `UPDATE run_keys SET status = 'DONE', source = ?, result_id = ?, request_id = ?, reason = NULL, due_at = NULL, updated_at = ?
+         WHERE run_id = ? AND key = ?`,
+      ),
+      markOther: db.prepare(
+        `UPDATE run_keys SET status = ?, reason = ?, request_id = ?, due_at = ?, updated_at = ? WHERE run_id = ? AND key = ?`,
+      ),
+      deferAccount: db.prepare(
+        `UPDATE run_keys SET status = 'DEFERRED', reason = ?, due_at = ?, updated_at = ?
+         WHERE run_id = ? AND account = ? AND status IN ('PENDING', 'FAILED', 'DEFERRED')`,
+      ),
+      requeueInFlight: db.prepare(
+        `UPDATE run_keys SET status = 'PENDING', updated_at = ? WHERE run_id = ? AND status = 'IN_FLIGHT' AND phase = 'pl'`,
+      ),
+      unconfirmInFlight: db.prepare(
+        `UPDATE run_keys SET status = 'UNCONFIRMED',
+           reason = 'a penny-drop request was in flight when the run stopped: it may have deposited; check the bank statement or re-run with --retry-unconfirmed',
+           updated_at = ?
+         WHERE run_id = ? AND status = 'IN_FLIGHT'`,
+      ),
+      requeueUnconfirmed: db.prepare(
+        `UPDATE run_keys SET status = 'PENDING', reason = NULL, updated_at = ? WHERE run_id = ? AND status = 'UNCONFIRMED'`,
+      ),
+      insertResult: db.prepare(
+        `INSERT INTO results (account, ifsc, mode, status, reason, beneficiary_name, transaction_remark, bank_name,
+           bank_branch, bank_city, bank_district, bank_state, bank_micr, bank_iso3166, bank_swift, bank_imps, bank_neft,
+           bank_rtgs, bank_upi, request_id, verified_at, changed_since)
+         VALUES (@account, @ifsc, @mode, @status, @reason, @beneficiaryName, @transactionRemark, @bankName, @bankBranch,
+           @bankCity, @bankDistrict, @bankState, @bankMicr, @bankIso3166, @bankSwift, @bankImps, @bankNeft, @bankRtgs,
+           @bankUpi, @requestId, @verifiedAt, @changedSince)`,
+      ),
+      getResult: db.prepare(`SELECT ${RESULT_COLUMNS} FROM results WHERE id = ?`),
+      reusable: db.prepare(
+        `SELECT ${RESULT_COLUMNS} FROM results WHERE account = ? AND ifsc = ? AND verified_at >= ?
+           AND (mode = ? OR mode = 'pd') ORDER BY verified_at DESC, id DESC LIMIT 1`,
+      ),
+      previousResult: db.prepare(
+        `SELECT ${RESULT_COLUMNS} FROM results WHERE account = ? AND ifsc = ? AND status IN ('VERIFIED', 'NOT_VERIFIED')
+           ORDER BY verified_at DESC, id DESC LIMIT 1`,
+      ),
+      countKeys: db.prepare(`SELECT status, count(*) AS n FROM run_keys WHERE run_id = ? GROUP BY status`),
+      getLock: db.prepare(`SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt FROM run_lock WHERE id = 1`),
+      putLock: db.prepare(
+        `INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?)`,
+      ),
+      heartbeat: db.prepare(`UPDATE run_lock SET heartbeat_at = ? WHERE id = 1 AND pid = ? AND host = ?`),
+      dropLock: db.prepare(`DELETE FROM run_lock WHERE id = 1 AND pid = ? AND host = ?`),
+    };
+  }
+
+  // ---- runs ----
+
+  latestRun(fingerprint: string, mode: RunMode): RunRecord | undefined {
+    return this.stmt.latestRun.get(fingerprint, mode) as RunRecord | undefined;
+  }
+
+  createRun(fingerprint: string, mode: RunMode, inputName: string): RunRecord {
+    this.begin();
+    const now = this.now();
+    const info = this.stmt.insertRun.run(fingerprint, mode, inputName, now, now);
+    return { id: Number(info.lastInsertRowid), fingerprint, mode, status: 'open', totalRows: null, createdAt: now };
+  }
+
+  finishRun(runId: number, complete: boolean, totalRows: number): void {
+    this.begin();
+    this.stmt.finishRun.run(complete ? 'complete' : 'open', totalRows, this.now(), runId);
+  }
+
+  /**
+   * A run found with keys IN_FLIGHT was killed. A penny-less call is simply sent again; a
+   * penny-drop call may have moved a rupee, so it becomes UNCONFIRMED (DESIGN.md §4).
+   */
+  recoverInFlight(runId: number, retryUnconfirmed: boolean): { requeued: number; unconfirmed: number } {
+    this.begin();
+    const now = this.now();
+    const requeued = this.stmt.requeueInFlight.run(now, runId).changes;
+    const unconfirmed = this.stmt.unconfirmInFlight.run(now, runId).changes;
+    if (retryUnconfirmed) this.stmt.requeueUnconfirmed.run(now, runId);
+    return { requeued, unconfirmed };
+  }
+
+  keyCounts(runId: number): Partial<Record<KeyStatus, number>> {
+    const rows = this.stmt.countKeys.all(runId) as Array<{ status: KeyStatus; n: number }>;
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  // ---- keys ----
+
+  getKey(runId: number, key: string): KeyRecord | undefined {
+    return this.stmt.getKey.get(runId, key) as KeyRecord | undefined;
+  }
+
+  insertKey(runId: number, key: string, account: string, ifsc: string, firstIdx: number): KeyRecord {
+    this.begin();
+    this.stmt.insertKey.run(runId, key, account, ifsc, firstIdx, this.now());
+    return { key, account, ifsc, firstIdx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 };
+  }
+
+  markInFlight(runId: number, key: string, phase: CallMode): void {
+    this.begin();
+    this.stmt.markInFlight.run(phase, this.now(), runId, key);
+  }
+
+  markDone(runId: number, key: string, source: 'api' | 'reuse', resultId: number, requestId: string | null): void {
+    this.begin();
+    this.stmt.markDone.run(source, resultId, requestId, this.now(), runId, key);
+  }
+
+  markStatus(runId: number, key: string, status: 'PENDING' | 'FAILED' | 'UNCONFIRMED' | 'DEFERRED', reason: string | null, requestId: string | null, dueAt: number | null = null): void {
+    this.begin();
+    this.stmt.markOther.run(status, reason, requestId, dueAt, this.now(), runId, key);
+  }
+
+  /** Defers every key of this account in the run that has not been answered. */
+  deferAccount(runId: number, account: string, reason: string, dueAt: number): number {
+    this.begin();
+    return this.stmt.deferAccount.run(reason, dueAt, this.now(), runId, account).changes;
+  }
+
+  // ---- results ----
+
+  insertResult(result: NewResult): ResultRecord {
+    this.begin();
+    const previous = toResult(this.stmt.previousResult.get(result.account, result.ifsc) as RawResult | undefined);
+    const changedSince = describeChange(previous, result);
+    const info = this.stmt.insertResult.run({
+      ...result,
+      bankImps: fromBool(result.bankImps),
+      bankNeft: fromBool(result.bankNeft),
+      bankRtgs: fromBool(result.bankRtgs),
+      bankUpi: fromBool(result.bankUpi),
+      changedSince,
+    });
+    return { ...result, id: Number(info.lastInsertRowid), changedSince };
+  }
+
+  getResult(id: number): ResultRecord | undefined {
+    return toResult(this.stmt.getResult.get(id) as RawResult | undefined);
+  }
+
+  /** The newest result for this account+IFSC at least as strong as `mode` and not older than `since`. */
+  findReusable(account: string, ifsc: string, mode: CallMode, since: number): ResultRecord | undefined {
+    return toResult(this.stmt.reusable.get(account, ifsc, since, mode) as RawResult | undefined);
+  }
+
+  // ---- lock ----
+
+  /** Takes the run lock, or names who holds it. A holder that is gone is taken over. */
+  acquireLock(pid: number, isAlive: (pid: number) => boolean): { ok: true } | { ok: false; holder: LockHolder } {
+    this.flushSync();
+    const host = os.hostname();
+    return this.db.transaction((): { ok: true } | { ok: false; holder: LockHolder } => {
+      const now = this.now();
+      const held = this.stmt.getLock.get() as (LockHolder & { heartbeatAt: number }) | undefined;
+      if (held && !(held.pid === pid && held.host === host)) {
+        const stale = now - held.heartbeatAt > LOCK_STALE_MS || (held.host === host && !isAlive(held.pid));
+        if (!stale) return { ok: false, holder: { pid: held.pid, host: held.host, startedAt: held.startedAt } };
+      }
+      this.stmt.putLock.run(pid, host, now, now);
+      return { ok: true };
+    }).immediate();
+  }
+
+  heartbeat(pid: number): void {
+    this.begin();
+    this.stmt.heartbeat.run(this.now(), pid, os.hostname());
+  }
+
+  releaseLock(pid: number): void {
+    this.begin();
+    this.stmt.dropLock.run(pid, os.hostname());
+    this.flushSync();
+  }
+
+  // ---- group commit ----
+
+  private begin(): void {
+    if (this.failure !== undefined) throw this.failure;
+    if (!this.inTransaction) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.inTransaction = true;
+    }
+    if (!this.commitScheduled) {
+      this.commitScheduled = true;
+      setImmediate(() => this.commitAndNotify());
+    }
+  }
+
+  private commitAndNotify(): void {
+    this.commitScheduled = false;
+    const waiters = this.waiters;
+    this.waiters = [];
+    try {
+      this.flushSync();
+      for (const w of waiters) w.resolve();
+    } catch (error) {
+      this.failure = error;
+      for (const w of waiters) w.reject(error);
+    }
+  }
+
+  /** Resolves once every write made so far is committed. */
+  flush(): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (!this.inTransaction) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+    });
+  }
+
+  flushSync(): void {
+    if (this.inTransaction) {
+      this.inTransaction = false;
+      try {
+        this.db.exec('COMMIT');
+      } catch (error) {
+        // A failed COMMIT leaves the transaction open in SQLite: roll it back so the file stays consistent.
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    }
+  }
+
+  close(): void {
+    this.flushSync();
+  }
+}
+
+/** What differs from the previous check of the same account+IFSC — a changed holder is a fraud signal. */
+export function describeChange(previous: ResultRecord | undefined, current: Pick<ResultRecord, 'status' | 'beneficiaryName'>): string | null {
+  if (!previous) return null;
+  if (current.status !== 'VERIFIED' && current.status !== 'NOT_VERIFIED') return null;
+  const changes: string[] = [];
+  if (previous.status !== current.status) changes.push(`status ${previous.status} -> ${current.status}`);
+  const before = (previous.beneficiaryName ?? '').trim();
+  const after = (current.beneficiaryName ?? '').trim();
+  if (before.toUpperCase() !== after.toUpperCase() && before !== '' && after !== '') {
+    changes.push(`beneficiary name "${before}" -> "${after}"`);
+  }
+  if (changes.length === 0) return null;
+  return `${new Date(previous.verifiedAt).toISOString().slice(0, 10)}: ${changes.join('; ')}`;
+}

@@ -1,0 +1,104 @@
+/**
+ * Opening the state file: mode 0600, WAL, our application id, schema migrations. A file that
+ * is not ours, or is newer than this tool, is refused with a clear message before anything
+ * is written to it.
+ */
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+/** "VASV": tells our state files from any other SQLite database. */
+export const APPLICATION_ID = 0x56415356;
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export type Db = Database.Database;
+
+export class StateFileError extends Error {
+  override readonly name = 'StateFileError';
+}
+
+export interface OpenOptions {
+  /** fsync every commit (used when penny-drop intents are written). Default false. */
+  durable?: boolean;
+  readonly?: boolean;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  if (path !== ':memory:') prepareFile(path);
+  let db: Db;
+  try {
+    db = new Database(path, { fileMustExist: false, readonly: options.readonly ?? false });
+  } catch (error) {
+    throw new StateFileError(`cannot open state file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    checkOwnership(db, path);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.durable ? 'FULL' : 'NORMAL'}`);
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path);
+  } catch (error) {
+    db.close();
+    if (error instanceof StateFileError) throw error;
+    throw new StateFileError(`state file ${path} is not usable: ${(error as Error).message}`);
+  }
+  if (path !== ':memory:') tightenSidecars(path);
+  return db;
+}
+
+function prepareFile(path: string): void {
+  try {
+    // Create it ourselves so it is 0600 from the first byte: it holds personal data.
+    const fd = fs.openSync(path, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600);
+    fs.closeSync(fd);
+    fs.chmodSync(path, 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new StateFileError(`cannot create state file ${path}: ${why}`);
+  }
+}
+
+function tightenSidecars(path: string): void {
+  for (const suffix of ['-wal', '-shm']) {
+    try {
+      fs.chmodSync(path + suffix, 0o600);
+    } catch {
+      // Not there yet: SQLite creates it with the main file's mode.
+    }
+  }
+}
+
+function checkOwnership(db: Db, path: string): void {
+  let appId: number;
+  let tables: number;
+  try {
+    appId = db.pragma('application_id', { simple: true }) as number;
+    tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  } catch {
+    throw new StateFileError(`${path} is not a vas-verify state file (not an SQLite database): choose another --state path`);
+  }
+  if (appId === APPLICATION_ID) return;
+  if (appId === 0 && tables === 0) {
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    return;
+  }
+  throw new StateFileError(`${path} is an SQLite database of another program, not a vas-verify state file: choose another --state path`);
+}
+
+function migrate(db: Db, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new StateFileError(
+      `state file ${path} was written by a newer vas-verify (schema ${version}, this tool knows ${SCHEMA_VERSION}): upgrade vas-verify`,
+    );
+  }
+  for (let v = version; v < SCHEMA_VERSION; v += 1) {
+    const step = MIGRATIONS[v]!;
+    db.transaction(() => {
+      db.exec(step);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Schema migrations, applied in order; PRAGMA user_version counts how many have run.
+ * Never edit a released step: add a new one, so a newer tool opens an older state file.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: bank runs, results history, run lock, document sessions and webhook events.
+  `
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    input_name TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'open',   -- open | complete
+    total_rows INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX runs_by_input ON runs (fingerprint, mode, id);
+
+  -- One row per distinct account+IFSC of a run: duplicates in the file share it.
+  CREATE TABLE run_keys (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    account TEXT NOT NULL,
+    ifsc TEXT NOT NULL,
+    first_idx INTEGER NOT NULL,
+    status TEXT NOT NULL,                  -- PENDING IN_FLIGHT DONE DEFERRED FAILED UNCONFIRMED
+    phase TEXT,                            -- pl | pd: the call IN_FLIGHT or last made
+    source TEXT,                           -- api | reuse
+    reason TEXT,
+    result_id INTEGER REFERENCES results (id),
+    request_id TEXT,
+    due_at INTEGER,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (run_id, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX run_keys_by_account ON run_keys (run_id, account);
+  CREATE INDEX run_keys_by_status ON run_keys (run_id, status);
+
+  -- Every final answer the API gave, kept for --reuse and changed_since.
+  CREATE TABLE results (
+    id INTEGER PRIMARY KEY,
+    account TEXT NOT NULL,
+    ifsc TEXT NOT NULL,
+    mode TEXT NOT NULL,                    -- pl | pd
+    status TEXT NOT NULL,                  -- VERIFIED | NOT_VERIFIED | INVALID
+    reason TEXT,
+    beneficiary_name TEXT,
+    transaction_remark TEXT,
+    bank_name TEXT, bank_branch TEXT, bank_city TEXT, bank_district TEXT, bank_state TEXT,
+    bank_micr TEXT, bank_iso3166 TEXT, bank_swift TEXT,
+    bank_imps INTEGER, bank_neft INTEGER, bank_rtgs INTEGER, bank_upi INTEGER,
+    request_id TEXT,
+    verified_at INTEGER NOT NULL,
+    changed_since TEXT
+  );
+  CREATE INDEX results_by_account ON results (account, ifsc, verified_at);
+
+  CREATE TABLE run_lock (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    heartbeat_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE doc_sessions (
+    session_id TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    pinless INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    fetched_at INTEGER,
+    files TEXT                             -- JSON array of saved paths
+  );
+
+  CREATE TABLE webhook_events (
+    id INTEGER PRIMARY KEY,
+    received_at INTEGER NOT NULL,
+    kind TEXT NOT NULL,                    -- success | failure
+    session_id TEXT,
+    digest TEXT NOT NULL UNIQUE,           -- sha256 of kind + body: a repeated delivery is recorded once
+    payload TEXT NOT NULL
+  );
+  `,
+];
