@@ -21,6 +21,8 @@ export class UsageError extends Error {
 
 /** Consecutive service failures (unavailable, network, timeout, server) that stop the run. Default 10. */
 export const DEFAULT_BREAKER_THRESHOLD = 10;
+/** Service failures that stop a run in which no call has succeeded yet (a wrong or dead target). */
+export const FAIL_FAST_THRESHOLD = 3;
 /** How long a stop waits for calls in flight before cancelling them. Default 15 s. */
 export const DEFAULT_STOP_GRACE_MS = 15_000;
 /** Rows read ahead of the oldest unwritten row; bounds memory whatever the file size. */
@@ -324,6 +326,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   let stopping: StopReason | null = null;
   let stopMessage: string | null = null;
   let consecutiveFailures = 0;
+  let successes = 0;
   let inFlight = 0;
   let outstanding = 0;
   const idle = signalEvent();
@@ -405,6 +408,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       }
       inFlight -= 1;
       consecutiveFailures = 0;
+      successes += 1;
       const at = now();
       if (options.mode === 'hybrid' && phase === 'pl' && answer.result.verificationStatus === 'NOT_VERIFIED') {
         store.insertResult(toNewResult(task.account, task.ifsc, 'pl', answer.result, answer.requestId, at));
@@ -471,12 +475,21 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       return;
     }
     const serviceFailure = ['unavailable', 'network', 'timeout', 'server', 'quota', 'protocol'].includes(error.kind);
+    // Nothing answers at that address (refused, unknown host, 404 for the API path): the client
+    // already retried, and every other row would fail the same way.
+    const unreachable = error.code === 'refused' || error.code === 'dns' || error.code === 'not-found';
     if (serviceFailure) {
       consecutiveFailures += 1;
-      if (consecutiveFailures >= breakerThreshold) {
+      const neverWorked = successes === 0 && consecutiveFailures >= FAIL_FAST_THRESHOLD;
+      if (unreachable || neverWorked || consecutiveFailures >= breakerThreshold) {
         store.markStatus(id, task.key, 'PENDING', null, null);
         task.abandoned = true;
-        stop('breaker', `${consecutiveFailures} calls in a row failed (last: ${maskDigits(error.describe())}): the service looks down`);
+        stop(
+          'breaker',
+          unreachable
+            ? `cannot reach the API: ${maskDigits(error.describe())}`
+            : `${consecutiveFailures} call(s) in a row failed (last: ${maskDigits(error.describe())}): the service looks down`,
+        );
         return;
       }
     }

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkAccount, checkIfsc, checkRow, maskAccount, maskDigits } from '../src/pipeline/checks.js';
+import { resolveColumns, ColumnError } from '../src/pipeline/columns.js';
+import { neutralise } from '../src/pipeline/write.js';
+import { nextIstMidnight, parseDuration } from '../src/pipeline/time.js';
+
+test('checkAccount: normalises and recognises spreadsheet damage', () => {
+  assert.deepEqual(checkAccount(' 1234 5678-9012 '), { ok: true, account: '123456789012' });
+  assert.deepEqual(checkAccount('="001234567890"'), { ok: true, account: '001234567890' });
+  assert.deepEqual(checkAccount("'001234567890"), { ok: true, account: '001234567890' });
+  const sci = checkAccount('1.23457E+11');
+  assert.ok(!sci.ok && /scientific notation/.test(sci.reason) && /Text/.test(sci.reason));
+  const zeros = checkAccount('123456789012345000');
+  assert.ok(!zeros.ok && /15th/.test(zeros.reason));
+  assert.ok(checkAccount('12345678901234567').ok, 'a 17-digit number not ending in zeros is fine');
+  assert.ok(!checkAccount('').ok);
+  assert.ok(!checkAccount('12345678').ok, '8 digits is too short');
+  assert.ok(!checkAccount('1234567890123456789').ok, '19 digits is too long');
+  assert.ok(!checkAccount('12345ABC901').ok);
+  assert.ok(!checkAccount('123456789012.0').ok);
+});
+
+test('checkIfsc: trims, upper-cases, explains', () => {
+  assert.deepEqual(checkIfsc(' sbin0001234 '), { ok: true, ifsc: 'SBIN0001234' });
+  const short = checkIfsc('SBIN000123');
+  assert.ok(!short.ok && /11 characters, it has 10/.test(short.reason));
+  const letterO = checkIfsc('SBINO001234');
+  assert.ok(!letterO.ok && /digit zero/.test(letterO.reason));
+  assert.ok(!checkIfsc('1BIN0001234').ok);
+  assert.ok(!checkRow('', '').ok);
+});
+
+test('masking keeps the last four digits only', () => {
+  assert.equal(maskAccount('123456789012'), 'xxxxxxxx9012');
+  assert.equal(maskDigits('account 123456789012 failed'), 'account xxxxxxxx9012 failed');
+  assert.equal(maskDigits('HTTP 503'), 'HTTP 503');
+});
+
+test('resolveColumns: common spellings, overrides, clear errors', () => {
+  assert.deepEqual(resolveColumns(['Payee Name', 'A/C No', 'IFSC Code']), { account: 1, ifsc: 2, name: 0 });
+  assert.deepEqual(resolveColumns(['accountNumber', 'ifscNumber', 'Beneficiary Name']), { account: 0, ifsc: 1, name: 2 });
+  assert.deepEqual(resolveColumns(['account_number', 'IFSC', 'amount']), { account: 0, ifsc: 1, name: -1 });
+  assert.deepEqual(resolveColumns(['Account No', 'Bank IFSC', 'Name']), { account: 0, ifsc: 1, name: 2 });
+  assert.deepEqual(resolveColumns(['x', 'y', 'z'], { account: 'x', ifsc: 'y', name: 'z' }), { account: 0, ifsc: 1, name: 2 });
+  assert.throws(() => resolveColumns(['Name', 'Amount']), (e: Error) => e instanceof ColumnError && /headers found: "Name", "Amount"/.test(e.message));
+  assert.throws(() => resolveColumns(['a', 'IFSC'], { account: 'Acct' }), /--account-col "Acct" is not a column/);
+});
+
+test('neutralise: OWASP formula starts, full-width forms, line breaks', () => {
+  for (const s of ['=1+2', '+91', '-2', '@SUM(A1)', '\tX', '\rX', '＝1', '＋1', '－1', '＠x']) {
+    assert.ok(neutralise(s).startsWith("'"), s);
+  }
+  assert.equal(neutralise('RAVI KUMAR'), 'RAVI KUMAR');
+  assert.equal(neutralise('A\nB'), 'A B');
+});
+
+test('time: next IST midnight and durations', () => {
+  // 2026-11-21 18:29:59 UTC is 23:59:59 IST → next midnight IST is 18:30:00 UTC the same day.
+  assert.equal(new Date(nextIstMidnight(Date.parse('2026-11-21T18:29:59Z'))).toISOString(), '2026-11-21T18:30:00.000Z');
+  assert.equal(new Date(nextIstMidnight(Date.parse('2026-11-21T18:30:00Z'))).toISOString(), '2026-11-22T18:30:00.000Z');
+  assert.equal(parseDuration('30d'), 30 * 86_400_000);
+  assert.equal(parseDuration('15m'), 900_000);
+  assert.throws(() => parseDuration('soon'), /not a duration/);
+});
