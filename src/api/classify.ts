@@ -163,7 +163,7 @@ export function classifyResponse<T>(
       kind,
       code,
       retryable: base.retryable,
-      message: message ?? (status === 404 ? `endpoint not found: ${fallback}` : fallback),
+      message: status === 404 ? `API endpoint not found (check the base URL): ${message ?? fallback}` : message ?? fallback,
       status,
       requestId,
       retryAfterMs,

@@ -6,7 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { isVasError } from '../api/errors.js';
 import { ColumnError } from '../pipeline/columns.js';
 import { InputError } from '../pipeline/read.js';
-import { UsageError } from '../pipeline/run.js';
+import { RunLockedError, UsageError } from '../pipeline/run.js';
 import { OutputError } from '../pipeline/write.js';
 import { StateFileError } from '../state/db.js';
 import { createLogger, type CliLogger, type LogFormat } from './logger.js';
@@ -48,13 +48,13 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   };
   const commandIo = (args: { quiet?: boolean; logFormat?: string }): CommandIo => {
     log = createLogger({ format: (args.logFormat as LogFormat) ?? 'text', quiet: args.quiet ?? false, write: io.stderr, now });
-    return { env: io.env, log, stderr: io.stderr, stderrIsTty: io.stderrIsTty, stopSignal: io.stopSignal, now };
+    return { env: io.env, log, stderr: io.stderr, stderrIsTty: io.stderrIsTty, stopSignal: io.stopSignal, now, quiet: args.quiet ?? false };
   };
 
   const parser: Argv = yargs([...argv])
     .scriptName('vas-verify')
     .usage('$0 <command> [options]\n\nVerify Indian bank accounts in bulk, match payee names, and fetch document-locker documents.')
-    .option('quiet', { type: 'boolean', default: false, describe: 'Only warnings and errors on stderr' })
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Only warnings and errors on stderr' })
     .option('log-format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Format of stderr messages' })
     .command(
       'bank <input>',
@@ -168,6 +168,10 @@ export function report(error: unknown, log: CliLogger): number {
   if (usageLike(error)) {
     log.error(`${(error as Error).message}`);
     return EXIT.usage;
+  }
+  if (error instanceof RunLockedError) {
+    log.error(error.message);
+    return EXIT.fatal;
   }
   if (isVasError(error)) {
     log.error(error.describe());

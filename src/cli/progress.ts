@@ -34,7 +34,7 @@ export interface ProgressRenderer {
 
 export function createProgress(options: { tty: boolean; write: (text: string) => void; now?: () => number; quiet: boolean }): ProgressRenderer {
   const now = options.now ?? Date.now;
-  let last = 0;
+  let last = now();
   let drawn = false;
   if (options.quiet) return { update() {}, done() {} };
   return {

@@ -90,19 +90,26 @@ export function openCsvRecords(inputPath: string, encoding: Encoding): { records
   const parser: Parser = parse({
     bom: true,
     relax_column_count: true,
-    skip_empty_lines: true,
-    info: true,
+    // A stray quote inside an unquoted field is kept as text, as spreadsheets do.
+    relax_quotes: true,
+    // Blank lines come through so that line numbers can be counted here: csv-parse counts a
+    // CRLF inside a quoted field as two lines.
+    skip_empty_lines: false,
     max_record_size: MAX_RECORD_BYTES,
   });
   stream.on('error', (error) => parser.destroy(error));
   stream.pipe(parser);
   async function* iterate(): AsyncGenerator<CsvRecord> {
+    let line = 1;
     try {
-      for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-        yield { fields: item.record, line: item.info.lines };
+      for await (const fields of parser as AsyncIterable<string[]>) {
+        const start = line;
+        line += 1 + innerLineBreaks(fields);
+        if (fields.length === 1 && fields[0]!.trim() === '') continue;
+        yield { fields, line: start };
       }
     } catch (error) {
-      throw new InputError(`input ${inputPath} is not valid CSV: ${describeCsvError(error)}`);
+      throw new InputError(`input ${inputPath} is not valid CSV: ${describeCsvError(error, line)}`);
     }
   }
   return {
@@ -114,9 +121,26 @@ export function openCsvRecords(inputPath: string, encoding: Encoding): { records
   };
 }
 
-function describeCsvError(error: unknown): string {
-  const e = error as { code?: string; message?: string; lines?: number };
-  const where = e.lines !== undefined ? ` (near line ${e.lines})` : '';
+/** Line breaks inside quoted fields (CRLF, LF or CR each count once). */
+function innerLineBreaks(fields: readonly string[]): number {
+  let count = 0;
+  for (const field of fields) {
+    if (field.length < 1) continue;
+    for (let i = 0; i < field.length; i += 1) {
+      const c = field.charCodeAt(i);
+      if (c === 10) count += 1;
+      else if (c === 13) {
+        count += 1;
+        if (field.charCodeAt(i + 1) === 10) i += 1;
+      }
+    }
+  }
+  return count;
+}
+
+function describeCsvError(error: unknown, line: number): string {
+  const e = error as { code?: string; message?: string };
+  const where = ` (in the record starting at line ${line})`;
   if (e.code === 'CSV_QUOTE_NOT_CLOSED') return `a quoted field is never closed${where}`;
   if (e.code === 'CSV_MAX_RECORD_SIZE') return `a record is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB${where}`;
   if (e.code === 'CSV_INVALID_CLOSING_QUOTE') return `a quote is followed by text before the delimiter${where}`;

@@ -19,6 +19,11 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** Another run holds the state file: not a usage error, the run simply cannot go ahead now. */
+export class RunLockedError extends Error {
+  override readonly name = 'RunLockedError';
+}
+
 /** Consecutive service failures (unavailable, network, timeout, server) that stop the run. Default 10. */
 export const DEFAULT_BREAKER_THRESHOLD = 10;
 /** Service failures that stop a run in which no call has succeeded yet (a wrong or dead target). */
@@ -278,7 +283,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     const lock = store.acquireLock(deps.pid, deps.isAlive);
     if (!lock.ok) {
       reader.close();
-      throw new UsageError(
+      throw new RunLockedError(
         `another vas-verify run (pid ${lock.holder.pid} on ${lock.holder.host}, started ${new Date(lock.holder.startedAt).toISOString()}) is using this state file: wait for it to finish or use another --state`,
       );
     }

@@ -1,15 +1,15 @@
 /** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createClient, type Client, type RetryEvent } from '../../api/client.js';
+import type { Client, RetryEvent } from '../../api/client.js';
 import { openDatabase } from '../../state/db.js';
 import { BankStore, type RunMode } from '../../state/bank-store.js';
 import { runBank, UsageError, type BankRunSummary } from '../../pipeline/run.js';
 import { parseDuration } from '../../pipeline/time.js';
 import { matchNames } from '../../match/index.js';
-import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { resolveConnection, resolveNumber, resolveStatePath, defaultOutputPath, DEFAULT_CONCURRENCY, type Env } from '../config.js';
+import { resolveNumber, resolveStatePath, defaultOutputPath, DEFAULT_CONCURRENCY, type Env } from '../config.js';
 import type { CliLogger } from '../logger.js';
+import { connect, resolveApiConnection, type Connected } from '../connect.js';
 import { createProgress } from '../progress.js';
 import { formatSummary, summaryJson } from '../summary.js';
 
@@ -45,6 +45,7 @@ export interface CommandIo {
   stderrIsTty: boolean;
   /** Aborted by SIGINT/SIGTERM. */
   stopSignal: AbortSignal;
+  quiet: boolean;
   /** Test hook: shifts the clock (VAS_TEST_CLOCK_OFFSET_MS). */
   now: () => number;
 }
@@ -78,46 +79,26 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
   if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
   const statePath = resolveStatePath(flags.state, env);
 
-  const connection = flags.dryRun ? undefined : resolveConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, env);
-  if (connection?.kind === 'remote') {
-    log.addSecret(connection.token);
-    log.addSecret(connection.clientSecret);
-  }
+  const connection = flags.dryRun ? undefined : resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, env, log);
 
   const db = openDatabase(statePath, { durable: flags.mode !== 'pl' });
   const store = new BankStore(db, io.now);
-  let sandbox: Sandbox | undefined;
+  let connected: Connected | undefined;
   let client: Client | undefined;
   const retries: Record<string, number> = {};
-  const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, quiet: false });
+  const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, quiet: io.quiet, now: io.now });
   let summary: BankRunSummary;
   try {
     if (connection) {
-      let baseUrl: string;
-      let auth: { token?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined; tokenUrl?: string | undefined };
-      if (connection.kind === 'sandbox') {
-        sandbox = await startSandbox({});
-        baseUrl = sandbox.url;
-        auth = { token: 'sandbox-token' };
-        log.info(`using the embedded sandbox at ${sandbox.url}`);
-      } else {
-        baseUrl = connection.baseUrl;
-        auth = connection;
-      }
-      client = createClient({
-        baseUrl,
-        token: auth.token,
-        clientId: auth.clientId,
-        clientSecret: auth.clientSecret,
-        tokenUrl: auth.tokenUrl,
-        headersTimeoutMs: timeoutMs,
-        bodyTimeoutMs: timeoutMs,
+      connected = await connect(connection, log, {
+        timeoutMs,
         connections: Math.max(concurrency, 1),
         onRetry: (event: RetryEvent) => {
           const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
           retries[cause] = (retries[cause] ?? 0) + 1;
         },
       });
+      client = connected.client;
     }
     const limiterId = connection?.kind === 'remote'
       ? `vas-verify:${createHash('sha256').update(connection.clientId ?? connection.token ?? '').digest('hex').slice(0, 16)}`
@@ -154,8 +135,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
     );
   } finally {
     progress.done();
-    await client?.close();
-    await sandbox?.close();
+    await connected?.close();
     store.close();
     db.close();
   }

@@ -1,0 +1,84 @@
+/**
+ * From resolved connection flags to a working client: the embedded sandbox (`--sandbox`) or a
+ * remote API with a token or client credentials. Shared by `bank` and `docs`, so both treat
+ * secrets the same way: registered with the logger before anything can print them.
+ */
+import { createClient, type Client, type RetryEvent } from '../api/client.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import { resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
+import type { CliLogger } from './logger.js';
+
+/** The token the embedded sandbox accepts. */
+export const SANDBOX_TOKEN = 'sandbox-token';
+
+/** resolveConnection, plus: the token and client secret are never printed from here on. */
+export function resolveApiConnection(flags: ConnectionFlags, env: Env, log: CliLogger): Connection {
+  const connection = resolveConnection(flags, env);
+  if (connection.kind === 'remote') {
+    log.addSecret(connection.token);
+    log.addSecret(connection.clientSecret);
+  }
+  return connection;
+}
+
+export interface ConnectOptions {
+  /** Per-request headers and body timeout in ms; default the client's (30 s). */
+  timeoutMs?: number | undefined;
+  /** Connections per origin; default the client's. */
+  connections?: number | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Options of the in-process sandbox, when the connection is `sandbox`. */
+  sandbox?: SandboxOptions | undefined;
+}
+
+export interface Connected {
+  readonly client: Client;
+  /** The in-process sandbox, when `--sandbox` was given. */
+  readonly sandbox: Sandbox | undefined;
+  /** Closes the client, then the sandbox; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export async function connect(connection: Connection, log: CliLogger, options: ConnectOptions = {}): Promise<Connected> {
+  let sandbox: Sandbox | undefined;
+  let baseUrl: string;
+  let auth: { token?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined; tokenUrl?: string | undefined };
+  if (connection.kind === 'sandbox') {
+    sandbox = await startSandbox(options.sandbox ?? {});
+    baseUrl = sandbox.url;
+    auth = { token: SANDBOX_TOKEN };
+    log.info(`using the embedded sandbox at ${sandbox.url}`);
+  } else {
+    baseUrl = connection.baseUrl;
+    auth = connection;
+  }
+  let client: Client;
+  try {
+    client = createClient({
+      baseUrl,
+      token: auth.token,
+      clientId: auth.clientId,
+      clientSecret: auth.clientSecret,
+      tokenUrl: auth.tokenUrl,
+      headersTimeoutMs: options.timeoutMs,
+      bodyTimeoutMs: options.timeoutMs,
+      connections: options.connections,
+      onRetry: options.onRetry,
+    });
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    client,
+    sandbox,
+    close() {
+      closing ??= (async () => {
+        await client.close();
+        await sandbox?.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/** Spawning the real CLI in a temp directory, and reading what it wrote. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { parse } from 'csv-parse/sync';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts');
+const TSX = import.meta.resolve('tsx');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  result: Promise<CliResult>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** A fresh temp directory removed after the test. */
+export function tempDir(t: TestContext, prefix = 'vas-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function spawnCli(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): Spawned {
+  const env: Record<string, string | undefined> = { ...process.env, VAS_TOKEN: 'sandbox-token', ...options.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  const child = spawn(process.execPath, ['--import', TSX, BIN, ...args], {
+    cwd: options.cwd,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const result = new Promise<CliResult>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, result, stdout: () => stdout, stderr: () => stderr };
+}
+
+export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
+  return spawnCli(args, options).result;
+}
+
+export function readCsv(file: string): string[][] {
+  return parse(fs.readFileSync(file), { bom: true, relax_column_count: true }) as string[][];
+}
+
+/** Rows as objects keyed by header. */
+export function readCsvObjects(file: string): Array<Record<string, string>> {
+  return parse(fs.readFileSync(file), { bom: true, columns: true }) as Array<Record<string, string>>;
+}
+
+export const sum = (record: Record<string, number> | undefined) => Object.values(record ?? {}).reduce((a, b) => a + b, 0);
+
+/** Polls until `check` is true or the time runs out (bounded waits for state in another process). */
+export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
