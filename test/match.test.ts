@@ -1,0 +1,337 @@
+/**
+ * Payee-name matcher: one table per rule, then the labelled set (test/fixtures/name-pairs.csv),
+ * whose labels are what a payments reviewer would say, not what the algorithm happens to say.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import {
+  DIRECT_MATCH_MIN_SCORE,
+  GOOD_PARTIAL_MATCH_MIN_SCORE,
+  MODERATE_PARTIAL_MATCH_MIN_SCORE,
+  NAME_MATCH_RESULTS,
+  NAME_MATCH_RULES,
+  POOR_PARTIAL_MATCH_MIN_SCORE,
+  matchNames,
+  toNameMatchResult,
+  type NameMatchResult,
+  type NameMatchRule,
+} from '../src/match/index.js';
+
+type Case = readonly [expected: string, actual: string, verdict: NameMatchResult, rule?: NameMatchRule];
+
+const NOT_A_MATCH: readonly NameMatchResult[] = ['MODERATE_PARTIAL_MATCH', 'POOR_PARTIAL_MATCH', 'NO_MATCH'];
+
+function check(cases: readonly Case[]): void {
+  for (const [expected, actual, verdict, rule] of cases) {
+    it(`${JSON.stringify(expected)} ~ ${JSON.stringify(actual)} → ${verdict}${rule === undefined ? '' : ` (${rule})`}`, () => {
+      const match = matchNames(expected, actual);
+      assert.equal(match.result, verdict, `score ${match.score}, rules ${match.rules.join(',')}`);
+      if (rule !== undefined) assert.ok(match.rules.includes(rule), `rule ${rule} missing from ${match.rules.join(',')}`);
+    });
+  }
+}
+
+/** Cases that must stay apart: anything but DIRECT/GOOD, and the rule that says why. */
+function checkApart(cases: readonly (readonly [expected: string, actual: string, rule: NameMatchRule])[]): void {
+  for (const [expected, actual, rule] of cases) {
+    it(`${JSON.stringify(expected)} ≠ ${JSON.stringify(actual)} (${rule})`, () => {
+      const match = matchNames(expected, actual);
+      assert.ok(NOT_A_MATCH.includes(match.result), `${match.result} ${match.score} ${match.rules.join(',')}`);
+      assert.ok(match.rules.includes(rule), `rule ${rule} missing from ${match.rules.join(',')}`);
+    });
+  }
+}
+
+describe('matchNames: result shape and thresholds', () => {
+  it('returns an integer score, a verdict that agrees with it and known rule ids', () => {
+    for (const [expected, actual] of [
+      ['Rajesh Kumar Sharma', 'R K SHARMA'],
+      ['Balaji Traders', 'BALAJI MOTORS'],
+      ['Priya', 'PRIYA SHARMA'],
+    ] as const) {
+      const match = matchNames(expected, actual);
+      assert.ok(Number.isInteger(match.score) && match.score >= 0 && match.score <= 100);
+      assert.equal(match.result, toNameMatchResult(match.score));
+      for (const rule of match.rules) assert.ok(rule in NAME_MATCH_RULES, `unknown rule ${rule}`);
+    }
+  });
+
+  it('buckets scores at the documented thresholds', () => {
+    assert.deepEqual(NAME_MATCH_RESULTS, ['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH', 'POOR_PARTIAL_MATCH', 'NO_MATCH']);
+    assert.equal(toNameMatchResult(100), 'DIRECT_MATCH');
+    assert.equal(toNameMatchResult(DIRECT_MATCH_MIN_SCORE), 'DIRECT_MATCH');
+    assert.equal(toNameMatchResult(DIRECT_MATCH_MIN_SCORE - 1), 'GOOD_PARTIAL_MATCH');
+    assert.equal(toNameMatchResult(GOOD_PARTIAL_MATCH_MIN_SCORE), 'GOOD_PARTIAL_MATCH');
+    assert.equal(toNameMatchResult(GOOD_PARTIAL_MATCH_MIN_SCORE - 1), 'MODERATE_PARTIAL_MATCH');
+    assert.equal(toNameMatchResult(MODERATE_PARTIAL_MATCH_MIN_SCORE), 'MODERATE_PARTIAL_MATCH');
+    assert.equal(toNameMatchResult(MODERATE_PARTIAL_MATCH_MIN_SCORE - 1), 'POOR_PARTIAL_MATCH');
+    assert.equal(toNameMatchResult(POOR_PARTIAL_MATCH_MIN_SCORE), 'POOR_PARTIAL_MATCH');
+    assert.equal(toNameMatchResult(POOR_PARTIAL_MATCH_MIN_SCORE - 1), 'NO_MATCH');
+    assert.equal(toNameMatchResult(0), 'NO_MATCH');
+  });
+
+  it('is symmetric enough: swapping sides never moves a verdict by more than one bucket', () => {
+    for (const [a, b] of [
+      ['R K Sharma', 'RAJESH KUMAR SHARMA'],
+      ['Priya Sharma', 'POOJA SHARMA'],
+      ['Mohd Irfan', 'MOHAMMED IRFAN KHAN'],
+      ['Balaji Traders Pvt Ltd', 'BALAJI TRADERS'],
+    ] as const) {
+      const forward = NAME_MATCH_RESULTS.indexOf(matchNames(a, b).result);
+      const backward = NAME_MATCH_RESULTS.indexOf(matchNames(b, a).result);
+      assert.ok(Math.abs(forward - backward) <= 1, `${a} / ${b}: ${forward} vs ${backward}`);
+    }
+  });
+});
+
+describe('blank names', () => {
+  it('an empty or blank side is NO_MATCH with score 0 and says which side', () => {
+    for (const [expected, actual, rule] of [
+      ['', 'RAJESH SHARMA', 'blank-expected'],
+      ['   ', 'RAJESH SHARMA', 'blank-expected'],
+      ['Mr.', 'RAJESH SHARMA', 'blank-expected'],
+      ['Rajesh Sharma', '', 'blank-actual'],
+      ['Rajesh Sharma', ' \t ', 'blank-actual'],
+      ['Rajesh Sharma', '---', 'blank-actual'],
+    ] as const) {
+      const match = matchNames(expected, actual);
+      assert.deepEqual(match, { score: 0, result: 'NO_MATCH', rules: [rule] });
+    }
+  });
+});
+
+describe('case, punctuation, spacing', () => {
+  check([
+    ['Rajesh Kumar Sharma', 'Rajesh Kumar Sharma', 'DIRECT_MATCH', 'identical'],
+    ['Rajesh Kumar Sharma', 'RAJESH KUMAR SHARMA', 'DIRECT_MATCH', 'case-punctuation'],
+    ['  Neha   Gupta ', 'NEHA GUPTA', 'DIRECT_MATCH', 'case-punctuation'],
+    ['Ravi-Shankar Iyer.', 'RAVI SHANKAR IYER', 'DIRECT_MATCH', 'case-punctuation'],
+    ["Anthony D'Souza", 'ANTHONY DSOUZA', 'DIRECT_MATCH', 'case-punctuation'],
+    ['José Fernandes', 'JOSE FERNANDES', 'DIRECT_MATCH', 'case-punctuation'],
+    ['Rajesh Sharma', '=RAJESH SHARMA', 'DIRECT_MATCH'],
+  ]);
+});
+
+describe('honorifics and prefixes', () => {
+  check([
+    ['Mr. Rajesh Sharma', 'RAJESH SHARMA', 'DIRECT_MATCH', 'honorific'],
+    ['Mrs Sunita Agarwal', 'SUNITA AGARWAL', 'DIRECT_MATCH', 'honorific'],
+    ['Ms. Fatima Shaikh', 'FATIMA SHAIKH', 'DIRECT_MATCH', 'honorific'],
+    ['Miss Rebecca Thomas', 'REBECCA THOMAS', 'DIRECT_MATCH', 'honorific'],
+    ['Shri Ram Prasad Yadav', 'RAM PRASAD YADAV', 'DIRECT_MATCH', 'honorific'],
+    ['Sri Venkat Rao', 'VENKAT RAO', 'DIRECT_MATCH', 'honorific'],
+    ['Smt. Lakshmi Bai', 'LAKSHMI BAI', 'DIRECT_MATCH', 'honorific'],
+    ['Kumari Pooja Singh', 'POOJA SINGH', 'DIRECT_MATCH', 'honorific'],
+    ['Kum. Divya Shetty', 'DIVYA SHETTY', 'DIRECT_MATCH', 'honorific'],
+    ['Dr. Anjali Menon', 'ANJALI MENON', 'DIRECT_MATCH', 'honorific'],
+    ['Prof. Subramanian Iyer', 'SUBRAMANIAN IYER', 'DIRECT_MATCH', 'honorific'],
+    ['M/s Shree Ganesh Enterprises', 'SHREE GANESH ENTERPRISES', 'DIRECT_MATCH', 'honorific'],
+    ['Messrs Patel Brothers', 'PATEL BROTHERS', 'DIRECT_MATCH', 'honorific'],
+    ['Vikram Joshi', 'MR VIKRAM JOSHI', 'DIRECT_MATCH', 'honorific'],
+    // Kumari is a title in front and a (low-weight) name part elsewhere.
+    ['Meena Kumari', 'SMT MEENA KUMARI', 'DIRECT_MATCH', 'honorific'],
+    // The title-like word is the whole name here; it must not vanish.
+    ['Sri Devi', 'SRIDEVI', 'DIRECT_MATCH', 'joined-words'],
+  ]);
+});
+
+describe('relation markers', () => {
+  check([
+    ['Ramesh Kumar S/o Shyam Lal', 'RAMESH KUMAR', 'DIRECT_MATCH', 'relation-marker'],
+    ['Ramesh Kumar', 'RAMESH KUMAR S/O SHYAM LAL', 'DIRECT_MATCH', 'relation-marker'],
+    ['Pooja Sharma', 'POOJA SHARMA D/O RAKESH SHARMA', 'DIRECT_MATCH', 'relation-marker'],
+    ['Anjali Verma', 'ANJALI VERMA W/O AMIT VERMA', 'DIRECT_MATCH', 'relation-marker'],
+    ['Ravi Teja C/o Srinivas Rao', 'RAVI TEJA', 'DIRECT_MATCH', 'relation-marker'],
+    ['Arjun Singh son of Baldev Singh', 'ARJUN SINGH', 'DIRECT_MATCH', 'relation-marker'],
+    ['Kamala Devi', 'KAMALA DEVI WIFE OF RAMESH CHAND', 'DIRECT_MATCH', 'relation-marker'],
+    ['Prakash Rao', 'PRAKASH RAO SO VENKAT RAO', 'DIRECT_MATCH', 'relation-marker'],
+  ]);
+  // The relative's name is not the account holder's.
+  checkApart([
+    ['Shyam Lal', 'RAMESH KUMAR S/O SHYAM LAL', 'different-names'],
+    ['Rakesh Sharma', 'POOJA SHARMA D/O RAKESH SHARMA', 'different-names'],
+  ]);
+});
+
+describe('initials', () => {
+  check([
+    ['R K Sharma', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
+    ['R.K. Sharma', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
+    ['RK Sharma', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
+    ['Sharma R K', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
+    ['Rajesh K Sharma', 'RAJESH KUMAR SHARMA', 'DIRECT_MATCH', 'initials'],
+    ['S Ramesh', 'RAMESH SUBRAMANIAN', 'GOOD_PARTIAL_MATCH', 'initials'],
+    ['N. Chandrasekhar', 'NATARAJAN CHANDRASEKHAR', 'GOOD_PARTIAL_MATCH', 'initials'],
+    ['K. Annamalai', 'ANNAMALAI K', 'DIRECT_MATCH'],
+    ['R K', 'RAJESH KUMAR', 'MODERATE_PARTIAL_MATCH', 'initials-only'],
+  ]);
+  checkApart([
+    ['P Sharma', 'RAJESH SHARMA', 'different-names'],
+    ['R K Sharma', 'SURESH KUMAR SHARMA', 'different-names'],
+  ]);
+});
+
+describe('word order and missing words', () => {
+  check([
+    ['Sharma Rajesh', 'RAJESH SHARMA', 'DIRECT_MATCH', 'word-order'],
+    ['Sachin Ramesh Tendulkar', 'TENDULKAR SACHIN RAMESH', 'DIRECT_MATCH', 'word-order'],
+    // A missing filler costs little; a missing distinctive middle name costs more.
+    ['Rajesh Sharma', 'RAJESH KUMAR SHARMA', 'DIRECT_MATCH', 'filler-word'],
+    ['Sunita Sharma', 'SUNITA DEVI SHARMA', 'DIRECT_MATCH', 'filler-word'],
+    ['Rahul Gupta', 'RAHUL DEV GUPTA', 'GOOD_PARTIAL_MATCH', 'missing-word'],
+    ['Sachin Ramesh Tendulkar', 'SACHIN TENDULKAR', 'GOOD_PARTIAL_MATCH', 'missing-word'],
+    ['Rajesh', 'RAJESH SHARMA', 'MODERATE_PARTIAL_MATCH', 'missing-word'],
+  ]);
+});
+
+describe('joined and split words', () => {
+  check([
+    ['Rajkumar Verma', 'RAJ KUMAR VERMA', 'DIRECT_MATCH', 'joined-words'],
+    ['Raj Kumar Verma', 'RAJKUMAR VERMA', 'DIRECT_MATCH', 'joined-words'],
+    ['Abdul Rahman', 'ABDULRAHMAN', 'DIRECT_MATCH', 'joined-words'],
+    ['Lakshmi Narayana', 'LAKSHMINARAYANA', 'DIRECT_MATCH', 'joined-words'],
+    ['Venkata Sai Krishna', 'VENKATASAIKRISHNA', 'DIRECT_MATCH', 'joined-words'],
+    ['Nilesh Bhai Patel', 'NILESHBHAI PATEL', 'DIRECT_MATCH', 'joined-words'],
+  ]);
+});
+
+describe('transliteration', () => {
+  check([
+    ['Mohd Irfan', 'MOHAMMED IRFAN', 'DIRECT_MATCH', 'abbreviation'],
+    ['Md Salim Ansari', 'MOHAMMAD SALIM ANSARI', 'DIRECT_MATCH', 'abbreviation'],
+    ['Muhammad Asif', 'MOHAMMAD ASIF', 'DIRECT_MATCH', 'transliteration'],
+    ['Rajesh Kumar Gupta', 'RAJESH KR GUPTA', 'DIRECT_MATCH', 'abbreviation'],
+    ['Lakshmi Devi', 'LAXMI DEVI', 'DIRECT_MATCH', 'transliteration'],
+    ['Luxmi Narayan', 'LAKSHMI NARAYAN', 'DIRECT_MATCH', 'transliteration'],
+    ['Pradeep Kumar', 'PRADIP KUMAR', 'DIRECT_MATCH', 'transliteration'],
+    ['Pooja Rani', 'PUJA RANI', 'DIRECT_MATCH', 'transliteration'],
+    ['Jaswinder Kaur', 'JASVINDER KAUR', 'DIRECT_MATCH', 'transliteration'],
+    ['Phoolan Devi', 'FULAN DEVI', 'DIRECT_MATCH', 'transliteration'],
+    ['Shrikant Deshpande', 'SRIKANTH DESHPANDE', 'DIRECT_MATCH', 'transliteration'],
+    ['Aggarwal Sanjay', 'SANJAY AGARWAL', 'DIRECT_MATCH', 'transliteration'],
+    ['Vijay Reddy', 'VIJAI REDDI', 'DIRECT_MATCH', 'transliteration'],
+    ['Zaheer Khan', 'JAHEER KHAN', 'DIRECT_MATCH', 'transliteration'],
+    ['Vikash Kumar', 'VIKAS KUMAR', 'DIRECT_MATCH', 'transliteration'],
+    ['Gaurav Mehta', 'GOURAV MEHTA', 'DIRECT_MATCH', 'transliteration'],
+    ['Bijay Kumar Mohanty', 'VIJAY KUMAR MOHANTY', 'DIRECT_MATCH', 'transliteration'],
+    ['Kishore Kumar', 'KISHOR KUMAR', 'DIRECT_MATCH', 'transliteration'],
+    ['Sanjay Dutt', 'SANJAY DUTTA', 'DIRECT_MATCH', 'transliteration'],
+    ['Rajesh Sharma', 'RAJESH SHRMA', 'GOOD_PARTIAL_MATCH', 'fuzzy-spelling'],
+  ]);
+});
+
+describe('business names', () => {
+  check([
+    ['Sharma Enterprises Pvt Ltd', 'SHARMA ENTERPRISES PRIVATE LIMITED', 'DIRECT_MATCH', 'legal-suffix'],
+    ['Mehta Industries Pvt. Ltd.', 'MEHTA INDUSTRIES LTD', 'DIRECT_MATCH', 'legal-suffix'],
+    ['Kapoor Associates LLP', 'KAPOOR ASSOCIATES', 'DIRECT_MATCH', 'legal-suffix'],
+    ['Gupta & Co', 'GUPTA AND COMPANY', 'DIRECT_MATCH', 'legal-suffix'],
+    ['Navkar Corporation', 'NAVKAR CORP', 'DIRECT_MATCH', 'legal-suffix'],
+    ['Krishna Textiles (P) Ltd', 'KRISHNA TEXTILES PVT LTD', 'DIRECT_MATCH', 'legal-suffix'],
+    ['Balaji Traders', 'M/S BALAJI TRADERS', 'DIRECT_MATCH', 'honorific'],
+    ['Patel Bros', 'PATEL BROTHERS', 'DIRECT_MATCH'],
+    ['Jain Traders', 'JAIN TRADING CO', 'DIRECT_MATCH'],
+  ]);
+  checkApart([
+    ['Balaji Traders', 'BALAJI ENTERPRISES', 'business-type-differs'],
+    ['Balaji Traders', 'BALAJI MOTORS', 'business-type-differs'],
+    ['Sharma Enterprises', 'RAJESH SHARMA', 'business-vs-person'],
+    ['Rajesh Sharma', 'RAJESH SHARMA ENTERPRISES', 'business-vs-person'],
+    ['Ramesh Gupta', 'RAMESH GUPTA HUF', 'business-vs-person'],
+    ['Sharma Enterprises', 'VERMA ENTERPRISES', 'different-names'],
+  ]);
+  it('a line-of-business difference is worse than a generic one', () => {
+    assert.ok(matchNames('Balaji Traders', 'BALAJI MOTORS').score < matchNames('Balaji Traders', 'BALAJI ENTERPRISES').score);
+  });
+});
+
+describe('truncation by the bank', () => {
+  check([
+    ['Venkateswara Rao Kandukuri', 'VENKATESWARA RAO KANDUK', 'GOOD_PARTIAL_MATCH', 'truncated'],
+    // 20-character field: the cut fell between words and hid the descriptor.
+    ['Rajesh Kumar Sharma Enterprises', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'truncated'],
+    // 30 characters, cut inside a name word.
+    ['Chandrasekhar Venkataraman Natarajan', 'CHANDRASEKHAR VENKATARAMAN NAT', 'GOOD_PARTIAL_MATCH', 'truncated'],
+    ['Karthikeyan Subramaniam', 'MR KARTHIKEYAN SUBRAMAN', 'GOOD_PARTIAL_MATCH', 'truncated'],
+    // Only the legal form was cut: nothing about the business is hidden.
+    ['Sri Venkateswara Enterprises Private Limited', 'SRI VENKATESWARA ENTERPRISES PRI', 'DIRECT_MATCH', 'truncated'],
+    ['Hindustan Aeronautics Limited', 'HINDUSTAN AERONAUTICS LIMI', 'DIRECT_MATCH', 'truncated'],
+  ]);
+  it('a short prefix is not taken for a truncation', () => {
+    const match = matchNames('Rajesh Kumar Sharma', 'RAJESH KUMAR');
+    assert.ok(!match.rules.includes('truncated'), match.rules.join(','));
+  });
+});
+
+describe('different people stay apart', () => {
+  checkApart([
+    ['Suresh Kumar', 'RAMESH KUMAR', 'different-names'],
+    ['Priya Sharma', 'POOJA SHARMA', 'different-names'],
+    ['Rajesh Sharma', 'RAJESH VERMA', 'different-names'],
+    ['Ramesh Gupta', 'SUNITA GUPTA', 'different-names'],
+    ['Ramesh Gupta', 'SUNITA RAMESH GUPTA', 'leading-name-differs'],
+    ['Rakesh Sharma', 'RAJESH SHARMA', 'known-names-differ'],
+    ['Ankit Jain', 'ANKITA JAIN', 'known-names-differ'],
+    ['Deepa Nair', 'DEEPAK NAIR', 'known-names-differ'],
+    ['Sneha Kulkarni', 'SNEHAL KULKARNI', 'different-names'],
+    ['Dhananjay Patil', 'DHANANJAY PATEL', 'known-names-differ'],
+    ['Rajesh Kumar Sr', 'RAJESH KUMAR JR', 'generation-differs'],
+    ['Rajesh Kumar Senior', 'RAJESH KUMAR JUNIOR', 'generation-differs'],
+    ['Rajesh Kumar Sharma Sr', 'RAJESH KUMAR SHARMA II', 'generation-differs'],
+    ['Amit Kumar', 'AMIT SINGH', 'filler-differs'],
+  ]);
+  check([
+    ['Rajesh Kumar Jr', 'RAJESH KUMAR', 'GOOD_PARTIAL_MATCH', 'generation-missing'],
+    ['Anil Menon Jr', 'ANIL MENON JUNIOR', 'DIRECT_MATCH'],
+  ]);
+  it('fillers weigh less than distinctive names', () => {
+    // Sharing only "Kumar" is weaker evidence than sharing a surname like "Sharma".
+    assert.ok(matchNames('Rajesh Kumar Verma', 'SURESH KUMAR GUPTA').score < matchNames('Rajesh Sharma', 'SURESH SHARMA').score);
+    assert.ok(matchNames('Rajesh Sharma', 'RAJESH KUMAR SHARMA').score > matchNames('Rajesh Sharma', 'RAJESH VIKRAM SHARMA').score);
+  });
+});
+
+interface LabelledPair {
+  expected: string;
+  actual: string;
+  verdict: NameMatchResult;
+  category: string;
+  same_person: 'true' | 'false';
+}
+
+describe('labelled set (test/fixtures/name-pairs.csv)', () => {
+  const text = readFileSync(new URL('./fixtures/name-pairs.csv', import.meta.url), 'utf8');
+  const pairs = parse(text, { columns: true, skip_empty_lines: true }) as LabelledPair[];
+
+  it('is well formed and large enough', () => {
+    assert.ok(pairs.length >= 300, `${pairs.length} pairs`);
+    for (const pair of pairs) {
+      assert.ok(NAME_MATCH_RESULTS.includes(pair.verdict), `bad verdict ${pair.verdict}`);
+      assert.ok(pair.same_person === 'true' || pair.same_person === 'false', `bad same_person ${pair.same_person}`);
+    }
+    const different = pairs.filter((pair) => pair.same_person === 'false').length;
+    assert.ok(different / pairs.length >= 0.35, `only ${different} of ${pairs.length} pairs are different people`);
+  });
+
+  it('gets ≥ 95% of verdicts right or one bucket off, and never calls different people a match', () => {
+    let exact = 0;
+    let withinOne = 0;
+    const farOff: string[] = [];
+    const falseMatches: string[] = [];
+    for (const pair of pairs) {
+      const match = matchNames(pair.expected, pair.actual);
+      const gap = Math.abs(NAME_MATCH_RESULTS.indexOf(match.result) - NAME_MATCH_RESULTS.indexOf(pair.verdict));
+      const line = `${JSON.stringify(pair.expected)} ~ ${JSON.stringify(pair.actual)} [${pair.category}]: want ${pair.verdict}, got ${match.result} (${match.score}; ${match.rules.join(',')})`;
+      if (gap === 0) exact += 1;
+      if (gap <= 1) withinOne += 1;
+      else farOff.push(line);
+      if (pair.same_person === 'false' && (match.result === 'DIRECT_MATCH' || match.result === 'GOOD_PARTIAL_MATCH')) falseMatches.push(line);
+    }
+    const percent = (count: number): string => `${((100 * count) / pairs.length).toFixed(1)}%`;
+    console.log(`name-match labelled set: ${pairs.length} pairs, exact ${exact} (${percent(exact)}), within one bucket ${withinOne} (${percent(withinOne)})`);
+    assert.equal(falseMatches.length, 0, `different people matched:\n${falseMatches.join('\n')}`);
+    assert.ok(withinOne / pairs.length >= 0.95, `only ${percent(withinOne)} within one bucket; off by more:\n${farOff.join('\n')}`);
+  });
+});
