@@ -6,3 +6,4 @@ export { matchNames } from './match/index.js';
 export type { NameMatch, NameMatchResult } from './match/index.js';
 export { runBank } from './pipeline/run.js';
 export type { BankRunOptions, BankRunDeps, BankRunSummary } from './pipeline/run.js';
+export * from './docs/index.js';

@@ -35,6 +35,8 @@ test('masking keeps the last four digits only', () => {
   assert.equal(maskAccount('123456789012'), 'xxxxxxxx9012');
   assert.equal(maskDigits('account 123456789012 failed'), 'account xxxxxxxx9012 failed');
   assert.equal(maskDigits('HTTP 503'), 'HTTP 503');
+  assert.equal(maskDigits('session 00000000-0000-4000-8000-000000000001'), 'session 00000000-0000-4000-8000-000000000001');
+  assert.equal(maskDigits('(123456789012)'), '(xxxxxxxx9012)');
 });
 
 test('resolveColumns: common spellings, overrides, clear errors', () => {

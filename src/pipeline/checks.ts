@@ -73,5 +73,6 @@ export function maskAccount(account: string): string {
 
 /** Masks every run of 9–18 digits in free text (messages from the API may quote the account). */
 export function maskDigits(text: string): string {
-  return text.replace(/\d{9,18}/g, (m) => maskAccount(m));
+  // Only free-standing runs: digits inside a longer token (a UUID, a request id) are not accounts.
+  return text.replace(/(?<![0-9A-Za-z-])\d{9,18}(?![0-9A-Za-z-])/g, (m) => maskAccount(m));
 }

@@ -3,6 +3,7 @@
  * client → SQLite checkpoint → CSV out, streaming and in input order. Everything it touches
  * (client, store, clock, stop signal, logger) is handed in; it never reads the process.
  */
+import { setMaxListeners } from 'node:events';
 import Bottleneck from 'bottleneck';
 import pLimit from 'p-limit';
 import type { Client } from '../api/client.js';
@@ -328,6 +329,8 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   const limit = pLimit(Math.max(1, options.concurrency));
   const limiter = createLimiter(options);
   const callAbort = new AbortController();
+  // Every call in flight listens to this one signal.
+  setMaxListeners(0, callAbort.signal);
   let stopping: StopReason | null = null;
   let stopMessage: string | null = null;
   let consecutiveFailures = 0;

@@ -150,12 +150,25 @@ export function openCsvOutput(outputPath: string, header: readonly string[]): Cs
   stringifier.on('error', remember);
   let done = false;
 
+  /** Waits for 'drain' or a failure, and leaves no listener behind either way. */
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        stringifier.off('drain', done);
+        stringifier.off('error', done);
+        file.off('error', done);
+        resolve();
+      };
+      stringifier.on('drain', done);
+      stringifier.on('error', done);
+      file.on('error', done);
+    });
   const check = () => {
     if (state.failure) throw new OutputError(`cannot write ${temp}: ${state.failure.message}`);
   };
   const write = async (cells: readonly string[]) => {
     check();
-    if (!stringifier.write(cells)) await Promise.race([once(stringifier, 'drain'), once(file, 'error')]);
+    if (!stringifier.write(cells)) await drained();
     check();
   };
   void write(header).catch(remember);

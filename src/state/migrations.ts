@@ -85,4 +85,22 @@ export const MIGRATIONS: readonly string[] = [
     payload TEXT NOT NULL
   );
   `,
+  // 2: document-locker webhook listeners, so `docs init --listen URL` can find the secret
+  // callback URLs of a running `docs listen` (and a restarted listener on the same address
+  // keeps its secret, so callbacks of sessions started before the restart still arrive).
+  `
+  CREATE TABLE doc_listeners (
+    listen_url TEXT PRIMARY KEY,           -- http://HOST:PORT the receiver is bound to
+    public_url TEXT NOT NULL,              -- base URL the API is told to call (default listen_url)
+    secret TEXT NOT NULL,                  -- path segment of both callback URLs
+    success_url TEXT NOT NULL,
+    failure_url TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started_at INTEGER NOT NULL,
+    stopped_at INTEGER
+  );
+  CREATE INDEX doc_listeners_by_public ON doc_listeners (public_url);
+  CREATE INDEX webhook_events_by_session ON webhook_events (session_id, received_at);
+  CREATE INDEX doc_sessions_by_created ON doc_sessions (created_at);
+  `,
 ];

@@ -1,0 +1,71 @@
+/**
+ * The consent page as a person sees it: headless Chromium (Debian's `chromium`, driven by
+ * playwright-core; never a downloaded browser) opens the URL `docs init` printed and clicks
+ * Approve; `docs listen --fetch` receives the callback and saves the documents.
+ * CI installs Chromium with apt; the test skips, saying why, only where it is absent.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { checkXml } from '../src/docs/validate.js';
+import { cliEnv, modeOf, runCli, sandbox, startListener, tempDir } from './docs-helpers.js';
+
+function findChromium(): string | undefined {
+  try {
+    const found = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+    return found === '' ? undefined : found;
+  } catch {
+    return undefined;
+  }
+}
+
+const CHROMIUM = findChromium();
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+test(
+  'end to end in headless Chromium: open the consent page, click Approve, documents saved',
+  { skip: CHROMIUM === undefined ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false },
+  async (t) => {
+    const sbx = await sandbox(t);
+    const dir = tempDir(t);
+    const downloads = path.join(dir, 'kyc');
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const listener = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    const init = await runCli(['docs', 'init', '--pin', '--listen', listener.baseUrl, '--base-url', sbx.url, '--json'], env);
+    assert.equal(init.code, 0, init.stderr);
+    const { sessionId, url } = JSON.parse(init.stdout) as { sessionId: string; url: string };
+
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-chromium-'));
+    t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM!,
+      headless: true,
+      args: FLAGS,
+      timeout: 30_000,
+    });
+    t.after(() => context.close());
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(url);
+    assert.match(await page.title(), /Share your documents/);
+    assert.match(await page.locator('#documents').innerText(), /Aadhaar/);
+    await page.locator('#pin').fill('123456'); // --pin: the page asks for the locker PIN
+    await Promise.all([page.waitForURL(`**/consent/${sessionId}/approve`), page.locator('#approve').click()]);
+    assert.equal(await page.locator('#result').getAttribute('data-status'), 'Completed');
+
+    await listener.waitForLine(new RegExp(`success ${sessionId} Completed$`));
+    await listener.waitForLine(new RegExp(`fetched ${sessionId} 2 document\\(s\\), 4 file\\(s\\)`));
+    const sessionDir = path.join(downloads, sessionId);
+    assert.deepEqual(fs.readdirSync(sessionDir).sort(), ['aadhaar.pdf', 'aadhaar.xml', 'pan.pdf', 'pan.xml']);
+    for (const name of fs.readdirSync(sessionDir)) {
+      const bytes = fs.readFileSync(path.join(sessionDir, name));
+      assert.equal(modeOf(path.join(sessionDir, name)), 0o600);
+      if (name.endsWith('.pdf')) assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+      else assert.deepEqual(checkXml(bytes), { ok: true });
+    }
+    assert.equal(await listener.stop(), 0);
+  },
+);
