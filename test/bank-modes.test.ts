@@ -1,0 +1,177 @@
+/**
+ * Modes, penny-drop safety, name verdicts, change detection and cost control — the real CLI
+ * against the sandbox on port 0.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { startSandbox, type RegistryEntry } from '../src/sandbox/index.js';
+import { readCsvObjects, runCli, sum, tempDir } from './helpers/cli.js';
+
+function write(dir: string, name: string, lines: string[]): void {
+  fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
+}
+
+test('hybrid: penny-less first, penny-drop only for the rows penny-less left NOT_VERIFIED', async (t) => {
+  const registry: RegistryEntry[] = [
+    { accountNumber: '810000000011', ifsc: 'SBIN0001234', name: 'ASHA RAO', status: 'NOT_VERIFIED' },
+  ];
+  const sandbox = await startSandbox({ accounts: registry });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  write(dir, 'p.csv', ['name,account number,ifsc', 'Asha Rao,810000000011,SBIN0001234', 'Ravi,810000000012,SBIN0001234', 'Meena,810000000013,HDFC0000123']);
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--mode', 'hybrid', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const stats = sandbox.stats();
+  assert.equal(stats.requests['account-verification-pl'], 3);
+  assert.equal(stats.requests['account-verification-pd'], 1, 'only the NOT_VERIFIED row cost a deposit');
+  assert.deepEqual(Object.keys(stats.deposits), ['810000000011']);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.deepEqual(rows.map((row) => row.penny_drop), ['true', 'false', 'false']);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8'));
+  assert.deepEqual(summary.calls, { pl: 3, pd: 1 });
+  assert.equal(summary.avoided.hybrid, 2);
+});
+
+test('penny-drop: a dropped answer is UNCONFIRMED and never re-sent, unless --retry-unconfirmed', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  write(dir, 'p.csv', ['name,account number,ifsc', 'Drop,820000000097,SBIN0001234', 'Fine,820000000012,SBIN0001234']);
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url];
+  const first = await runCli(args, { cwd: dir });
+  assert.equal(first.code, 3, first.stderr);
+  let rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows[0]!.verify_status, 'UNCONFIRMED');
+  assert.match(rows[0]!.verify_reason!, /a rupee may have moved/);
+  assert.equal(rows[1]!.verify_status, 'VERIFIED');
+  assert.equal(sandbox.stats().deposits['820000000097'], 1);
+
+  const resumed = await runCli([...args, '--resume'], { cwd: dir });
+  assert.equal(resumed.code, 3);
+  assert.equal(sandbox.stats().requests['account-verification-pd'], 2, 'nothing re-sent');
+
+  const retried = await runCli([...args, '--resume', '--retry-unconfirmed'], { cwd: dir });
+  assert.equal(retried.code, 0, retried.stderr);
+  rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows[0]!.verify_status, 'VERIFIED');
+  assert.equal(sandbox.stats().deposits['820000000097'], 2, 'the operator chose to pay again');
+});
+
+test('a state file from a newer vas-verify is refused; an older one is migrated', async (t) => {
+  const dir = tempDir(t);
+  write(dir, 'p.csv', ['name,account number,ifsc', 'A,830000000012,SBIN0001234']);
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const ok = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(ok.code, 0, ok.stderr);
+  const db = new Database(path.join(dir, 's.sqlite'));
+  const version = db.pragma('user_version', { simple: true }) as number;
+  db.pragma(`user_version = ${version + 5}`);
+  db.close();
+  const newer = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--state', 's.sqlite', '--resume'], { cwd: dir });
+  assert.equal(newer.code, 2);
+  assert.match(newer.stderr, /written by a newer vas-verify.*upgrade/);
+});
+
+test('name verdicts from a registry whose holders differ in known ways; changed_since after the registry changes', async (t) => {
+  const registry: RegistryEntry[] = [
+    { accountNumber: '840000000011', ifsc: 'SBIN0001234', name: 'RAJESH KUMAR SHARMA' },
+    { accountNumber: '840000000012', ifsc: 'SBIN0001234', name: 'MRS SUNITA DEVI' },
+    { accountNumber: '840000000013', ifsc: 'SBIN0001234', name: 'SURESH KUMAR' },
+    { accountNumber: '840000000014', ifsc: 'SBIN0001234', name: 'GANESH TRADERS PRIVATE LIMITED' },
+    { accountNumber: '840000000015', ifsc: 'SBIN0001234', name: 'MOHAMMED IRFAN' },
+  ];
+  const dir = tempDir(t);
+  write(dir, 'p.csv', [
+    'Payee Name,Account No,IFSC Code',
+    'R K Sharma,840000000011,SBIN0001234',
+    'Sunita Devi,840000000012,SBIN0001234',
+    'Ramesh Kumar,840000000013,SBIN0001234',
+    'M/s Ganesh Traders Pvt Ltd,840000000014,SBIN0001234',
+    'Mohd Irfan,840000000015,SBIN0001234',
+  ]);
+  const sandbox = await startSandbox({ accounts: registry });
+  t.after(() => sandbox.close());
+  const first = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  const verdicts = rows.map((r) => r.name_match);
+  assert.ok(['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH'].includes(verdicts[0]!), `initials: ${verdicts[0]}`);
+  assert.equal(verdicts[1], 'DIRECT_MATCH', 'honorific dropped');
+  assert.ok(!['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH'].includes(verdicts[2]!), `a different person: ${verdicts[2]}`);
+  assert.equal(verdicts[3], 'DIRECT_MATCH', 'business suffixes');
+  assert.equal(verdicts[4], 'DIRECT_MATCH', 'transliteration');
+  assert.ok(rows.every((r) => /^\d+$/.test(r.name_match_score!)));
+  assert.ok(rows.every((r) => r.changed_since === ''));
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8'));
+  assert.equal(sum(summary.nameMatch), 5);
+
+  // The next night the bank reports another holder for one account, and closes another.
+  const changed = registry.map((e) => ({ ...e }));
+  changed[0]!.name = 'PRIYA VERMA';
+  changed[1]!.status = 'NOT_VERIFIED';
+  const moved = await startSandbox({ accounts: changed });
+  t.after(() => moved.close());
+  const second = await runCli(['bank', 'p.csv', '-o', 'out2.csv', '--base-url', moved.url], { cwd: dir });
+  assert.equal(second.code, 0, second.stderr);
+  const again = readCsvObjects(path.join(dir, 'out2.csv'));
+  const today = new Date().toISOString().slice(0, 10);
+  assert.match(again[0]!.changed_since!, new RegExp(`^${today}: beneficiary name "RAJESH KUMAR SHARMA" -> "PRIYA VERMA"`));
+  assert.match(again[1]!.changed_since!, /status VERIFIED -> NOT_VERIFIED/);
+  assert.equal(again[2]!.changed_since, '');
+  assert.equal(again[0]!.name_match, 'NO_MATCH');
+});
+
+test('--max-calls stops at exactly that many calls (exit 3, resumable); --dry-run makes none', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const lines = ['name,account number,ifsc'];
+  for (let i = 0; i < 30; i += 1) lines.push(`P${i},85000000${String(1000 + i * 10 + 1)},SBIN0001234`);
+  lines.push('Dup,850000001001,SBIN0001234', 'Bad,12,SBIN0001234');
+  write(dir, 'p.csv', lines);
+
+  const dry = await runCli(['bank', 'p.csv', '--dry-run', '--price-pl', '2.5', '--base-url', sandbox.url, '--summary', 'dry.json'], { cwd: dir });
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.equal(sum(sandbox.stats().requests), 0);
+  assert.match(dry.stderr, /would call: 30 penny-less/);
+  const drySummary = JSON.parse(fs.readFileSync(path.join(dir, 'dry.json'), 'utf8'));
+  assert.equal(drySummary.wouldCall.pl, 30);
+  assert.equal(drySummary.avoided.duplicate, 1);
+  assert.equal(drySummary.avoided.local, 1);
+  assert.ok(!fs.existsSync(path.join(dir, 'p.verified.csv')));
+
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--concurrency', '8', '--price-pl', '2.5'];
+  const capped = await runCli([...args, '--max-calls', '10', '--summary', 's.json'], { cwd: dir });
+  assert.equal(capped.code, 3, capped.stderr);
+  assert.match(capped.stderr, /--max-calls 10 reached/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 10);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8'));
+  assert.equal(summary.spend, 25);
+
+  const spend = await runCli([...args, '--resume', '--max-spend', '26'], { cwd: dir });
+  assert.equal(spend.code, 3);
+  assert.match(spend.stderr, /--max-spend 26 reached/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 20);
+
+  const rest = await runCli([...args, '--resume'], { cwd: dir });
+  assert.equal(rest.code, 0, rest.stderr);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 30, 'every account called exactly once in all');
+  assert.equal(readCsvObjects(path.join(dir, 'out.csv')).length, 32);
+});
+
+test('vas-verify name-match prints the verdict and, with --explain, the rules', async (t) => {
+  const dir = tempDir(t);
+  const r = await runCli(['name-match', 'R K Sharma', 'RAJESH KUMAR SHARMA'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { score: number; result: string };
+  assert.ok(out.score >= 0 && out.score <= 100);
+  assert.ok(['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH'].includes(out.result));
+  const explained = await runCli(['name-match', 'Suresh Kumar', 'Ramesh Kumar', '--explain'], { cwd: dir });
+  const e = JSON.parse(explained.stdout) as { result: string; rules: string[] };
+  assert.ok(Array.isArray(e.rules) && e.rules.length > 0);
+  assert.ok(!['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH'].includes(e.result));
+});
