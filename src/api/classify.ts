@@ -114,16 +114,19 @@ export function classifyResponse<T>(
         }),
       };
     }
-    const in200 = ErrorIn200Schema.safeParse(parsed.value);
-    if (in200.success) {
+    // Look at the discriminating field before asking zod: a failed safeParse builds a whole
+    // ZodError, and success bodies are the hot path.
+    const shape = parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : {};
+    const in200 = 'errorCode' in shape ? ErrorIn200Schema.safeParse(parsed.value) : undefined;
+    if (in200?.success) {
       const { kind, code } = codeForMessage(in200.data.errorMessage);
       return {
         ok: false,
         error: new VasError({ kind, code, message: in200.data.errorMessage, status, requestId }),
       };
     }
-    const envelopeError = EnvelopeErrorSchema.safeParse(parsed.value);
-    if (envelopeError.success) {
+    const envelopeError = shape.ok === false ? EnvelopeErrorSchema.safeParse(parsed.value) : undefined;
+    if (envelopeError?.success) {
       const { kind, code } = codeForMessage(envelopeError.data.message);
       return {
         ok: false,

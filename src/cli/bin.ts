@@ -1,5 +1,9 @@
-#!/usr/bin/env node
-/** The executable: only wires the process to main(). */
+#!/usr/bin/env -S node --max-old-space-size=256
+/**
+ * The executable: only wires the process to main().
+ * The heap cap in the line above keeps V8 from letting garbage pile up to several times the
+ * live set (tens of MB): a million-row run then stays near 250 MB of RSS instead of 400+.
+ */
 import { main } from './main.js';
 
 const stop = new AbortController();

@@ -33,6 +33,8 @@ export const FAIL_FAST_THRESHOLD = 3;
 export const DEFAULT_STOP_GRACE_MS = 15_000;
 /** Rows read ahead of the oldest unwritten row; bounds memory whatever the file size. */
 export const READ_AHEAD_ROWS = 4_096;
+/** …and their bytes, so that a file of huge fields cannot fill memory either. */
+export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 export const PROGRESS_INTERVAL_MS = 1_000;
 
 export interface BankRunOptions {
@@ -137,6 +139,8 @@ interface KeyTask {
 interface Slot {
   line: number;
   fields: string[];
+  /** Characters held, for the read-ahead bound. */
+  size: number;
   outcome: RowOutcome | undefined;
   task: KeyTask | undefined;
   duplicate: boolean;
@@ -563,6 +567,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // ---- the writer: rows leave in input order as soon as their key is answered ----
   const slots: Slot[] = [];
   let head = 0;
+  let bufferedBytes = 0;
   let pumping = false;
   let writeError: unknown;
   let lastProgress = 0;
@@ -608,6 +613,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
           const outcome = rowOutcome(slot);
           if (!outcome) break;
           await emit(slot, outcome);
+          bufferedBytes -= slot.size;
           slots[head] = undefined as unknown as Slot;
           head += 1;
           if (head > 8192 && head * 2 > slots.length) {
@@ -653,14 +659,16 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     let idx = 0;
     for (;;) {
       if (stopping) break;
-      while (slots.length - head >= READ_AHEAD_ROWS && !stopping) await space.wait();
+      while ((slots.length - head >= READ_AHEAD_ROWS || bufferedBytes >= READ_AHEAD_BYTES) && !stopping) await space.wait();
       if (stopping) break;
       const next = await records.next();
       if (next.done) break;
       idx += 1;
       rowsRead = idx;
       const { fields, line } = next.value;
-      const slot: Slot = { line, fields, outcome: undefined, task: undefined, duplicate: false };
+      const size = recordSize(fields);
+      bufferedBytes += size;
+      const slot: Slot = { line, fields, size, outcome: undefined, task: undefined, duplicate: false };
       slots.push(slot);
       if (fields.length !== header.length) {
         slot.outcome = {
@@ -762,6 +770,12 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   else if (stopping) summary.exitCode = 3;
   else summary.exitCode = complete || options.dryRun ? 0 : 3;
   return summary;
+}
+
+function recordSize(fields: readonly string[]): number {
+  let size = 64;
+  for (const field of fields) size += field.length;
+  return size;
 }
 
 function padTo(fields: string[], length: number): string[] {
