@@ -335,7 +335,7 @@ test('bad input: clear one-line errors, exit 2, no call, nothing checkpointed lo
     [['bank', 'p.csv', '-o', 'o.csv', '--account-col', 'Konto', ...base], /--account-col "Konto" is not a column.*"Payee Name", "Account Number", "IFSC"/],
     [['bank', 'p.csv', '-o', 'o.csv', '--state', 'foreign.sqlite', ...base], /another program, not a vas-verify state file/],
     [['bank', 'binary.bin', '-o', 'o.csv', ...base], /not a text CSV/],
-    [['bank', 'noheaders.csv', '-o', 'o.csv', ...base], /no an account number column.*headers found: "first", "second"/],
+    [['bank', 'noheaders.csv', '-o', 'o.csv', ...base], /input has no account number column.*headers found: "first", "second"/],
     [['bank', 'p.csv', '-o', 'o.csv', '--mode', 'cheap', ...base], /Invalid values|Choices/],
     [['bank', 'p.csv', '-o', 'o.csv'], /--base-url.*--sandbox/],
     [['bank', 'p.csv', '-o', 'o.csv', '--base-url', 'not a url'], /not a URL/],

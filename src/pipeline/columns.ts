@@ -68,8 +68,8 @@ export function resolveColumns(headers: readonly string[], overrides: ColumnOver
   const ifsc = findColumn(headers, normalised, IFSC_HEADERS, overrides.ifsc, 'ifsc', '--ifsc-col');
   const name = findColumn(headers, normalised, NAME_HEADERS, overrides.name, 'name', '--name-col');
   const missing: string[] = [];
-  if (account < 0) missing.push('an account number column (use --account-col)');
-  if (ifsc < 0) missing.push('an IFSC column (use --ifsc-col)');
+  if (account < 0) missing.push('account number column (use --account-col)');
+  if (ifsc < 0) missing.push('IFSC column (use --ifsc-col)');
   if (missing.length > 0) {
     throw new ColumnError(`input has no ${missing.join(' and no ')}; headers found: ${listHeaders(headers)}`);
   }

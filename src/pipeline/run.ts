@@ -4,6 +4,7 @@
  * (client, store, clock, stop signal, logger) is handed in; it never reads the process.
  */
 import { setMaxListeners } from 'node:events';
+import { createRequire } from 'node:module';
 import Bottleneck from 'bottleneck';
 import pLimit from 'p-limit';
 import type { Client } from '../api/client.js';
@@ -260,6 +261,14 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     throw new UsageError(`input already has column(s) ${collisions.join(', ')} that the output appends: rename them or use the earlier output's input`);
   }
 
+  let limiter: Bottleneck | undefined;
+  try {
+    limiter = createLimiter(options);
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+
   const summary: BankRunSummary = {
     runId: null,
     resumed: false,
@@ -331,7 +340,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // ---- the machinery ----
   const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...appended]);
   const limit = pLimit(Math.max(1, options.concurrency));
-  const limiter = createLimiter(options);
   const callAbort = new AbortController();
   // Every call in flight listens to this one signal.
   setMaxListeners(0, callAbort.signal);
@@ -787,7 +795,13 @@ function createLimiter(options: BankRunOptions): Bottleneck | undefined {
   if (options.rate === undefined || options.rate <= 0) return undefined;
   const minTime = 1000 / options.rate;
   if (options.redis) {
-    // Clustered mode: every run of one credential shares one quota through Redis.
+    // Clustered mode: every run of one credential shares one quota through Redis. Bottleneck
+    // loads ioredis itself; it is optional, so say how to get it rather than fail obscurely.
+    try {
+      createRequire(import.meta.url).resolve('ioredis');
+    } catch {
+      throw new UsageError('--redis needs the ioredis package: npm install ioredis');
+    }
     return new Bottleneck({
       id: options.redis.limiterId,
       datastore: 'ioredis',
