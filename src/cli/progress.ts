@@ -32,7 +32,15 @@ export interface ProgressRenderer {
   done(): void;
 }
 
-export function createProgress(options: { tty: boolean; write: (text: string) => void; now?: () => number; quiet: boolean }): ProgressRenderer {
+export function createProgress(options: {
+  tty: boolean;
+  /** Raw terminal output, for the live line. */
+  write: (text: string) => void;
+  /** A log line, for the periodic plain lines (text or JSON as the logger is set). */
+  log: (line: string) => void;
+  now?: () => number;
+  quiet: boolean;
+}): ProgressRenderer {
   const now = options.now ?? Date.now;
   let last = now();
   let drawn = false;
@@ -47,7 +55,7 @@ export function createProgress(options: { tty: boolean; write: (text: string) =>
       const t = now();
       if (t - last < PLAIN_PROGRESS_INTERVAL_MS) return;
       last = t;
-      options.write(`progress: ${formatProgress(p)}\n`);
+      options.log(`progress: ${formatProgress(p)}`);
     },
     done() {
       if (drawn) options.write('\r\x1b[2K');

@@ -310,7 +310,8 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   let runId: number | null = null;
   const deferredAccounts = new Map<string, number>();
   try {
-    if (previous?.status === 'open' && !options.resume) {
+    // A dry run changes nothing, so it may look at an unfinished run as a resume would.
+    if (previous?.status === 'open' && !options.resume && !options.dryRun) {
       throw new UsageError(
         `an unfinished ${options.mode} run of this input exists (started ${new Date(previous.createdAt).toISOString()}): add --resume to continue it`,
       );

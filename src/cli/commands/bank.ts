@@ -86,7 +86,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
   let connected: Connected | undefined;
   let client: Client | undefined;
   const retries: Record<string, number> = {};
-  const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, quiet: io.quiet, now: io.now });
+  const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => log.info(line), quiet: io.quiet, now: io.now });
   let summary: BankRunSummary;
   try {
     if (connection) {
