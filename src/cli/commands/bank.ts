@@ -146,7 +146,11 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
     const body = `${JSON.stringify(summaryJson(summary, extras), null, 2)}\n`;
     fs.writeFileSync(flags.summary, body, { mode: 0o600 });
   }
-  const resumeHint = `vas-verify bank ${flags.input} -o ${output} --mode ${flags.mode} --resume`;
+  const resumeHint = [
+    `vas-verify bank ${flags.input} -o ${output} --mode ${flags.mode} --resume`,
+    flags.state ? ` --state ${flags.state}` : '',
+    flags.sandbox ? ' --sandbox' : '',
+  ].join('');
   if (summary.stopped) {
     const what = summary.message ?? 'stopped';
     const line = `${what}; every answered row is checkpointed in ${statePath}. Resume with: ${resumeHint}`;
