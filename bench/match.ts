@@ -9,6 +9,7 @@
  * Timing is printed, never asserted: CI machines vary too much for a time limit to mean anything.
  */
 import { matchNames } from '../src/match/index.js';
+import { createRandom, pick } from '../src/sandbox/prng.js';
 
 const FIRST = [
   'Rajesh', 'Suresh', 'Ramesh', 'Priya', 'Pooja', 'Anil', 'Sunita', 'Mohammed', 'Gurpreet', 'Harpreet',
@@ -25,21 +26,7 @@ const LAST = [
 const BUSINESS = ['Enterprises', 'Traders', 'Industries Pvt Ltd', 'Textiles Private Limited', '& Co', 'Associates LLP'];
 const TITLES = ['', '', '', 'Mr. ', 'Mrs ', 'Shri ', 'Smt. ', 'Dr. ', 'M/s '];
 
-/** mulberry32, so every run measures the same pairs. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-function pick<T>(random: () => number, list: readonly T[]): T {
-  return list[Math.floor(random() * list.length)] as T;
-}
 
 /** A realistic bank-side rendering of `name`: upper case, initials, truncation, or someone else. */
 function bankSide(random: () => number, first: string, middle: string, last: string, business: string): string {

@@ -14,30 +14,14 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
+import { createRandom, pick, type Random } from '../src/sandbox/prng.js';
 
 const DEFAULT_SEED = 20_240_611;
 /** Bank field width used for the truncated holder names. */
 const BANK_NAME_WIDTH = 30;
 
-type Random = () => number;
 
-/** mulberry32: tiny, seeded, stable across Node versions. */
-function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-function pick<T>(random: Random, list: readonly T[]): T {
-  const item = list[Math.floor(random() * list.length)];
-  if (item === undefined) throw new Error('pick() from an empty list');
-  return item;
-}
 
 function intBetween(random: Random, min: number, max: number): number {
   return min + Math.floor(random() * (max - min + 1));
