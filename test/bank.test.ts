@@ -185,8 +185,10 @@ test('SIGKILL mid-run, then --resume: the output equals an uninterrupted run; no
     const killed = await victim.result;
     assert.equal(killed.signal, 'SIGKILL');
     assert.ok(!fs.existsSync(path.join(dir, `${mode}.csv`)), 'no partial output presented as complete');
+    assert.ok(fs.existsSync(path.join(dir, `.${mode}.csv.${victim.child.pid}.tmp`)), 'the killed run left its temporary file');
 
     const resumed = await runCli([...args, '--resume'], { cwd: dir });
+    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'stale temporary files removed');
     const rows = readCsvObjects(path.join(dir, `${mode}.csv`));
     const deposits = sandbox.stats().deposits;
     assert.ok(Object.values(deposits).every((n) => n === 1), `one deposit per account at most: ${JSON.stringify(deposits)}`);

@@ -57,8 +57,14 @@ function findColumn(headers: readonly string[], normalised: readonly string[], k
   return what === 'name' ? -1 : -2;
 }
 
+/** Longest header shown in a message: a damaged file can have a header of megabytes. */
+const HEADER_SHOWN_CHARS = 40;
+
 export function listHeaders(headers: readonly string[]): string {
-  const shown = headers.slice(0, 30).map((h) => JSON.stringify(h)).join(', ');
+  const shown = headers
+    .slice(0, 30)
+    .map((h) => JSON.stringify(h.length > HEADER_SHOWN_CHARS ? `${h.slice(0, HEADER_SHOWN_CHARS)}…` : h))
+    .join(', ');
   return headers.length > 30 ? `${shown}, … (${headers.length} in all)` : shown || '(none)';
 }
 
@@ -72,6 +78,17 @@ export function resolveColumns(headers: readonly string[], overrides: ColumnOver
   if (ifsc < 0) missing.push('IFSC column (use --ifsc-col)');
   if (missing.length > 0) {
     throw new ColumnError(`input has no ${missing.join(' and no ')}; headers found: ${listHeaders(headers)}`);
+  }
+  // Two columns under one header (a debit and a credit account, say): taking the first
+  // silently could verify the wrong account, so ask for the file to be fixed instead.
+  for (const [index, flag] of [[account, '--account-col'], [ifsc, '--ifsc-col'], [name, '--name-col']] as const) {
+    if (index < 0) continue;
+    const twins = normalised.flatMap((n, i) => (n === normalised[index] ? [i + 1] : []));
+    if (twins.length > 1) {
+      throw new ColumnError(
+        `header ${JSON.stringify(headers[index])} names ${twins.length} columns (${twins.join(', ')}): rename all but one so that it is clear which one to use (${flag} cannot tell them apart)`,
+      );
+    }
   }
   return { account, ifsc, name };
 }

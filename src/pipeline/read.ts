@@ -68,10 +68,37 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
   if (first[0] === 0xfe && first[1] === 0xff) {
     throw new InputError(`input ${inputPath} is UTF-16 big-endian: save it as "CSV UTF-8" and run again`);
   }
-  if (encoding !== 'utf16le' && first.subarray(0, 4096).includes(0)) {
-    throw new InputError(`input ${inputPath} is not a text CSV file (it contains binary data)`);
+  if (encoding !== 'utf16le') {
+    const head = first.subarray(0, 4096);
+    if (looksLikeUtf16WithoutBom(head)) {
+      throw new InputError(`input ${inputPath} looks like UTF-16 without a byte-order mark: save it as "CSV UTF-8" and run again`);
+    }
+    if (head.includes(0) || controlShare(head) > 0.01) {
+      throw new InputError(`input ${inputPath} is not a text CSV file (it contains binary data)`);
+    }
   }
   return { fingerprint: hash.digest('hex'), bytes, encoding, lines };
+}
+
+/** Every other byte zero in ASCII-range text: UTF-16 whose BOM was lost. */
+function looksLikeUtf16WithoutBom(head: Buffer): boolean {
+  if (head.length < 8) return false;
+  let zeroOdd = 0;
+  let zeroEven = 0;
+  for (let i = 0; i < head.length; i += 1) if (head[i] === 0) (i % 2 === 0 ? (zeroEven += 1) : (zeroOdd += 1));
+  const half = head.length / 2;
+  return zeroOdd > half * 0.9 || zeroEven > half * 0.9;
+}
+
+/**
+ * Share of C0 control bytes other than tab, CR and LF. Text, whatever its encoding, has next to
+ * none; random or compressed bytes have about one in nine (they need not contain a zero byte).
+ */
+function controlShare(head: Buffer): number {
+  if (head.length === 0) return 0;
+  let controls = 0;
+  for (const byte of head) if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) controls += 1;
+  return controls / head.length;
 }
 
 export interface CsvRecord {
@@ -92,6 +119,9 @@ export function openCsvRecords(inputPath: string, encoding: Encoding): { records
     relax_column_count: true,
     // A stray quote inside an unquoted field is kept as text, as spreadsheets do.
     relax_quotes: true,
+    // Files glued together from several exports mix CRLF, LF and even bare CR: each ends a
+    // record (csv-parse otherwise keeps only the first kind it meets and merges the rest).
+    record_delimiter: ['\r\n', '\n', '\r'],
     // Blank lines come through so that line numbers can be counted here: csv-parse counts a
     // CRLF inside a quoted field as two lines.
     skip_empty_lines: false,

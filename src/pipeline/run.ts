@@ -339,7 +339,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   }
 
   // ---- the machinery ----
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...appended]);
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...appended], deps.isAlive);
   const limit = pLimit(Math.max(1, options.concurrency));
   const callAbort = new AbortController();
   // Every call in flight listens to this one signal.

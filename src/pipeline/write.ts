@@ -107,25 +107,29 @@ export class OutputError extends Error {
 }
 
 /** Fails early (before any call) when the output cannot be written where asked. */
-export function checkOutputPath(outputPath: string): void {
+export function checkOutputPath(outputPath: string, flag = '-o'): void {
   const dir = path.dirname(path.resolve(outputPath));
   let stat: fs.Stats;
   try {
     stat = fs.statSync(dir);
   } catch {
-    throw new OutputError(`output directory ${dir} does not exist: create it or choose another -o path`);
+    throw new OutputError(`output directory ${dir} does not exist: create it or choose another ${flag} path`);
   }
   if (!stat.isDirectory()) throw new OutputError(`output directory ${dir} is not a directory`);
-  try {
-    fs.accessSync(dir, fs.constants.W_OK);
-  } catch {
-    throw new OutputError(`output directory ${dir} is not writable: choose another -o path`);
-  }
   try {
     if (fs.statSync(outputPath).isDirectory()) throw new OutputError(`output path ${outputPath} is a directory: give a file name`);
   } catch (error) {
     if (error instanceof OutputError) throw error;
   }
+  // Permission bits say nothing for root, a read-only mount or /proc: create a file to know.
+  const probe = path.join(dir, `.${path.basename(outputPath)}.${process.pid}.probe`);
+  try {
+    fs.closeSync(fs.openSync(probe, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new OutputError(`output directory ${dir} is not writable (${code || (error as Error).message}): choose another ${flag} path`);
+  }
+  fs.rmSync(probe, { force: true });
 }
 
 export interface CsvOutput {
@@ -136,8 +140,26 @@ export interface CsvOutput {
   discard(): Promise<void>;
 }
 
-export function openCsvOutput(outputPath: string, header: readonly string[]): CsvOutput {
+/** Temporary files of earlier runs that were killed before they could rename or remove them. */
+function removeStaleTemps(target: string, isAlive: (pid: number) => boolean): void {
+  const dir = path.dirname(target);
+  const prefix = `.${path.basename(target)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
+    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true): CsvOutput {
   const target = path.resolve(outputPath);
+  removeStaleTemps(target, isAlive);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   const file = fs.createWriteStream(temp, { mode: 0o600 });
   const stringifier: Stringifier = stringify({ eof: true, record_delimiter: 'unix' });

@@ -5,6 +5,7 @@ import type { Client, RetryEvent } from '../../api/client.js';
 import { openDatabase } from '../../state/db.js';
 import { BankStore, type RunMode } from '../../state/bank-store.js';
 import { runBank, UsageError, type BankRunSummary } from '../../pipeline/run.js';
+import { checkOutputPath } from '../../pipeline/write.js';
 import { parseDuration } from '../../pipeline/time.js';
 import { matchNames } from '../../match/index.js';
 import { resolveNumber, resolveStatePath, defaultOutputPath, DEFAULT_CONCURRENCY, type Env } from '../config.js';
@@ -78,6 +79,8 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
   const output = flags.output ?? defaultOutputPath(flags.input);
   if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
   const statePath = resolveStatePath(flags.state, env);
+  // Found before any call, not after the run has paid for every row.
+  if (flags.summary) checkOutputPath(flags.summary, '--summary');
 
   const connection = flags.dryRun ? undefined : resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, env, log);
 
@@ -145,6 +148,8 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
   if (flags.summary) {
     const body = `${JSON.stringify(summaryJson(summary, extras), null, 2)}\n`;
     fs.writeFileSync(flags.summary, body, { mode: 0o600 });
+    // `mode` applies only to a new file: an existing one keeps its bits unless told.
+    fs.chmodSync(flags.summary, 0o600);
   }
   const resumeHint = [
     `vas-verify bank ${flags.input} -o ${output} --mode ${flags.mode} --resume`,
