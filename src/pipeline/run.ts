@@ -386,7 +386,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   };
 
   const deferTask = (task: KeyTask, dueAt: number, called: boolean) => {
-    const reason = `daily transaction limit reached for this account: deferred until ${new Date(dueAt).toISOString()} (next midnight IST); re-run with --resume then`;
+    const reason = deferralReason(dueAt);
     if (runId !== null && !options.dryRun) store.markStatus(runId, task.key, 'DEFERRED', reason, null, dueAt);
     if (!called) summary.avoided.deferral += 1;
     resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: '' });
@@ -418,6 +418,14 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       summary.spend += phase === 'pd' ? options.pricePd : options.pricePl;
       store.markInFlight(runId, task.key, phase);
       await store.flush();
+      if (stopping) {
+        // Stopped while the mark was being committed: nothing was sent, so nothing is in doubt.
+        summary.calls[phase] -= 1;
+        summary.spend -= phase === 'pd' ? options.pricePd : options.pricePl;
+        store.markStatus(runId, task.key, 'PENDING', null, null);
+        task.abandoned = true;
+        return;
+      }
       inFlight += 1;
       let answer;
       try {
@@ -464,7 +472,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     if (error.code === 'daily-limit') {
       const dueAt = nextIstMidnight(at);
       deferredAccounts.set(task.account, dueAt);
-      const reason = `daily transaction limit reached for this account: deferred until ${new Date(dueAt).toISOString()} (next midnight IST); re-run with --resume then`;
+      const reason = deferralReason(dueAt);
       store.markStatus(id, task.key, 'DEFERRED', reason, error.requestId ?? null, dueAt);
       store.deferAccount(id, task.account, reason, dueAt);
       resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
@@ -779,6 +787,10 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   else if (stopping) summary.exitCode = 3;
   else summary.exitCode = complete || options.dryRun ? 0 : 3;
   return summary;
+}
+
+function deferralReason(dueAt: number): string {
+  return `daily transaction limit reached for this account: deferred until ${new Date(dueAt).toISOString()} (next midnight IST); re-run with --resume then`;
 }
 
 function recordSize(fields: readonly string[]): number {
