@@ -3,6 +3,7 @@
  * CSV records as a stream with their line numbers.
  */
 import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { parse, type Parser } from 'csv-parse';
 
@@ -37,8 +38,8 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
   }
   if (stat.isDirectory()) throw new InputError(`input ${inputPath} is a directory, not a CSV file`);
   const hash = createHash('sha256');
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let validUtf8 = true;
+  let carry: Buffer = Buffer.alloc(0);
   let first: Buffer | undefined;
   let bytes = 0;
   let lines = 1;
@@ -50,17 +51,16 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
       hash.update(buf);
       for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines += 1;
       if (validUtf8) {
-        try {
-          decoder.decode(buf, { stream: true });
-        } catch {
-          validUtf8 = false;
-        }
+        // Native validation, chunk by chunk; a character split across chunks is carried over.
+        const joined = carry.length > 0 ? Buffer.concat([carry, buf]) : buf;
+        const cut = utf8Boundary(joined);
+        validUtf8 = isUtf8(joined.subarray(0, cut));
+        carry = Buffer.from(joined.subarray(cut));
       }
     }
-    if (validUtf8) decoder.decode();
+    if (validUtf8 && carry.length > 0) validUtf8 = isUtf8(carry);
   } catch (error) {
-    if (validUtf8 && error instanceof TypeError) validUtf8 = false;
-    else throw new InputError(`cannot read input ${inputPath}: ${(error as Error).message}`);
+    throw new InputError(`cannot read input ${inputPath}: ${(error as Error).message}`);
   }
   if (bytes === 0 || !first) throw new InputError(`input ${inputPath} is empty: it needs a header row and payee rows`);
   let encoding: Encoding = validUtf8 ? 'utf8' : 'latin1';
@@ -99,6 +99,18 @@ function controlShare(head: Buffer): number {
   let controls = 0;
   for (const byte of head) if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) controls += 1;
   return controls / head.length;
+}
+
+/** Where the last complete UTF-8 character of `buf` ends (a trailing partial one is left out). */
+export function utf8Boundary(buf: Buffer): number {
+  const end = buf.length;
+  for (let back = 1; back <= 3 && back <= end; back += 1) {
+    const byte = buf[end - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? end - back : end;
+  }
+  return end;
 }
 
 export interface CsvRecord {

@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { inspectInput, utf8Boundary } from '../src/pipeline/read.js';
+import { tempDir } from './helpers/cli.js';
+
+test('utf8Boundary leaves a character split at the end of a chunk for the next one', () => {
+  const euro = Buffer.from('€', 'utf8'); // e2 82 ac
+  assert.equal(utf8Boundary(Buffer.from('abc')), 3);
+  assert.equal(utf8Boundary(Buffer.concat([Buffer.from('ab'), euro])), 5);
+  assert.equal(utf8Boundary(Buffer.concat([Buffer.from('ab'), euro.subarray(0, 1)])), 2);
+  assert.equal(utf8Boundary(Buffer.concat([Buffer.from('ab'), euro.subarray(0, 2)])), 2);
+  assert.equal(utf8Boundary(Buffer.from([0x61, 0xf0, 0x9f, 0x98])), 1, 'a 4-byte emoji cut after 3 bytes');
+});
+
+test('inspectInput: UTF-8 across 1 MiB chunk boundaries, Latin-1, UTF-16LE, fingerprint and line estimate', async (t) => {
+  const dir = tempDir(t);
+  // Multi-byte names straddle the read chunks: still UTF-8.
+  const row = 'Ramesh Kumar ₹ अजय,123456789012,SBIN0001234\n';
+  const big = 'name,account,ifsc\n' + row.repeat(Math.ceil((3 << 20) / Buffer.byteLength(row)));
+  fs.writeFileSync(path.join(dir, 'utf8.csv'), big);
+  const utf8 = await inspectInput(path.join(dir, 'utf8.csv'));
+  assert.equal(utf8.encoding, 'utf8');
+  assert.equal(utf8.lines, big.split('\n').length);
+  assert.match(utf8.fingerprint, /^[0-9a-f]{64}$/);
+
+  fs.writeFileSync(path.join(dir, 'latin1.csv'), Buffer.concat([Buffer.from(big), Buffer.from('Jos\xe9,123456789012,SBIN0001234\n', 'latin1')]));
+  assert.equal((await inspectInput(path.join(dir, 'latin1.csv'))).encoding, 'latin1');
+
+  fs.writeFileSync(path.join(dir, 'utf16.csv'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,account,ifsc\n', 'utf16le')]));
+  assert.equal((await inspectInput(path.join(dir, 'utf16.csv'))).encoding, 'utf16le');
+
+  fs.writeFileSync(path.join(dir, 'same.csv'), big);
+  assert.equal((await inspectInput(path.join(dir, 'same.csv'))).fingerprint, utf8.fingerprint, 'content, not name, identifies a run');
+});
