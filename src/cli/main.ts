@@ -4,15 +4,10 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { isVasError } from '../api/errors.js';
-import { ColumnError } from '../pipeline/columns.js';
-import { InputError } from '../pipeline/read.js';
-import { RunLockedError, UsageError } from '../pipeline/run.js';
-import { OutputError } from '../pipeline/write.js';
-import { StateFileError } from '../state/db.js';
+import { UsageError } from '../pipeline/errors.js';
 import { createLogger, type CliLogger, type LogFormat } from './logger.js';
-import { bankCommand, type BankFlags, type CommandIo } from './commands/bank.js';
-import { sandboxCommand, sandboxOptions } from './commands/sandbox.js';
-import { nameMatchCommand } from './commands/name-match.js';
+import type { BankFlags, CommandIo } from './commands/bank.js';
+import { sandboxOptions } from './commands/sandbox-options.js';
 import { registerDocsCommands } from './commands/docs.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT, type Env } from './config.js';
 
@@ -28,14 +23,14 @@ export interface MainIo {
 
 export const EXIT = { ok: 0, fatal: 1, usage: 2, incomplete: 3 } as const;
 
+/**
+ * Errors that mean "fix the invocation or the input" (exit 2), told apart by name so that this
+ * entry need not load every module that defines one: commands are imported only when run.
+ */
+const USAGE_ERRORS = new Set(['UsageError', 'ColumnError', 'InputError', 'OutputError', 'StateFileError']);
+
 function usageLike(error: unknown): boolean {
-  return (
-    error instanceof UsageError ||
-    error instanceof ColumnError ||
-    error instanceof InputError ||
-    error instanceof OutputError ||
-    error instanceof StateFileError
-  );
+  return error instanceof Error && USAGE_ERRORS.has(error.name);
 }
 
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
@@ -87,8 +82,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
           .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run'),
       (args) =>
-        run(() =>
-          bankCommand(
+        run(async () =>
+          (await import('./commands/bank.js')).bankCommand(
             {
               input: args.input as string,
               output: args.output,
@@ -121,7 +116,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       'sandbox',
       'Start the embedded sandbox that imitates the whole API',
       (y) => sandboxOptions(y),
-      (args) => run(() => sandboxCommand(args, { ...commandIo(args as { quiet?: boolean }), stdout: io.stdout })),
+      (args) => run(async () => (await import('./commands/sandbox.js')).sandboxCommand(args, { ...commandIo(args as { quiet?: boolean }), stdout: io.stdout })),
     )
     .command(
       'name-match <expected> <actual>',
@@ -132,7 +127,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .positional('actual', { type: 'string', demandOption: true })
           .option('explain', { type: 'boolean', default: false, describe: 'Also list the rules that fired' })
           .example('$0 name-match "R K Sharma" "RAJESH KUMAR SHARMA"', ''),
-      (args) => run(() => nameMatchCommand(args.expected as string, args.actual as string, args.explain, io.stdout)),
+      (args) => run(async () => (await import('./commands/name-match.js')).nameMatchCommand(args.expected as string, args.actual as string, args.explain, io.stdout)),
     )
     .command('docs', 'Document-locker flow: init, fetch, listen', (y) =>
       registerDocsCommands(y, (task) => run(task), (args) => ({ ...commandIo(args), stdout: io.stdout })).demandCommand(1, 'name a docs command: init, fetch or listen'),
@@ -169,7 +164,7 @@ export function report(error: unknown, log: CliLogger): number {
     log.error(`${(error as Error).message}`);
     return EXIT.usage;
   }
-  if (error instanceof RunLockedError) {
+  if (error instanceof Error && error.name === 'RunLockedError') {
     log.error(error.message);
     return EXIT.fatal;
   }

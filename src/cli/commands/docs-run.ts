@@ -1,0 +1,467 @@
+/**
+ * `vas-verify docs`: the document-locker flow (DESIGN.md §6) — init, fetch, listen. This file
+ * does the I/O (flags, state file, stdout, signals); the decisions live in src/docs/.
+ *
+ * Exit codes: 0 ok · 1 fatal (expired session, consent denied, a file not saved) · 2 usage or
+ * bad input · 3 not complete yet (`--wait` timed out, stopped, or pending without `--wait`).
+ */
+import { once } from 'node:events';
+import type { Client } from '../../api/client.js';
+import { isVasError } from '../../api/errors.js';
+import type { DocFetchResult } from '../../api/schemas.js';
+import {
+  checkWebhookUrl,
+  DEFAULT_WAIT_TIMEOUT,
+  DownloadDirError,
+  fetchDocuments,
+  formatDocumentsTable,
+  formatSessionsTable,
+  isSafeSessionId,
+  newWebhookSecret,
+  saveDocuments,
+  startWebhookListener,
+  toDocumentView,
+  type FetchOutcome,
+  type SaveReport,
+  type WebhookEvent,
+} from '../../docs/index.js';
+import { UsageError } from '../../pipeline/errors.js';
+import { parseDuration } from '../../pipeline/time.js';
+import { openDatabase, type Db } from '../../state/db.js';
+import { DocsStore } from '../../state/docs-store.js';
+import { resolveStatePath } from '../config.js';
+import { connect, resolveApiConnection, type Connected } from '../connect.js';
+import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './docs.js';
+
+/** How long `docs listen --fetch` waits for a session to show Completed after its callback. */
+export const LISTEN_FETCH_WAIT_MS = 120_000;
+/** How long `docs listen` waits for fetches in progress when it is stopped. */
+export const LISTEN_DRAIN_MS = 30_000;
+
+const EXIT = { ok: 0, fatal: 1, incomplete: 3 } as const;
+
+// ---- shared ----
+
+interface StateHandle {
+  db: Db;
+  store: DocsStore;
+  path: string;
+  close(): void;
+}
+
+function openState(flag: string | undefined, io: DocsIo): StateHandle {
+  const statePath = resolveStatePath(flag, io.env);
+  const db = openDatabase(statePath);
+  const store = new DocsStore(db, io.now);
+  let closed = false;
+  return {
+    db,
+    store,
+    path: statePath,
+    close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+function baseUrlKey(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+function webhookFlag(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const check = checkWebhookUrl(value);
+  if (!check.ok) throw new UsageError(`--${name} "${value}" is not usable: ${check.reason}`);
+  return check.url;
+}
+
+function checkSessionId(sessionId: string): string {
+  const id = sessionId.trim();
+  if (!isSafeSessionId(id)) {
+    throw new UsageError(`"${sessionId}" is not a session id: use the id printed by \`vas-verify docs init\` (a UUID)`);
+  }
+  return id;
+}
+
+// ---- docs init ----
+
+export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number> {
+  const { log } = io;
+  // Every check on input happens before a call is made (and before any state is touched).
+  let successWebhookUrl = webhookFlag('success-webhook', flags.successWebhook);
+  let failureWebhookUrl = webhookFlag('failure-webhook', flags.failureWebhook);
+  const listenKey = flags.listen === undefined ? undefined : baseUrlKey(flags.listen);
+  if (flags.listen !== undefined) {
+    if (listenKey === undefined) throw new UsageError(`--listen "${flags.listen}" is not an http(s) URL: give the base URL \`docs listen\` printed, e.g. http://127.0.0.1:8787`);
+    if (successWebhookUrl !== undefined || failureWebhookUrl !== undefined) {
+      throw new UsageError('--listen already sets both callback URLs: leave out --success-webhook and --failure-webhook');
+    }
+  }
+  const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
+  const state = openState(flags.state, io);
+  let connected: Connected | undefined;
+  try {
+    if (listenKey !== undefined) {
+      const listener = state.store.findListener(listenKey);
+      if (listener === undefined) {
+        throw new UsageError(
+          `no \`docs listen\` at ${listenKey} is recorded in ${state.path}: start \`vas-verify docs listen\` with the same --state and pass the URL it prints after "listening on"`,
+        );
+      }
+      if (listener.stoppedAt !== null) {
+        log.warn(`the listener at ${listenKey} stopped at ${new Date(listener.stoppedAt).toISOString()}: callbacks will fail until it runs again on the same address`);
+      }
+      successWebhookUrl = listener.successUrl;
+      failureWebhookUrl = listener.failureUrl;
+    }
+    connected = await connect(connection, log);
+    if (connected.sandbox !== undefined) {
+      log.warn('the embedded sandbox stops when this command ends, and its consent page with it: for a page that stays up run `vas-verify sandbox` and pass --base-url');
+    }
+    const pinless = !flags.pin;
+    const { result, requestId } = await connected.client.docInit(
+      {
+        pinlessVerification: pinless,
+        ...(successWebhookUrl === undefined ? {} : { successWebhookUrl }),
+        ...(failureWebhookUrl === undefined ? {} : { failureWebhookUrl }),
+      },
+      { signal: io.stopSignal },
+    );
+    state.store.addSession({ sessionId: result.sessionId, url: result.url, pinless, status: 'Pending' });
+    if (flags.json) {
+      const out = {
+        sessionId: result.sessionId,
+        url: result.url,
+        pinless,
+        callbacks: successWebhookUrl !== undefined || failureWebhookUrl !== undefined,
+        requestId: requestId ?? null,
+      };
+      io.stdout(`${JSON.stringify(out)}\n`);
+    } else {
+      io.stdout(`session id: ${result.sessionId}\nsend the user to: ${result.url}\n`);
+      log.info(`when the user has answered: vas-verify docs fetch ${result.sessionId} --wait --download DIR`);
+    }
+    return EXIT.ok;
+  } finally {
+    await connected?.close();
+    state.close();
+  }
+}
+
+// ---- docs fetch ----
+
+export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<number> {
+  if (flags.sessionId === undefined) {
+    if (flags.wait || flags.download !== undefined || flags.timeout !== undefined) {
+      throw new UsageError('--wait, --timeout and --download need a session id: vas-verify docs fetch <sessionId> …');
+    }
+    return listSessions(flags, io);
+  }
+  const sessionId = checkSessionId(flags.sessionId);
+  if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout only applies with --wait');
+  let timeoutMs: number;
+  try {
+    timeoutMs = parseDuration(flags.timeout ?? DEFAULT_WAIT_TIMEOUT);
+  } catch (error) {
+    throw new UsageError(`--timeout: ${(error as Error).message}`);
+  }
+  if (timeoutMs <= 0) throw new UsageError('--timeout must be longer than 0');
+  if (flags.download !== undefined && flags.download.trim() === '') throw new UsageError('--download needs a directory');
+
+  const { log } = io;
+  const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
+  const state = openState(flags.state, io);
+  let connected: Connected | undefined;
+  try {
+    connected = await connect(connection, log);
+    let outcome: FetchOutcome;
+    try {
+      outcome = await fetchDocuments(connected.client, sessionId, {
+        wait: flags.wait,
+        timeoutMs,
+        signal: io.stopSignal,
+        now: io.now,
+        onPending: (status, attempt, delay) => {
+          if (attempt === 1) log.info(`session ${sessionId} is ${status}: waiting for the user (up to ${flags.timeout ?? DEFAULT_WAIT_TIMEOUT})`);
+          else if (attempt % 5 === 0) log.info(`still ${status} after ${attempt} checks; next in ${Math.round(delay / 1000)} s`);
+        },
+      });
+    } catch (error) {
+      throw explainFetchError(error, sessionId, state.store);
+    }
+    return await reportFetch(outcome, sessionId, flags, io, state.store, connected.client);
+  } finally {
+    await connected?.close();
+    state.close();
+  }
+}
+
+function explainFetchError(error: unknown, sessionId: string, store: DocsStore): unknown {
+  if (isVasError(error) && error.kind === 'session-expired') {
+    store.setStatus(sessionId, 'Expired');
+    return error.with({
+      message: `session ${sessionId} has expired or is not known to the API ("${error.message}"): start a new session with \`vas-verify docs init\``,
+    });
+  }
+  return error;
+}
+
+async function reportFetch(
+  outcome: FetchOutcome,
+  sessionId: string,
+  flags: DocsFetchFlags,
+  io: DocsIo,
+  store: DocsStore,
+  client: Client,
+): Promise<number> {
+  const { log } = io;
+  const waitHint = `vas-verify docs fetch ${sessionId} --wait${flags.download === undefined ? '' : ` --download ${flags.download}`}`;
+  switch (outcome.kind) {
+    case 'timeout': {
+      if (outcome.lastStatus !== null) store.setStatus(sessionId, outcome.lastStatus);
+      if (flags.json) io.stdout(`${JSON.stringify({ sessionId, status: outcome.lastStatus, documents: [], timedOut: true })}\n`);
+      log.error(
+        `gave up after ${flags.timeout ?? DEFAULT_WAIT_TIMEOUT}: session ${sessionId} is still ${outcome.lastStatus ?? 'not answered'}; the user has not approved yet. Wait longer with: ${waitHint} --timeout 30m`,
+      );
+      return EXIT.incomplete;
+    }
+    case 'stopped': {
+      if (outcome.lastStatus !== null) store.setStatus(sessionId, outcome.lastStatus);
+      log.warn(`stopped before session ${sessionId} completed; continue with: ${waitHint}`);
+      return EXIT.incomplete;
+    }
+    case 'pending': {
+      store.setStatus(sessionId, outcome.result.status);
+      if (flags.json) printFetchJson(io, outcome.result, outcome.requestId, undefined);
+      else io.stdout(`session ${sessionId}: ${outcome.result.status} (no documents yet)\n`);
+      log.warn(`session ${sessionId} is ${outcome.result.status}: the user has not approved yet. Wait for it with: ${waitHint}`);
+      return EXIT.incomplete;
+    }
+    case 'failed': {
+      store.setStatus(sessionId, outcome.result.status);
+      if (flags.json) printFetchJson(io, outcome.result, outcome.requestId, undefined);
+      else io.stdout(`session ${sessionId}: ${outcome.result.status}\n`);
+      const callback = store.webhookEvents(sessionId).find((event) => event.kind === 'failure');
+      const seen = callback === undefined ? '' : ` (failure callback received ${new Date(callback.receivedAt).toISOString()})`;
+      log.error(`session ${sessionId} ended as ${outcome.result.status}${seen}: no documents were shared. Start a new session with \`vas-verify docs init\``);
+      return EXIT.fatal;
+    }
+    case 'completed':
+      break;
+  }
+  const { result, requestId } = outcome;
+  let report: SaveReport | undefined;
+  if (flags.download !== undefined) {
+    report = await download(client, flags.download, sessionId, result, io.stopSignal);
+  }
+  store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => f.path));
+  if (flags.json) {
+    printFetchJson(io, result, requestId, report);
+  } else {
+    io.stdout(`session ${sessionId}: ${result.status}, ${result.documents.length} document(s)\n`);
+    if (result.documents.length > 0) io.stdout(formatDocumentsTable(result.documents));
+    if (report !== undefined) {
+      for (const file of report.files) io.stdout(`${file.state === 'saved' ? 'saved' : 'already saved'}: ${file.path}\n`);
+    }
+  }
+  if (report !== undefined) {
+    for (const failure of report.failures) log.error(`${failure.docType} ${failure.format.toUpperCase()}: ${failure.reason}`);
+    if (report.failures.length > 0) {
+      log.error(`${report.failures.length} file(s) of session ${sessionId} were not saved; the others are in ${report.directory}`);
+      return EXIT.fatal;
+    }
+  }
+  return EXIT.ok;
+}
+
+async function download(client: Client, dir: string, sessionId: string, result: DocFetchResult, signal: AbortSignal): Promise<SaveReport> {
+  try {
+    return await saveDocuments(client, { dir, sessionId, documents: result.documents, signal });
+  } catch (error) {
+    if (error instanceof DownloadDirError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function printFetchJson(io: DocsIo, result: DocFetchResult, requestId: string | undefined, report: SaveReport | undefined): void {
+  const out = {
+    sessionId: result.sessionId,
+    status: result.status,
+    requestId: requestId ?? null,
+    documents: result.documents.map((doc) => toDocumentView(doc)),
+    ...(report === undefined
+      ? {}
+      : {
+          directory: report.directory,
+          files: report.files.map((f) => ({ docType: f.docType, format: f.format, path: f.path, state: f.state })),
+          failures: report.failures,
+        }),
+  };
+  io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+}
+
+function listSessions(flags: DocsFetchFlags, io: DocsIo): number {
+  if (!Number.isInteger(flags.limit) || flags.limit < 1) throw new UsageError('--limit must be a whole number ≥ 1');
+  const state = openState(flags.state, io);
+  try {
+    const sessions = state.store.listSessions(flags.limit);
+    const callbacks = state.store.lastCallbackKinds(sessions.map((s) => s.sessionId));
+    const rows = sessions.map((s) => ({
+      sessionId: s.sessionId,
+      createdAt: s.createdAt,
+      status: s.status,
+      fetchedAt: s.fetchedAt,
+      files: s.files,
+      lastCallback: callbacks.get(s.sessionId) ?? null,
+    }));
+    if (flags.json) {
+      const out = rows.map((r) => ({
+        ...r,
+        createdAt: new Date(r.createdAt).toISOString(),
+        fetchedAt: r.fetchedAt === null ? null : new Date(r.fetchedAt).toISOString(),
+      }));
+      io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    } else {
+      io.stdout(formatSessionsTable(rows));
+    }
+    return EXIT.ok;
+  } finally {
+    state.close();
+  }
+}
+
+// ---- docs listen ----
+
+export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<number> {
+  const { log } = io;
+  if (flags.fetch && flags.download === undefined) throw new UsageError('--fetch needs --download DIR: the directory to save the documents in');
+  if (!flags.fetch && flags.download !== undefined) throw new UsageError('--download on `docs listen` needs --fetch');
+  if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0-65535');
+  let publicUrl: string | undefined;
+  if (flags.publicUrl !== undefined) {
+    const check = checkWebhookUrl(flags.publicUrl);
+    if (!check.ok) throw new UsageError(`--public-url "${flags.publicUrl}" is not usable: ${check.reason}`);
+    publicUrl = check.url.replace(/\/+$/, '');
+  }
+  const connection = flags.fetch ? resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log) : undefined;
+
+  const state = openState(flags.state, io);
+  let connected: Connected | undefined;
+  const stopFetches = new AbortController();
+  const fetching = new Map<string, Promise<void>>();
+  let listener: Awaited<ReturnType<typeof startWebhookListener>> | undefined;
+  try {
+    if (connection !== undefined) connected = await connect(connection, log);
+    const host = flags.host;
+    const hostPart = host.includes(':') ? `[${host}]` : host;
+    // A fixed address keeps its secret across restarts, so callbacks of sessions started
+    // before a restart still find their way.
+    const previous = flags.port === 0 ? undefined : state.store.getListener(`http://${hostPart}:${flags.port}`);
+    try {
+      listener = await startWebhookListener({
+        host,
+        port: flags.port,
+        secret: previous?.secret ?? newWebhookSecret(),
+        publicUrl,
+        onEvent: (event) => {
+          const { recorded } = state.store.recordWebhook(event);
+          if (recorded) {
+            io.stdout(`${eventLine(event, io.now())}\n`);
+            if (connected !== undefined && event.kind === 'success' && event.sessionId !== null) {
+              startFetch(event.sessionId);
+            }
+          } else {
+            log.info(`repeated ${event.kind} callback${event.sessionId === null ? '' : ` for session ${event.sessionId}`}: already recorded`);
+          }
+          return { duplicate: !recorded };
+        },
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new UsageError(`${host}:${flags.port} is already in use: pick another --port (or 0 for a free one)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind --host ${host}: no such local address`);
+      throw error;
+    }
+    state.store.saveListener({
+      listenUrl: listener.listenUrl,
+      publicUrl: listener.publicUrl,
+      secret: listener.secret,
+      successUrl: listener.successUrl,
+      failureUrl: listener.failureUrl,
+      pid: process.pid,
+    });
+    io.stdout(`listening on ${listener.listenUrl}\nsuccess webhook: ${listener.successUrl}\nfailure webhook: ${listener.failureUrl}\n`);
+    log.info(`start sessions that call back here with: vas-verify docs init --listen ${listener.publicUrl}${flags.state === undefined ? '' : ` --state ${flags.state}`}`);
+
+    if (!io.stopSignal.aborted) await once(io.stopSignal, 'abort');
+    log.info('stopping: no new callbacks are accepted');
+  } finally {
+    await listener?.close();
+    if (fetching.size > 0) {
+      log.info(`waiting for ${fetching.size} fetch(es) in progress`);
+      const timer = setTimeout(() => stopFetches.abort(), LISTEN_DRAIN_MS);
+      await Promise.allSettled([...fetching.values()]);
+      clearTimeout(timer);
+    }
+    if (listener !== undefined) state.store.markListenerStopped(listener.listenUrl, process.pid);
+    await connected?.close();
+    state.close();
+  }
+  return EXIT.ok;
+
+  function startFetch(sessionId: string): void {
+    if (!isSafeSessionId(sessionId)) {
+      log.warn(`success callback names a session id that is not one ("${sessionId.slice(0, 80)}"): not fetched`);
+      return;
+    }
+    if (fetching.has(sessionId) || connected === undefined || flags.download === undefined) return;
+    const client = connected.client;
+    const dir = flags.download;
+    const task = fetchAndSave(client, sessionId, dir)
+      .catch((error: unknown) => {
+        const text = isVasError(error) ? error.describe() : error instanceof Error ? error.message : String(error);
+        log.error(`fetch of session ${sessionId} failed: ${text}`);
+      })
+      .finally(() => fetching.delete(sessionId));
+    fetching.set(sessionId, task);
+  }
+
+  async function fetchAndSave(client: Client, sessionId: string, dir: string): Promise<void> {
+    const signal = stopFetches.signal;
+    let outcome: FetchOutcome;
+    try {
+      // The callback can outrun the status: wait a little for Completed.
+      outcome = await fetchDocuments(client, sessionId, { wait: true, timeoutMs: LISTEN_FETCH_WAIT_MS, signal, now: io.now });
+    } catch (error) {
+      throw explainFetchError(error, sessionId, state.store);
+    }
+    if (outcome.kind !== 'completed') {
+      const status = 'result' in outcome ? outcome.result.status : outcome.lastStatus;
+      if (status !== null) state.store.setStatus(sessionId, status);
+      log.error(`session ${sessionId}: not fetched (${outcome.kind}${status === null ? '' : `, status ${status}`})`);
+      return;
+    }
+    const report = await saveDocuments(client, { dir, sessionId, documents: outcome.result.documents, signal });
+    state.store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => f.path));
+    for (const failure of report.failures) log.error(`session ${sessionId} ${failure.docType} ${failure.format.toUpperCase()}: ${failure.reason}`);
+    io.stdout(
+      `${new Date(io.now()).toISOString()} fetched ${sessionId} ${outcome.result.documents.length} document(s), ${report.files.length} file(s) in ${report.directory}` +
+        `${report.failures.length > 0 ? `, ${report.failures.length} failed` : ''}\n`,
+    );
+  }
+}
+
+/** One stdout line per recorded callback: time, kind, session, status — no personal data. */
+function eventLine(event: WebhookEvent, now: number): string {
+  const line = `${new Date(now).toISOString()} ${event.kind} ${event.sessionId ?? '-'} ${event.status ?? '-'}`;
+  // The payload is the sender's text: no control characters reach the terminal.
+  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
