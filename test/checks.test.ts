@@ -14,6 +14,8 @@ test('checkAccount: normalises and recognises spreadsheet damage', () => {
   const zeros = checkAccount('123456789012345000');
   assert.ok(!zeros.ok && /15th/.test(zeros.reason));
   assert.ok(checkAccount('12345678901234567').ok, 'a 17-digit number not ending in zeros is fine');
+  assert.ok(checkAccount('1234567890123450').ok, 'a 16-digit account ending in one zero is an account (one in ten are)');
+  assert.ok(!checkAccount('12345678901234500').ok, 'two zeros past the 15th digit: damage');
   assert.ok(!checkAccount('').ok);
   assert.ok(!checkAccount('12345678').ok, '8 digits is too short');
   assert.ok(!checkAccount('1234567890123456789').ok, '19 digits is too long');

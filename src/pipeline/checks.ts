@@ -32,8 +32,10 @@ export function checkAccount(raw: string): { ok: true; account: string } | { ok:
     return { ok: false, reason: `account number has a decimal part (${digits.length} characters): ${REEXPORT}` };
   }
   if (!/^\d+$/.test(digits)) return { ok: false, reason: 'account number must contain only digits' };
-  // Spreadsheets keep 15 significant digits and pad the rest with zeros.
-  if (/^\d{15}0+$/.test(digits)) {
+  // Spreadsheets keep 15 significant digits and pad the rest with zeros. One trailing zero on a
+  // 16-digit number is as likely a real account (one in ten end in 0) as damage, and a real
+  // account rejected here could never be verified; from two zeros on, damage is the safe bet.
+  if (/^\d{15}0{2,3}$/.test(digits)) {
     return {
       ok: false,
       reason: `account number has ${digits.length} digits ending in zeros past the 15th: a spreadsheet probably lost its last digits; ${REEXPORT}`,
