@@ -69,6 +69,9 @@ export interface LockHolder {
   startedAt: number;
 }
 
+/** Longest a write waits for its commit when nobody awaits it. */
+export const GROUP_COMMIT_MS = 50;
+
 /** A lock whose heartbeat is older than this belongs to a process that is gone. */
 export const LOCK_STALE_MS = 60_000;
 
@@ -104,9 +107,10 @@ export class BankStore {
   private readonly db: Db;
   private readonly now: () => number;
   private inTransaction = false;
+  private commitTimer: NodeJS.Timeout | undefined;
+  private immediateScheduled = false;
   /** A commit that failed in the background (disk full, I/O error): every later write reports it. */
   private failure: unknown;
-  private commitScheduled = false;
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private readonly stmt;
 
@@ -156,9 +160,7 @@ export class BankStore {
         `INSERT INTO results (account, ifsc, mode, status, reason, beneficiary_name, transaction_remark, bank_name,
            bank_branch, bank_city, bank_district, bank_state, bank_micr, bank_iso3166, bank_swift, bank_imps, bank_neft,
            bank_rtgs, bank_upi, request_id, verified_at, changed_since)
-         VALUES (@account, @ifsc, @mode, @status, @reason, @beneficiaryName, @transactionRemark, @bankName, @bankBranch,
-           @bankCity, @bankDistrict, @bankState, @bankMicr, @bankIso3166, @bankSwift, @bankImps, @bankNeft, @bankRtgs,
-           @bankUpi, @requestId, @verifiedAt, @changedSince)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getResult: db.prepare(`SELECT ${RESULT_COLUMNS} FROM results WHERE id = ?`),
       reusable: db.prepare(
@@ -254,14 +256,13 @@ export class BankStore {
     this.begin();
     const previous = toResult(this.stmt.previousResult.get(result.account, result.ifsc) as RawResult | undefined);
     const changedSince = describeChange(previous, result);
-    const info = this.stmt.insertResult.run({
-      ...result,
-      bankImps: fromBool(result.bankImps),
-      bankNeft: fromBool(result.bankNeft),
-      bankRtgs: fromBool(result.bankRtgs),
-      bankUpi: fromBool(result.bankUpi),
+    const r = result;
+    const info = this.stmt.insertResult.run(
+      r.account, r.ifsc, r.mode, r.status, r.reason, r.beneficiaryName, r.transactionRemark, r.bankName,
+      r.bankBranch, r.bankCity, r.bankDistrict, r.bankState, r.bankMicr, r.bankIso3166, r.bankSwift,
+      fromBool(r.bankImps), fromBool(r.bankNeft), fromBool(r.bankRtgs), fromBool(r.bankUpi), r.requestId, r.verifiedAt,
       changedSince,
-    });
+    );
     return { ...result, id: Number(info.lastInsertRowid), changedSince };
   }
 
@@ -311,14 +312,15 @@ export class BankStore {
       this.db.exec('BEGIN IMMEDIATE');
       this.inTransaction = true;
     }
-    if (!this.commitScheduled) {
-      this.commitScheduled = true;
-      setImmediate(() => this.commitAndNotify());
-    }
+    // Writes nobody waits for (answers, statuses) are committed in groups every few ms; a
+    // COMMIT per event-loop turn was the largest single cost of a run.
+    this.commitTimer ??= setTimeout(() => this.commitAndNotify(), GROUP_COMMIT_MS);
   }
 
   private commitAndNotify(): void {
-    this.commitScheduled = false;
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    this.immediateScheduled = false;
     const waiters = this.waiters;
     this.waiters = [];
     try {
@@ -334,6 +336,12 @@ export class BankStore {
   flush(): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (!this.inTransaction) return Promise.resolve();
+    // Someone waits (an IN_FLIGHT mark before its request): commit at the end of this turn,
+    // together with every other write made in it.
+    if (!this.immediateScheduled) {
+      this.immediateScheduled = true;
+      setImmediate(() => this.commitAndNotify());
+    }
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
     });
@@ -353,6 +361,8 @@ export class BankStore {
   }
 
   close(): void {
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
     this.flushSync();
   }
 }

@@ -103,4 +103,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_events_by_session ON webhook_events (session_id, received_at);
   CREATE INDEX doc_sessions_by_created ON doc_sessions (created_at);
   `,
+  // 3: every status change paid for this index twice; nothing reads run_keys by status on a hot path.
+  `DROP INDEX IF EXISTS run_keys_by_status;`,
 ];
