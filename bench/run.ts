@@ -1,0 +1,539 @@
+/**
+ * The benchmark suite (issue #7): `npm run bench` (full size) or `npm run bench -- --quick`
+ * (or BENCH_QUICK=1: every scenario at ~1/10 scale, for development).
+ *
+ * Measures the built CLI (dist/cli/bin.js, run as an executable so that its shebang's heap cap
+ * applies) against the sandbox in a separate process, and writes bench/results.json and
+ * bench/results.md. Each comparison is measured side by side in the same run. Generated files,
+ * state and outputs go to bench/out/ (gitignored). Timings are reported, not asserted; the one
+ * assertion is the calls-per-row correctness property (scenario 7), which sets the exit code.
+ *
+ * Environment: BENCH_QUICK=1; BENCH_LOAD_WAIT_S (longest wait for the 1-minute load average to
+ * drop below BENCH_LOAD_MAX, default 1.0, before the suite; default 600 full, 0 quick);
+ * BENCH_CLI (another executable to measure); BENCH_ONLY=1,4 (run some scenarios only).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { payee, writeMixedFile, writeUniqueFile, type Payee } from './lib/data.js';
+import { CLI, ROOT, cpuSeconds, killAll, loadAverage, runBareLoop, runCli, startSandboxProcess, type CliRun, type SandboxProcess } from './lib/procs.js';
+
+const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const SCALE = QUICK ? 0.1 : 1;
+const OUT = path.join(ROOT, 'bench', 'out');
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter((s) => s !== '').map(Number));
+const LOAD_MAX = Number(process.env.BENCH_LOAD_MAX ?? 1.0);
+const LOAD_WAIT_S = Number(process.env.BENCH_LOAD_WAIT_S ?? (QUICK ? 0 : 600));
+/** Between scenarios the wait is shorter: the suite's own previous scenario is still in the average. */
+const SCENARIO_WAIT_S = Math.min(LOAD_WAIT_S, 30);
+const TOKEN_ENV = { VAS_TOKEN: 'sandbox-token' };
+
+const SIZES = {
+  throughputRows: Math.round(100_000 * SCALE),
+  /** The concurrency sweep runs on a quarter of the rows; the best is then measured at full size. */
+  sweepRows: Math.round(25_000 * SCALE),
+  concurrencies: [8, 16, 32, 64],
+  limiterRows: Math.round(20_000 * SCALE),
+  latencyRows: Math.round(20_000 * SCALE),
+  memorySmallRows: Math.round(100_000 * SCALE),
+  memoryLargeRows: Math.round(1_000_000 * SCALE),
+  callsRows: Math.round(10_000 * SCALE),
+};
+
+type Load = [number, number, number];
+
+interface Figure {
+  id: number;
+  scenario: string;
+  measured: string;
+  target: string;
+  pass: boolean | null;
+  /** 1-, 5- and 15-minute load average when the measurement started. */
+  load: Load;
+}
+
+const results: {
+  generatedAt: string;
+  quick: boolean;
+  machine: Record<string, unknown>;
+  figures: Figure[];
+  scenarios: Record<string, unknown>;
+  errors: string[];
+} = {
+  generatedAt: new Date().toISOString(),
+  quick: QUICK,
+  machine: machineInfo(),
+  figures: [],
+  scenarios: {},
+  errors: [],
+};
+
+function machineInfo(): Record<string, unknown> {
+  const cpus = os.cpus();
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    // Not a git checkout.
+  }
+  // Others may commit or edit src/ while dist/ stays as built: say which build was measured.
+  let distBuiltAt: string | null = null;
+  let srcNewerThanDist: string[] = [];
+  try {
+    const built = fs.statSync(CLI).mtimeMs;
+    distBuiltAt = new Date(built).toISOString();
+    srcNewerThanDist = (fs.readdirSync(path.join(ROOT, 'src'), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && fs.statSync(path.join(ROOT, 'src', f)).mtimeMs > built);
+  } catch {
+    // No build: main() reports it.
+  }
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGb: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    commit,
+    cli: path.relative(ROOT, CLI),
+    distBuiltAt,
+    srcNewerThanDist,
+  };
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const perSecond = (rows: number, ms: number) => round((rows * 1000) / ms, 0);
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function figure(f: Figure): void {
+  results.figures.push(f);
+  const mark = f.pass === null ? '' : f.pass ? ' ✓' : ' ✗ MISS';
+  process.stdout.write(`  [${f.id}] ${f.scenario}: ${f.measured} (target ${f.target})${mark}  load ${f.load[0]}\n`);
+  save();
+}
+
+function save(): void {
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), markdown());
+}
+
+function markdown(): string {
+  const m = results.machine;
+  const lines = [
+    `Benchmark ${results.quick ? '(quick, ~1/10 scale)' : '(full size)'} — ${results.generatedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${String(m.commit)}`,
+    `Machine: ${String(m.cpu)}, ${String(m.cores)} cores, ${String(m.memoryGb)} GB, ${String(m.os)}, Node ${String(m.node)}`,
+    `Measured: ${String(m.cli)} built ${String(m.distBuiltAt)}${(m.srcNewerThanDist as string[]).length > 0 ? ` (src/ has changed since: ${(m.srcNewerThanDist as string[]).join(', ')})` : ''}`,
+    '',
+    '| # | Scenario | Measured | Target | Met | Load (1 min) |',
+    '|---|---|---|---|---|---|',
+    ...results.figures.map(
+      (f) => `| ${f.id} | ${f.scenario} | ${f.measured} | ${f.target} | ${f.pass === null ? '—' : f.pass ? 'yes' : '**no**'} | ${f.load[0].toFixed(2)} |`,
+    ),
+  ];
+  if (results.errors.length > 0) lines.push('', ...results.errors.map((e) => `- error: ${e}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Waits (polling) for the machine to be quiet, up to `maxS`; returns the load it measured from. */
+async function waitForQuiet(maxS: number): Promise<Load> {
+  const deadline = Date.now() + maxS * 1000;
+  let load = loadAverage();
+  let said = false;
+  while (load[0] >= LOAD_MAX && Date.now() < deadline) {
+    if (!said) process.stdout.write(`  waiting for the 1-minute load (${load[0]}) to drop below ${LOAD_MAX} (at most ${Math.round((deadline - Date.now()) / 1000)} s)\n`);
+    said = true;
+    await sleep(10_000);
+    load = loadAverage();
+  }
+  if (load[0] >= LOAD_MAX && said) process.stdout.write(`  load still ${load[0]}: measuring anyway (recorded)\n`);
+  return load;
+}
+
+interface SummaryJson {
+  rows: number;
+  durationMs: number;
+  callsMade: number;
+  statuses: Record<string, number>;
+  avoided: Record<string, number>;
+  exitCode: number;
+}
+
+interface BankRun extends CliRun {
+  summary: SummaryJson;
+  sandboxCpuS: number;
+  calls: number;
+  responses: Record<string, number>;
+}
+
+let runNo = 0;
+/** One `vas-verify bank` run against `sandbox`, with the sandbox's counters reset first. */
+async function bank(sandbox: SandboxProcess, input: string, state: string, flags: readonly string[], extra: { keepCounters?: boolean } = {}): Promise<BankRun> {
+  if (!extra.keepCounters) await sandbox.reset();
+  runNo += 1;
+  const summaryPath = path.join(OUT, `summary-${runNo}.json`);
+  const output = input.replace(/\.csv$/, '.verified.csv');
+  const cpuBefore = cpuSeconds(sandbox.pid);
+  const run = await runCli(['bank', input, '-o', output, '--state', state, '--base-url', sandbox.url, '--summary', summaryPath, ...flags], { env: TOKEN_ENV });
+  const sandboxCpuS = round(cpuSeconds(sandbox.pid) - cpuBefore, 2);
+  if (!fs.existsSync(summaryPath)) throw new Error(`bank run exited ${run.code} without a summary: ${run.stderr.slice(-2000)}`);
+  const summary = JSON.parse(fs.readFileSync(summaryPath, 'utf8')) as SummaryJson;
+  const stats = await sandbox.stats();
+  const calls = Object.values(stats.requests).reduce((a, b) => a + b, 0);
+  return { ...run, summary, sandboxCpuS, calls, responses: stats.responses };
+}
+
+function freshState(name: string): string {
+  const file = path.join(OUT, `${name}.sqlite`);
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  return file;
+}
+
+function brief(run: BankRun, rows: number) {
+  return {
+    wallMs: round(run.wallMs, 0),
+    rowsPerSecWall: perSecond(rows, run.wallMs),
+    rowsPerSecInRun: perSecond(rows, run.summary.durationMs),
+    peakRssMb: round(run.peakRssMb),
+    cliCpuS: round(run.cpuUserS + run.cpuSysS, 2),
+    sandboxCpuS: run.sandboxCpuS,
+    calls: run.calls,
+    exitCode: run.code,
+  };
+}
+
+// ---- scenarios ----
+
+const files: { throughput?: string; large?: string; largeState?: string; bestConcurrency?: number } = {};
+
+async function throughput(): Promise<void> {
+  process.stdout.write(`1. throughput vs the bare client (${fmt(SIZES.throughputRows)} rows)\n`);
+  const input = path.join(OUT, `unique-${SIZES.throughputRows}.csv`);
+  await writeUniqueFile(input, SIZES.throughputRows, 1);
+  files.throughput = input;
+  const sweepInput = path.join(OUT, `unique-${SIZES.sweepRows}.csv`);
+  await writeUniqueFile(sweepInput, SIZES.sweepRows, 1);
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const sandbox = await startSandboxProcess({});
+  const sweep: unknown[] = [];
+  let best = { concurrency: 0, rate: 0 };
+  try {
+    for (const concurrency of SIZES.concurrencies) {
+      const run = await bank(sandbox, sweepInput, freshState(`sweep-${concurrency}`), ['--concurrency', String(concurrency)]);
+      await sandbox.reset();
+      const cpuBefore = cpuSeconds(sandbox.pid);
+      const bare = await runBareLoop(sandbox.url, SIZES.sweepRows, concurrency, 1);
+      const bareSandboxCpuS = round(cpuSeconds(sandbox.pid) - cpuBefore, 2);
+      const pipeline = brief(run, SIZES.sweepRows);
+      sweep.push({ concurrency, rows: SIZES.sweepRows, pipeline, bare: { ms: round(bare.ms, 0), rowsPerSec: perSecond(bare.rows, bare.ms), sandboxCpuS: bareSandboxCpuS, non200: bare.non200 }, load: loadAverage() });
+      process.stdout.write(`    concurrency ${concurrency}: pipeline ${fmt(pipeline.rowsPerSecWall)} rows/s, bare ${fmt(perSecond(bare.rows, bare.ms))} req/s\n`);
+      if (pipeline.rowsPerSecWall > best.rate) best = { concurrency, rate: pipeline.rowsPerSecWall };
+    }
+  } finally {
+    await sandbox.stop();
+  }
+  files.bestConcurrency = best.concurrency;
+
+  // The best concurrency at full size, side by side; a fresh sandbox so that its first request
+  // times the CLI's start on this file too.
+  const loadFull = loadAverage();
+  const fresh = await startSandboxProcess({});
+  try {
+    const run = await bank(fresh, input, freshState('throughput'), ['--concurrency', String(best.concurrency)]);
+    const firstRequestMs = (await fresh.firstRequest) - run.spawnAt;
+    await fresh.reset();
+    const cpuBefore = cpuSeconds(fresh.pid);
+    const bare = await runBareLoop(fresh.url, SIZES.throughputRows, best.concurrency, 1);
+    const bareSandboxCpuS = round(cpuSeconds(fresh.pid) - cpuBefore, 2);
+    const pipeline = brief(run, SIZES.throughputRows);
+    const bareRate = perSecond(bare.rows, bare.ms);
+    const ratio = round(pipeline.rowsPerSecWall / bareRate, 2);
+    results.scenarios.throughput = {
+      rows: SIZES.throughputRows,
+      sweep,
+      best: { concurrency: best.concurrency, pipeline, firstRequestMs: round(firstRequestMs, 0), bare: { ms: round(bare.ms, 0), rowsPerSec: bareRate, sandboxCpuS: bareSandboxCpuS, non200: bare.non200 }, ratio },
+      loadSweep: load,
+      loadFull,
+    };
+    (results.scenarios as Record<string, unknown>).memorySmall = { rows: SIZES.throughputRows, peakRssMb: pipeline.peakRssMb, firstRequestMs: round(firstRequestMs, 0) };
+    figure({
+      id: 1,
+      scenario: `Throughput, ${fmt(SIZES.throughputRows)} rows, no latency (best --concurrency ${best.concurrency})`,
+      measured: `pipeline ${fmt(pipeline.rowsPerSecWall)} rows/s vs bare undici loop ${fmt(bareRate)} req/s = ${ratio}×`,
+      target: '≥ 0.6×',
+      pass: ratio >= 0.6,
+      load: loadFull,
+    });
+  } finally {
+    await fresh.stop();
+  }
+}
+
+async function limiter(): Promise<void> {
+  const rows = SIZES.limiterRows;
+  process.stdout.write(`2. limiter accuracy (${fmt(rows)} rows, --rate 200 vs sandbox 200 rps, 50 ms)\n`);
+  const input = path.join(OUT, `limiter-${rows}.csv`);
+  await writeUniqueFile(input, rows, 2);
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const sandbox = await startSandboxProcess({ latencyMs: 50, rateLimit: 200 });
+  try {
+    // 200 rps × 50 ms needs ≥ 10 calls in flight; 32 leaves room for retries of 429s.
+    const run = await bank(sandbox, input, freshState('limiter'), ['--rate', '200', '--concurrency', '32']);
+    const too = run.responses['429'] ?? 0;
+    const share = run.calls === 0 ? 0 : too / run.calls;
+    const r = brief(run, rows);
+    results.scenarios.limiter = { rows, ...r, responses: run.responses, share429: round(share * 100, 3), load };
+    figure({
+      id: 2,
+      scenario: `Limiter, ${fmt(rows)} rows, --rate 200 vs sandbox --rate-limit 200, 50 ms latency`,
+      measured: `${fmt(r.rowsPerSecWall)} rows/s (${round(r.rowsPerSecWall / 200, 3)}× of 200); ${too} × 429 of ${fmt(run.calls)} calls (${round(share * 100, 2)}%)`,
+      target: '≥ 190 rows/s, 429s ≤ 0.5%',
+      pass: r.rowsPerSecWall >= 190 && share <= 0.005,
+      load,
+    });
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function latencyHiding(): Promise<void> {
+  const rows = SIZES.latencyRows;
+  process.stdout.write(`3. latency hiding (${fmt(rows)} rows, 200 ms, --concurrency 64)\n`);
+  const input = path.join(OUT, `latency-${rows}.csv`);
+  await writeUniqueFile(input, rows, 3);
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const sandbox = await startSandboxProcess({ latencyMs: 200 });
+  try {
+    const run = await bank(sandbox, input, freshState('latency'), ['--concurrency', '64']);
+    const r = brief(run, rows);
+    results.scenarios.latency = { rows, ...r, load };
+    figure({
+      id: 3,
+      scenario: `Latency hiding, ${fmt(rows)} rows, 200 ms latency, --concurrency 64`,
+      measured: `${fmt(r.rowsPerSecWall)} rows/s (${round(r.rowsPerSecWall / 320, 3)}× of 320)`,
+      target: '≥ 288 rows/s',
+      pass: r.rowsPerSecWall >= 288,
+      load,
+    });
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function memoryAndStart(): Promise<void> {
+  const small = results.scenarios.memorySmall as { rows: number; peakRssMb: number; firstRequestMs: number } | undefined;
+  const concurrency = files.bestConcurrency ?? 32;
+  const rows = SIZES.memoryLargeRows;
+  process.stdout.write(`4/5. memory and time to first request (${fmt(rows)} rows, --concurrency ${concurrency})\n`);
+  let smallRss = small?.peakRssMb;
+  const input = path.join(OUT, `unique-${rows}.csv`);
+  await writeUniqueFile(input, rows, 1);
+  files.large = input;
+  const state = freshState('large');
+  files.largeState = state;
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  if (smallRss === undefined) {
+    // Scenario 1 did not run: measure the small size here with the same settings.
+    const smallInput = path.join(OUT, `unique-${SIZES.memorySmallRows}.csv`);
+    await writeUniqueFile(smallInput, SIZES.memorySmallRows, 1);
+    const sandbox = await startSandboxProcess({});
+    try {
+      smallRss = round((await bank(sandbox, smallInput, freshState('memory-small'), ['--concurrency', String(concurrency)])).peakRssMb);
+    } finally {
+      await sandbox.stop();
+    }
+  }
+  const sandbox = await startSandboxProcess({});
+  try {
+    const run = await bank(sandbox, input, state, ['--concurrency', String(concurrency)]);
+    const firstRequestMs = round((await sandbox.firstRequest) - run.spawnAt, 0);
+    const r = brief(run, rows);
+    const ratio = round(r.peakRssMb / smallRss, 2);
+    results.scenarios.memory = { smallRows: SIZES.memorySmallRows, smallPeakRssMb: smallRss, largeRows: rows, large: r, ratio, load };
+    results.scenarios.firstRequest = { rows, firstRequestMs, smallRowsFirstRequestMs: small?.firstRequestMs, load };
+    figure({
+      id: 4,
+      scenario: `Peak RSS, ${fmt(SIZES.memorySmallRows)} vs ${fmt(rows)} rows`,
+      measured: `${smallRss} MB vs ${r.peakRssMb} MB = ${ratio}× (${fmt(r.rowsPerSecWall)} rows/s on the large file)`,
+      target: `≤ 1.5×, ≤ 300 MB at ${fmt(rows)}`,
+      pass: ratio <= 1.5 && r.peakRssMb <= 300,
+      load,
+    });
+    figure({
+      id: 5,
+      scenario: `Time to first request, ${fmt(rows)}-row file`,
+      measured: `${firstRequestMs} ms${small ? ` (${small.firstRequestMs} ms at ${fmt(small.rows)} rows)` : ''}`,
+      target: '< 1000 ms',
+      pass: firstRequestMs < 1000,
+      load,
+    });
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+/** Opens a copy of a finished run's state with its last row put back to PENDING. */
+function stateWithOnePending(source: string, target: string): void {
+  // The CLI closed the database, so its WAL is checkpointed; copy whatever is there anyway.
+  for (const suffix of ['', '-wal', '-shm']) {
+    fs.rmSync(target + suffix, { force: true });
+    if (fs.existsSync(source + suffix)) fs.copyFileSync(source + suffix, target + suffix);
+  }
+  const db = new Database(target);
+  try {
+    db.transaction(() => {
+      const run = db.prepare('SELECT id FROM runs ORDER BY id DESC LIMIT 1').get() as { id: number };
+      const changed = db
+        .prepare(
+          `UPDATE run_keys SET status = 'PENDING', source = NULL, result_id = NULL, request_id = NULL
+           WHERE run_id = ? AND first_idx = (SELECT max(first_idx) FROM run_keys WHERE run_id = ?)`,
+        )
+        .run(run.id, run.id).changes;
+      if (changed !== 1) throw new Error(`expected to reopen 1 key, reopened ${changed}`);
+      db.prepare(`UPDATE runs SET status = 'open', total_rows = NULL WHERE id = ?`).run(run.id);
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+async function resumeCost(): Promise<void> {
+  if (!files.large || !files.largeState) {
+    results.errors.push('scenario 6 needs scenario 4 (the large run) in the same invocation');
+    return;
+  }
+  const rows = SIZES.memoryLargeRows;
+  const concurrency = files.bestConcurrency ?? 32;
+  process.stdout.write(`6. resume cost (${fmt(rows)} rows)\n`);
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const sandbox = await startSandboxProcess({});
+  try {
+    const pendingState = path.join(OUT, 'large-one-pending.sqlite');
+    stateWithOnePending(files.largeState, pendingState);
+    const finished = await bank(sandbox, files.large, files.largeState, ['--concurrency', String(concurrency), '--resume']);
+    const onePending = await bank(sandbox, files.large, pendingState, ['--concurrency', String(concurrency), '--resume']);
+    results.scenarios.resume = {
+      rows,
+      finished: { ...brief(finished, rows), exitCode: finished.code },
+      onePending: { ...brief(onePending, rows), exitCode: onePending.code },
+      load,
+    };
+    const ok = finished.calls === 0 && onePending.calls === 1 && finished.code === 0 && onePending.code === 0;
+    figure({
+      id: 6,
+      scenario: `Resume, ${fmt(rows)} rows: finished run / 1 row pending`,
+      measured: `${round(finished.wallMs / 1000)} s (${finished.calls} calls) / ${round(onePending.wallMs / 1000)} s (${onePending.calls} call); peak RSS ${round(finished.peakRssMb)} / ${round(onePending.peakRssMb)} MB`,
+      target: 'wall time (no target); 0 and 1 calls',
+      pass: ok ? null : false,
+      load,
+    });
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function callsPerRow(): Promise<void> {
+  const rows = SIZES.callsRows;
+  process.stdout.write(`7. calls per row (${fmt(rows)} rows, 30% duplicates, 10% invalid; night 2 with 90% unchanged, --reuse 30d)\n`);
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const pool: Payee[] = Array.from({ length: rows }, (_, i) => payee(4, i));
+  const night1 = await writeMixedFile(path.join(OUT, `night1-${rows}.csv`), rows, pool, 41);
+  const seen = [...night1.validKeys];
+  const unchanged = pool.filter((p) => night1.validKeys.has(`${p.account}|${p.ifsc}`));
+  // Night 2: as many distinct payees as night 1; 90% of them seen on night 1, 10% new.
+  const newCount = Math.round(seen.length * 0.1);
+  const fresh = Array.from({ length: newCount }, (_, i) => payee(5, i));
+  const night2Payees = [...unchanged.slice(0, seen.length - newCount), ...fresh];
+  // Interleave so that new payees are spread through the file.
+  const mixed = night2Payees.map((p, i) => ({ p, k: (i * 2654435761) % 4294967296 })).sort((a, b) => a.k - b.k).map((x) => x.p);
+  const night2 = await writeMixedFile(path.join(OUT, `night2-${rows}.csv`), rows, mixed, 42);
+  const expected1 = night1.validKeys.size;
+  const expected2 = [...night2.validKeys].filter((k) => !night1.validKeys.has(k)).length;
+
+  const sandbox = await startSandboxProcess({});
+  try {
+    const state = freshState('calls');
+    const first = await bank(sandbox, path.join(OUT, `night1-${rows}.csv`), state, ['--reuse', '30d', '--concurrency', '16']);
+    const second = await bank(sandbox, path.join(OUT, `night2-${rows}.csv`), state, ['--reuse', '30d', '--concurrency', '16']);
+    const ok =
+      first.calls === expected1 && first.summary.callsMade === expected1 && first.summary.rows === rows &&
+      second.calls === expected2 && second.summary.callsMade === expected2 && second.summary.rows === rows &&
+      first.code === 0 && second.code === 0;
+    results.scenarios.calls = {
+      rows,
+      night1: { expected: expected1, sandboxCalls: first.calls, cliCalls: first.summary.callsMade, avoided: first.summary.avoided, statuses: first.summary.statuses, exitCode: first.code },
+      night2: { expected: expected2, sandboxCalls: second.calls, cliCalls: second.summary.callsMade, avoided: second.summary.avoided, statuses: second.summary.statuses, exitCode: second.code },
+      load,
+    };
+    figure({
+      id: 7,
+      scenario: `Calls per row, ${fmt(rows)} rows (30% dup, 10% invalid), then night 2 (90% unchanged, --reuse 30d)`,
+      measured: `night 1: ${fmt(first.calls)} calls for ${fmt(expected1)} unique valid; night 2: ${fmt(second.calls)} calls for ${fmt(expected2)} unique new valid`,
+      target: 'calls = unique new valid rows (asserted)',
+      pass: ok,
+      load,
+    });
+    if (!ok) throw new Error(`calls per row: expected ${expected1} and ${expected2} calls, the sandbox counted ${first.calls} and ${second.calls} (CLI: ${first.summary.callsMade}, ${second.summary.callsMade}; rows ${first.summary.rows}, ${second.summary.rows})`);
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+// ---- main ----
+
+const SCENARIOS: Array<[number[], () => Promise<void>]> = [
+  [[1], throughput],
+  [[2], limiter],
+  [[3], latencyHiding],
+  [[4, 5], memoryAndStart],
+  [[6], resumeCost],
+  [[7], callsPerRow],
+];
+
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+async function main(): Promise<number> {
+  if (!fs.existsSync(CLI)) {
+    process.stderr.write(`${CLI} does not exist: run npm run build first\n`);
+    return 2;
+  }
+  fs.mkdirSync(OUT, { recursive: true });
+  process.stdout.write(`vas-verify benchmark ${QUICK ? '(quick)' : '(full)'}: ${String(results.machine.cpu)}, ${String(results.machine.cores)} cores, load ${loadAverage().join(' ')}\n`);
+  const startLoad = await waitForQuiet(LOAD_WAIT_S);
+  results.machine.loadAtStart = startLoad;
+  let failed = false;
+  for (const [ids, scenario] of SCENARIOS) {
+    if (ONLY.size > 0 && !ids.some((id) => ONLY.has(id))) continue;
+    try {
+      await scenario();
+    } catch (error) {
+      failed = true;
+      results.errors.push(`scenario ${ids.join('/')}: ${(error as Error).message}`);
+      process.stdout.write(`  scenario ${ids.join('/')} failed: ${(error as Error).message}\n`);
+      killAll();
+    }
+  }
+  results.machine.loadAtEnd = loadAverage();
+  save();
+  process.stdout.write(`\n${markdown()}\nwritten: bench/results.json, bench/results.md\n`);
+  return failed || results.figures.some((f) => f.id === 7 && f.pass === false) ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    killAll();
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    killAll();
+    process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
