@@ -201,7 +201,8 @@ test('SIGKILL mid-run, then --resume: the output equals an uninterrupted run; no
       assert.equal(resumed.code, unconfirmed.size > 0 ? 3 : 0, resumed.stderr);
       assert.equal(rows.length, 165);
       assert.ok(rows.every((r) => r.verify_status === 'VERIFIED' || r.verify_status === 'UNCONFIRMED'));
-      assert.equal(Object.keys(deposits).length, 150 - 0, 'every account got its one rupee');
+      // An UNCONFIRMED key may or may not have reached the bank before the kill.
+      assert.ok(Object.keys(deposits).length >= 150 - unconfirmed.size, 'every answered account got its one rupee');
     }
   }
 });

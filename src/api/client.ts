@@ -182,6 +182,7 @@ export function createClient(options: ClientOptions): Client {
   ): Promise<CallResult<T>> {
     if (closed) throw new VasError({ kind: 'network', code: 'aborted', message: 'client is closed' });
     let attempt = 0;
+    let quotaWaits = 0;
     let refreshed = false;
     for (;;) {
       attempt += 1;
@@ -215,7 +216,8 @@ export function createClient(options: ClientOptions): Client {
             : `the API refused the token (${error.message}): check VAS_TOKEN`,
         });
       }
-      const decision = decideRetry({ error, attempt, pennyDrop, policy, random });
+      if (error.code === 'rate-limit') quotaWaits += 1;
+      const decision = decideRetry({ error, attempt, quotaWaits, pennyDrop, policy, random });
       if (!decision.retry) throw error;
       options.onRetry?.({ op, attempt, error, delayMs: decision.delayMs, reason: decision.reason });
       try {

@@ -16,6 +16,17 @@ export interface RetryPolicy {
   serverErrorMaxMs: number;
   /** A Retry-After longer than this is not waited for: the call fails instead. Default 60000. */
   maxRetryAfterMs: number;
+  /**
+   * 429 answers that do not use up an attempt: the service said "later", not "no", and nothing
+   * was processed. Default 0 (every 429 is an attempt); bulk runs raise it so that a quota
+   * below --rate slows a run down instead of failing its rows.
+   */
+  maxQuotaWaits: number;
+  /**
+   * Attempts in all when nothing answers at the address (connection refused, unknown host):
+   * that is an outage for the run's circuit breaker to see soon, not a flake. Default 5.
+   */
+  maxUnreachableAttempts: number;
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
@@ -25,6 +36,8 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   serverErrorMinMs: 1000,
   serverErrorMaxMs: 5000,
   maxRetryAfterMs: 60_000,
+  maxQuotaWaits: 0,
+  maxUnreachableAttempts: 5,
 });
 
 export type RetryReason =
@@ -46,6 +59,8 @@ export interface RetryInput {
   error: VasError;
   /** Attempts already made (1 after the first failure). */
   attempt: number;
+  /** Of those, 429s that do not count against maxAttempts (at most policy.maxQuotaWaits). Default 0. */
+  quotaWaits?: number;
   /** A penny-drop call moves money: an ambiguous failure must never be sent again. */
   pennyDrop: boolean;
   policy?: Readonly<RetryPolicy>;
@@ -60,7 +75,11 @@ export function decideRetry(input: RetryInput): RetryDecision {
 
   if (error.ambiguous && pennyDrop) return no('ambiguous-penny-drop');
   if (!error.retryable) return no('not-retryable');
-  if (attempt >= policy.maxAttempts) return no('attempts-exhausted');
+  const unreachable = error.code === 'refused' || error.code === 'dns';
+  const counted = attempt - Math.min(input.quotaWaits ?? 0, policy.maxQuotaWaits);
+  if (counted >= (unreachable ? Math.min(policy.maxAttempts, policy.maxUnreachableAttempts) : policy.maxAttempts)) {
+    return no('attempts-exhausted');
+  }
 
   if (error.retryAfterMs !== undefined) {
     if (error.retryAfterMs > policy.maxRetryAfterMs) return no('retry-after-too-long');

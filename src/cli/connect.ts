@@ -4,6 +4,7 @@
  * secrets the same way: registered with the logger before anything can print them.
  */
 import { createClient, type Client, type RetryEvent } from '../api/client.js';
+import type { RetryPolicy } from '../api/retry.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
 import type { CliLogger } from './logger.js';
@@ -27,6 +28,8 @@ export interface ConnectOptions {
   /** Connections per origin; default the client's. */
   connections?: number | undefined;
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Overrides of the client's retry policy; default none. */
+  retry?: Partial<RetryPolicy> | undefined;
   /** Options of the in-process sandbox, when the connection is `sandbox`. */
   sandbox?: SandboxOptions | undefined;
 }
@@ -64,6 +67,7 @@ export async function connect(connection: Connection, log: CliLogger, options: C
       bodyTimeoutMs: options.timeoutMs,
       connections: options.connections,
       onRetry: options.onRetry,
+      retry: options.retry,
     });
   } catch (error) {
     await sandbox?.close();

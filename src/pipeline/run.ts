@@ -15,16 +15,11 @@ import { checkRow, maskAccount, maskDigits } from './checks.js';
 import { resolveColumns, type ColumnOverrides } from './columns.js';
 import { inspectInput, InputError, openCsvRecords } from './read.js';
 import { nextIstMidnight } from './time.js';
-import { appendedColumns, checkOutputPath, openCsvOutput, outcomeCells, type RowOutcome, type RowStatus } from './write.js';
+import { appendedColumns, checkOutputPath, openCsvOutput, OutputError, outcomeCells, type RowOutcome, type RowStatus } from './write.js';
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+import { RunLockedError, UsageError } from './errors.js';
 
-/** Another run holds the state file: not a usage error, the run simply cannot go ahead now. */
-export class RunLockedError extends Error {
-  override readonly name = 'RunLockedError';
-}
+export { RunLockedError, UsageError };
 
 /** Consecutive service failures (unavailable, network, timeout, server) that stop the run. Default 10. */
 export const DEFAULT_BREAKER_THRESHOLD = 10;
@@ -37,6 +32,8 @@ export const READ_AHEAD_ROWS = 4_096;
 /** …and their bytes, so that a file of huge fields cannot fill memory either. */
 export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 export const PROGRESS_INTERVAL_MS = 1_000;
+/** Longer than any payee name (banks keep 35–140 characters): not matched, NO_MATCH. */
+export const MAX_NAME_CHARS = 1_000;
 
 export interface BankRunOptions {
   inputPath: string;
@@ -418,8 +415,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       summary.spend += phase === 'pd' ? options.pricePd : options.pricePl;
       store.markInFlight(runId, task.key, phase);
       await store.flush();
-      if (stopping) {
+      if (stopping && stopping !== 'max-calls' && stopping !== 'max-spend') {
         // Stopped while the mark was being committed: nothing was sent, so nothing is in doubt.
+        // (A budget stop lets the calls already counted within the budget go.)
         summary.calls[phase] -= 1;
         summary.spend -= phase === 'pd' ? options.pricePd : options.pricePl;
         store.markStatus(runId, task.key, 'PENDING', null, null);
@@ -610,7 +608,12 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     if (hasName && deps.matchNames && outcome.result?.beneficiaryName) {
       const expected = slot.fields[columns.name] ?? '';
       if (expected.trim() !== '') {
-        const match = deps.matchNames(expected, outcome.result.beneficiaryName);
+        // A cell of megabytes is not a name, and the matcher's work grows with its length
+        // (a 5 MB run of initials exhausts the heap): it cannot match, say so at no cost.
+        const beneficiary = outcome.result.beneficiaryName;
+        const match = expected.length > MAX_NAME_CHARS || beneficiary.length > MAX_NAME_CHARS
+          ? { score: 0, result: 'NO_MATCH' }
+          : deps.matchNames(expected, beneficiary);
         outcome.nameMatch = match;
         summary.nameMatch[match.result] = (summary.nameMatch[match.result] ?? 0) + 1;
       }
@@ -778,7 +781,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   reportProgress(true);
 
   if (readError) throw readError;
-  if (writeError) throw writeError;
+  // The output could not be written (a full disk): fatal for this run, but every answered row
+  // is checkpointed, so it ends like a breaker stop, with the resume command. Anything else is a bug.
+  if (writeError && !(writeError instanceof OutputError)) throw writeError;
 
   summary.stopped = stopping;
   summary.message = stopMessage;

@@ -1,5 +1,6 @@
 /** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../api/client.js';
 import { openDatabase } from '../../state/db.js';
@@ -8,7 +9,7 @@ import { runBank, UsageError, type BankRunSummary } from '../../pipeline/run.js'
 import { checkOutputPath } from '../../pipeline/write.js';
 import { parseDuration } from '../../pipeline/time.js';
 import { matchNames } from '../../match/index.js';
-import { resolveNumber, resolveStatePath, defaultOutputPath, DEFAULT_CONCURRENCY, type Env } from '../config.js';
+import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../config.js';
 import type { CliLogger } from '../logger.js';
 import { connect, resolveApiConnection, type Connected } from '../connect.js';
 import { createProgress } from '../progress.js';
@@ -90,12 +91,15 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
   let client: Client | undefined;
   const retries: Record<string, number> = {};
   const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => log.info(line), quiet: io.quiet, now: io.now });
-  let summary: BankRunSummary;
+  let summary: BankRunSummary | undefined;
+  // A state file that cannot be written mid-run (full disk, I/O error, damaged pages).
+  let stateFailure: InstanceType<typeof Database.SqliteError> | undefined;
   try {
     if (connection) {
       connected = await connect(connection, log, {
         timeoutMs,
         connections: Math.max(concurrency, 1),
+        retry: BULK_RETRY,
         onRetry: (event: RetryEvent) => {
           const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
           retries[cause] = (retries[cause] ?? 0) + 1;
@@ -136,11 +140,30 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
         onProgress: (p) => progress.update(p),
       },
     );
+  } catch (error) {
+    if (!(error instanceof Database.SqliteError)) throw error;
+    stateFailure = error;
   } finally {
     progress.done();
     await connected?.close();
-    store.close();
+    try {
+      store.close();
+    } catch (error) {
+      if (!(error instanceof Database.SqliteError)) throw error;
+      stateFailure ??= error;
+    }
     db.close();
+  }
+  const resumeHint = [
+    `vas-verify bank ${flags.input} -o ${output} --mode ${flags.mode} --resume`,
+    flags.state ? ` --state ${flags.state}` : '',
+    flags.sandbox ? ' --sandbox' : '',
+  ].join('');
+  if (stateFailure || !summary) {
+    const what = stateFailure?.code === 'SQLITE_FULL' ? 'its disk is full' : stateFailure?.message ?? 'unknown failure';
+    // The failed group of writes was rolled back: the file holds every row committed before it.
+    log.error(`the state file ${statePath} failed (${what}); the run stopped, rows checkpointed before this are kept. Free the space or restore the file, then resume with: ${resumeHint}`);
+    return 1;
   }
 
   const extras = { retries, stateFile: statePath };
@@ -151,11 +174,6 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
     // `mode` applies only to a new file: an existing one keeps its bits unless told.
     fs.chmodSync(flags.summary, 0o600);
   }
-  const resumeHint = [
-    `vas-verify bank ${flags.input} -o ${output} --mode ${flags.mode} --resume`,
-    flags.state ? ` --state ${flags.state}` : '',
-    flags.sandbox ? ' --sandbox' : '',
-  ].join('');
   if (summary.stopped) {
     const what = summary.message ?? 'stopped';
     const line = `${what}; every answered row is checkpointed in ${statePath}. Resume with: ${resumeHint}`;

@@ -1,0 +1,192 @@
+/**
+ * Disks and files that fight back: unwritable output paths (as root, where permission bits do
+ * not help), damaged state files, a disk that fills up mid-run. Each ends in a clear error, no
+ * stack trace, no partial output, and a state that a later --resume continues from.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { startSandbox } from '../src/sandbox/index.js';
+import { readCsvObjects, runCli, sum, tempDir, type CliResult } from './helpers/cli.js';
+
+function writePayees(dir: string, name: string, count: number): string {
+  const lines = ['Payee Name,Account Number,IFSC'];
+  for (let i = 0; i < count; i += 1) lines.push(`Payee ${i},7${String(3_000_000 + i).padStart(9, '0')}${String(11 + (i % 60))},SBIN0001234`);
+  fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
+  return name;
+}
+
+function assertClean(r: CliResult, what: string): void {
+  assert.doesNotMatch(r.stderr, /\n\s+at |this is a bug/, `${what}: no stack trace\n${r.stderr}`);
+}
+
+const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/**
+ * A temp directory whose clean-ups run last-in first-out, so a tmpfs mounted inside it is
+ * unmounted before the directory is removed.
+ */
+function scratchDir(t: TestContext, prefix: string): { dir: string; cleanups: Array<() => void> } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const cleanups: Array<() => void> = [() => fs.rmSync(dir, { recursive: true, force: true })];
+  t.after(() => {
+    for (const cleanup of cleanups.reverse()) cleanup();
+  });
+  return { dir, cleanups };
+}
+
+/** Mounts a tmpfs at `dir` (root only); a reason when this machine does not allow it. */
+function mountTmpfs(scratch: { cleanups: Array<() => void> }, dir: string, options: string): string | undefined {
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    return `cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]}): needs root with CAP_SYS_ADMIN`;
+  }
+  scratch.cleanups.push(() => execFileSync('umount', [dir], { stdio: 'pipe' }));
+  return undefined;
+}
+
+test('unwritable output and summary paths are refused before any call (exit 2), even as root', { timeout: 120_000 }, async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const scratch = scratchDir(t, 'vas-disk-out-');
+  const { dir } = scratch;
+  writePayees(dir, 'p.csv', 5);
+  fs.writeFileSync(path.join(dir, 'plain-file'), 'x');
+  const base = ['--base-url', sandbox.url];
+  const cases: Array<[string[], RegExp]> = [
+    [['-o', 'plain-file/out.csv'], /output directory .*plain-file is not a directory/],
+    // Root passes every permission check on /proc, but nothing can be created there.
+    [['-o', '/proc/out.csv'], /output directory \/proc is not writable \(E[A-Z]+\): choose another -o path/],
+    [['-o', 'out.csv', '--summary', 'missing/run.json'], /output directory .*missing does not exist: create it or choose another --summary path/],
+    [['-o', 'out.csv', '--summary', '/proc/run.json'], /output directory \/proc is not writable .*--summary/],
+  ];
+  const cannotMount = mountTmpfs(scratch, path.join(dir, 'ro'), 'ro,size=64k');
+  if (!cannotMount) cases.push([['-o', 'ro/out.csv'], /output directory .*ro is not writable \(EROFS\)/]);
+  else t.diagnostic(`read-only mount case skipped: ${cannotMount}`);
+  for (const [args, pattern] of cases) {
+    const r = await runCli(['bank', 'p.csv', ...args, ...base, '--state', 'out-cases.sqlite'], { cwd: dir });
+    assert.equal(r.code, 2, `${args.join(' ')}\n${r.stderr}`);
+    assert.match(r.stderr, pattern);
+    assertClean(r, args.join(' '));
+  }
+  assert.equal(sum(sandbox.stats().requests), 0, 'no call was made');
+  assert.ok(!fs.existsSync(path.join(dir, 'out.csv')), 'nothing was written');
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.probe') || f.endsWith('.tmp')), [], 'no probe left behind');
+});
+
+test('a damaged, foreign or misplaced state file is refused with a clear error (exit 2), untouched, before any call', { timeout: 120_000 }, async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t, 'vas-disk-state-');
+  writePayees(dir, 'p.csv', 300);
+  const ok = await runCli(['bank', 'p.csv', '-o', 'good.csv', '--state', 'good.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(ok.code, 0, ok.stderr);
+  const good = fs.readFileSync(path.join(dir, 'good.sqlite'));
+  assert.ok(good.length > 64 * 1024, 'a state file with some pages to damage');
+  fs.writeFileSync(path.join(dir, 'truncated.sqlite'), good.subarray(0, 40_000));
+  const scrambled = Buffer.from(good);
+  for (let i = 8192; i < scrambled.length; i += 1) scrambled[i] = (i * 31 + 7) & 0xff;
+  fs.writeFileSync(path.join(dir, 'scrambled.sqlite'), scrambled);
+  fs.writeFileSync(path.join(dir, 'random.sqlite'), Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 131 + 17) & 0xff)));
+  fs.writeFileSync(path.join(dir, 'text.sqlite'), 'account,ifsc\n1,2\n');
+  fs.mkdirSync(path.join(dir, 'dir.sqlite'));
+  fs.copyFileSync(path.join(dir, 'good.sqlite'), path.join(dir, 'newer.sqlite'));
+  const newer = new Database(path.join(dir, 'newer.sqlite'));
+  newer.pragma(`user_version = ${(newer.pragma('user_version', { simple: true }) as number) + 1}`);
+  newer.close();
+  sandbox.reset();
+
+  const cases: Array<[string, RegExp]> = [
+    ['truncated.sqlite', /state file truncated\.sqlite is damaged \(database disk image is malformed\): restore it from a backup, or choose another --state path/],
+    ['scrambled.sqlite', /state file scrambled\.sqlite is damaged/],
+    ['random.sqlite', /random\.sqlite is not a vas-verify state file \(not an SQLite database\)/],
+    ['text.sqlite', /text\.sqlite is not a vas-verify state file/],
+    ['dir.sqlite', /cannot create state file dir\.sqlite/],
+    ['missing/state.sqlite', /cannot create state file missing\/state\.sqlite: its directory does not exist/],
+    ['newer.sqlite', /written by a newer vas-verify \(schema \d+, this tool knows \d+\): upgrade vas-verify/],
+  ];
+  for (const [state, pattern] of cases) {
+    const file = path.join(dir, state);
+    const before = fs.existsSync(file) && fs.statSync(file).isFile() ? sha(file) : undefined;
+    const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', state, '--base-url', sandbox.url, '--resume'], { cwd: dir });
+    assert.equal(r.code, 2, `${state}\n${r.stderr}`);
+    assert.match(r.stderr, pattern, state);
+    assert.equal(r.stderr.trim().split('\n').length, 1, `${state}: one line`);
+    assertClean(r, state);
+    if (before) assert.equal(sha(file), before, `${state} was not modified`);
+  }
+  assert.equal(sum(sandbox.stats().requests), 0, 'no call was made');
+  assert.ok(!fs.existsSync(path.join(dir, 'out.csv')));
+});
+
+test('the state file\'s disk fills up mid-run (penny-drop): exit 1 with one clear line; after space is freed --resume completes, never two deposits', { timeout: 180_000 }, async (t) => {
+  const scratch = scratchDir(t, 'vas-disk-full-state-');
+  const { dir } = scratch;
+  const small = path.join(dir, 'small');
+  // Small enough to fill within a few dozen rows (the WAL grows with every commit).
+  const cannotMount = mountTmpfs(scratch, small, 'size=1m,mode=0700');
+  if (cannotMount) {
+    t.skip(cannotMount);
+    return;
+  }
+  writePayees(dir, 'p.csv', 1500);
+  const sandbox = await startSandbox({ latencyMs: [1, 4] });
+  t.after(() => sandbox.close());
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--state', 'small/s.sqlite', '--base-url', sandbox.url, '--mode', 'pd', '--concurrency', '4'];
+  const full = await runCli(args, { cwd: dir });
+  assert.equal(full.code, 1, full.stderr);
+  assert.match(full.stderr, /error: the state file small\/s\.sqlite failed \(its disk is full\); the run stopped, rows checkpointed before this are kept\. Free the space or restore the file, then resume with: vas-verify bank p\.csv -o out\.csv --mode pd --resume --state small\/s\.sqlite/);
+  assertClean(full, 'disk full');
+  assert.ok(!fs.existsSync(path.join(dir, 'out.csv')), 'no partial output presented as complete');
+  const paidBefore = sum(sandbox.stats().deposits);
+  assert.ok(paidBefore > 0 && paidBefore < 1500, `it stopped part-way (${paidBefore} deposits)`);
+
+  execFileSync('mount', ['-o', 'remount,size=32m', small]);
+  const resumed = await runCli([...args, '--resume'], { cwd: dir });
+  assert.ok(resumed.code === 0 || resumed.code === 3, resumed.stderr);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows.length, 1500, 'every row once');
+  const deposits = sandbox.stats().deposits;
+  for (const [account, n] of Object.entries(deposits)) assert.equal(n, 1, `one deposit at most for ${account}`);
+  const unconfirmed = rows.filter((r) => r.verify_status === 'UNCONFIRMED');
+  // Answers that arrived after the failed commit could not be recorded: those rows were
+  // IN_FLIGHT and are honestly UNCONFIRMED — at most the calls in flight, never re-sent.
+  assert.ok(unconfirmed.length <= 4, `${unconfirmed.length} UNCONFIRMED`);
+  assert.ok(rows.every((r) => r.verify_status === 'VERIFIED' || r.verify_status === 'UNCONFIRMED'));
+  assert.equal(resumed.code, unconfirmed.length > 0 ? 3 : 0);
+});
+
+test('the output\'s disk fills up mid-run: exit 1 with the resume command, no partial output; --resume completes with no account called twice', { timeout: 180_000 }, async (t) => {
+  const scratch = scratchDir(t, 'vas-disk-full-out-');
+  const { dir } = scratch;
+  const small = path.join(dir, 'small');
+  const cannotMount = mountTmpfs(scratch, small, 'size=160k,mode=0700');
+  if (cannotMount) {
+    t.skip(cannotMount);
+    return;
+  }
+  writePayees(dir, 'p.csv', 1500);
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const args = ['bank', 'p.csv', '-o', 'small/out.csv', '--state', 's.sqlite', '--base-url', sandbox.url];
+  const full = await runCli(args, { cwd: dir });
+  assert.equal(full.code, 1, full.stderr);
+  assert.match(full.stderr, /error: cannot write .*small\/\.out\.csv\.\d+\.tmp: ENOSPC.*every answered row is checkpointed in s\.sqlite\. Resume with: vas-verify bank p\.csv -o small\/out\.csv --mode pl --resume --state s\.sqlite/);
+  assertClean(full, 'output disk full');
+  assert.deepEqual(fs.readdirSync(small), [], 'the temporary output is removed, nothing is presented');
+
+  execFileSync('mount', ['-o', 'remount,size=32m', small]);
+  const resumed = await runCli([...args, '--resume'], { cwd: dir });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const rows = readCsvObjects(path.join(small, 'out.csv'));
+  assert.equal(rows.length, 1500);
+  assert.ok(rows.every((r) => r.verify_status === 'VERIFIED'));
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 1500, 'every account called exactly once over both runs');
+});
