@@ -5,33 +5,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo, Socket } from 'node:net';
 import { startSandbox } from '../src/sandbox/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { startTestServer } from './helpers/server.js';
 
 function payees(dir: string): void {
   fs.writeFileSync(path.join(dir, 'p.csv'), 'name,account number,ifsc\nA,900000000011,SBIN0001234\nB,900000000012,SBIN0001234\nC,900000000013,SBIN0001234\nD,900000000014,SBIN0001234\n');
 }
 
 test('a hanging server: timeouts end the run with one clear line, exit 1, rows resumable', async (t) => {
-  const sockets = new Set<Socket>();
-  const server = http.createServer(() => {
+  const url = await startTestServer(t, () => {
     // Never answers.
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => {
-    for (const s of sockets) s.destroy();
-    return new Promise<void>((r) => server.close(() => r()));
   });
   const dir = tempDir(t);
   payees(dir);
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', url, '--timeout', '200ms', '--concurrency', '4'], { cwd: dir });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /no answer from .* in time/);

@@ -3,11 +3,10 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createClient, type Client, type ClientOptions } from '../src/api/client.js';
 import { VasError } from '../src/api/errors.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
+import { startTestServer } from './helpers/server.js';
 
 const IFSC = 'SBIN0001234';
 const FAST_RETRY = { baseMs: 5, capMs: 20 };
@@ -198,9 +197,8 @@ test('OAuth: a 401 right after a fresh token is fatal; rejected credentials say 
 });
 
 /** A server that misbehaves in the ways proxies and broken deployments do. */
-async function misbehavingServer(t: TestContext): Promise<string> {
-  const sockets = new Set<import('node:net').Socket>();
-  const server = http.createServer((req, res) => {
+function misbehavingServer(t: TestContext): Promise<string> {
+  return startTestServer(t, (req, res) => {
     req.resume();
     req.on('end', () => {
       const mode = req.url?.split('/')[1];
@@ -216,16 +214,6 @@ async function misbehavingServer(t: TestContext): Promise<string> {
       } else res.end('{}');
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => {
-    for (const s of sockets) s.destroy();
-    return new Promise<void>((r) => server.close(() => r()));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 test('a misbehaving server gives clear protocol and timeout errors, never a crash', async (t) => {
@@ -253,9 +241,9 @@ test('a misbehaving server gives clear protocol and timeout errors, never a cras
   const hang = await call('hang', { headersTimeoutMs: 200, bodyTimeoutMs: 200 });
   assert.equal(hang.kind, 'timeout');
   assert.equal(hang.ambiguous, true);
-  const refused = await failure(
-    createClient({ baseUrl: 'http://127.0.0.1:9', token: 'x', retry: { ...FAST_RETRY, maxAttempts: 2 } }).verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pd' }),
-  );
+  const nowhere = createClient({ baseUrl: 'http://127.0.0.1:9', token: 'x', retry: { ...FAST_RETRY, maxAttempts: 2 } });
+  t.after(() => nowhere.close());
+  const refused = await failure(nowhere.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pd' }));
   assert.deepEqual([refused.kind, refused.code, refused.ambiguous], ['network', 'refused', false]);
   assert.deepEqual(unhandled, []);
 });
