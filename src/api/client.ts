@@ -74,6 +74,11 @@ export interface RetryEvent {
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /**
+   * Awaited before every retry (after its backoff): a retry is a request against the same
+   * quota, so a caller's rate limiter gets to space it. Default: none.
+   */
+  beforeRetry?: (() => Promise<unknown>) | undefined;
 }
 
 export interface CallResult<T> {
@@ -179,6 +184,7 @@ export function createClient(options: ClientOptions): Client {
     envelope: z.ZodType<{ body: T }>,
     pennyDrop: boolean,
     signal: AbortSignal | undefined,
+    beforeRetry?: (() => Promise<unknown>) | undefined,
   ): Promise<CallResult<T>> {
     if (closed) throw new VasError({ kind: 'network', code: 'aborted', message: 'client is closed' });
     let attempt = 0;
@@ -222,6 +228,7 @@ export function createClient(options: ClientOptions): Client {
       options.onRetry?.({ op, attempt, error, delayMs: decision.delayMs, reason: decision.reason });
       try {
         await sleepFor(decision.delayMs, undefined, signal ? { signal } : undefined);
+        await beforeRetry?.();
       } catch {
         // Cancelled while waiting: the last attempt failed cleanly, so nothing is in doubt.
         throw new VasError({ kind: 'network', code: 'aborted', message: `${op} was cancelled`, ambiguous: false });
@@ -233,13 +240,13 @@ export function createClient(options: ClientOptions): Client {
     baseUrl,
     verifyBankAccount(input, callOptions) {
       const op = input.mode === 'pd' ? OPS.pennyDrop : OPS.pennyLess;
-      return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal);
+      return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry);
     },
     docInit(input, callOptions) {
-      return call(OPS.docInit, input, INIT_ENVELOPE, false, callOptions?.signal);
+      return call(OPS.docInit, input, INIT_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
     },
     docFetchStatus(sessionId, callOptions) {
-      return call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, callOptions?.signal);
+      return call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
     },
     async download(url, callOptions) {
       const maxBytes = callOptions?.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
