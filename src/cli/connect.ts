@@ -5,7 +5,7 @@
  */
 import { createClient, type Client, type RetryEvent } from '../api/client.js';
 import type { RetryPolicy } from '../api/retry.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
 import { resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
 import type { CliLogger } from './logger.js';
 
@@ -47,6 +47,8 @@ export async function connect(connection: Connection, log: CliLogger, options: C
   let baseUrl: string;
   let auth: { token?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined; tokenUrl?: string | undefined };
   if (connection.kind === 'sandbox') {
+    // Loaded only when asked for: a run against a real API does not pay for the sandbox's code.
+    const { startSandbox } = await import('../sandbox/index.js');
     sandbox = await startSandbox(options.sandbox ?? {});
     baseUrl = sandbox.url;
     auth = { token: SANDBOX_TOKEN };

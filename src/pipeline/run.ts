@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import Bottleneck from 'bottleneck';
 import pLimit from 'p-limit';
 import type { Client } from '../api/client.js';
-import { isVasError, VasError } from '../api/errors.js';
+import { isVasError, type VasError } from '../api/errors.js';
 import type { BankResult } from '../api/schemas.js';
 import type { BankStore, CallMode, KeyRecord, NewResult, ResultRecord, RunMode } from '../state/bank-store.js';
 import { checkRow, maskAccount, maskDigits } from './checks.js';
@@ -134,8 +134,6 @@ interface KeyTask {
   account: string;
   ifsc: string;
   outcome: KeyOutcome | undefined;
-  /** Set when the run stopped before this key was answered. */
-  abandoned: boolean;
 }
 
 interface Slot {
@@ -349,7 +347,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   let stopMessage: string | null = null;
   let consecutiveFailures = 0;
   let successes = 0;
-  let inFlight = 0;
   let outstanding = 0;
   const idle = signalEvent();
   const space = signalEvent();
@@ -397,7 +394,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
 
   async function execute(task: KeyTask): Promise<void> {
     if (stopping) {
-      task.abandoned = true;
       return;
     }
     const dueAt = deferredAccounts.get(task.account);
@@ -408,7 +404,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     const over = budgetExceeded();
     if (over) {
       stop(over, over === 'max-calls' ? `--max-calls ${options.maxCalls} reached` : `--max-spend ${options.maxSpend} reached`);
-      task.abandoned = true;
       return;
     }
     if (!deps.client || runId === null) throw new Error('runBank: no client for a real run');
@@ -425,11 +420,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         summary.calls[phase] -= 1;
         summary.spend -= phase === 'pd' ? options.pricePd : options.pricePl;
         store.markStatus(runId, task.key, 'PENDING', null, null);
-        task.abandoned = true;
         return;
       }
       await sendGate();
-      inFlight += 1;
       let answer;
       try {
         answer = await deps.client.verifyBankAccount(
@@ -437,11 +430,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
           { signal: callAbort.signal, beforeRetry: spaceRetry },
         );
       } catch (error) {
-        inFlight -= 1;
         handleFailure(task, phase, error);
         return;
       }
-      inFlight -= 1;
       consecutiveFailures = 0;
       successes += 1;
       const at = now();
@@ -449,7 +440,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         store.insertResult(toNewResult(task.account, task.ifsc, 'pl', answer.result, answer.requestId, at));
         if (stopping) {
           store.markStatus(runId, task.key, 'PENDING', null, null);
-          task.abandoned = true;
           return;
         }
         phase = 'pd';
@@ -457,7 +447,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         if (overAgain) {
           store.markStatus(runId, task.key, 'PENDING', null, null);
           stop(overAgain, overAgain === 'max-calls' ? `--max-calls ${options.maxCalls} reached` : `--max-spend ${options.maxSpend} reached`);
-          task.abandoned = true;
           return;
         }
         continue;
@@ -500,12 +489,10 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     }
     if (error.code === 'aborted') {
       store.markStatus(id, task.key, 'PENDING', null, null);
-      task.abandoned = true;
       return;
     }
     if (error.kind === 'auth') {
       store.markStatus(id, task.key, 'PENDING', null, null);
-      task.abandoned = true;
       stop('auth', error.describe());
       return;
     }
@@ -518,7 +505,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       const neverWorked = successes === 0 && consecutiveFailures >= FAIL_FAST_THRESHOLD;
       if (unreachable || neverWorked || consecutiveFailures >= breakerThreshold) {
         store.markStatus(id, task.key, 'PENDING', null, null);
-        task.abandoned = true;
         stop(
           'breaker',
           unreachable
@@ -559,7 +545,6 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       .catch((error: unknown) => {
         // A bug, or the state file failing under us: stop everything and report it.
         stop('fatal', error instanceof Error ? error.message : String(error));
-        task.abandoned = true;
       })
       .finally(() => {
         outstanding -= 1;
@@ -570,7 +555,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
 
   /** Decides what a key needs the first time it is met in this run. */
   const startKey = (record: KeyRecord): KeyTask => {
-    const task: KeyTask = { key: record.key, account: record.account, ifsc: record.ifsc, outcome: undefined, abandoned: false };
+    const task: KeyTask = { key: record.key, account: record.account, ifsc: record.ifsc, outcome: undefined };
     tasks.set(task.key, task);
     const at = now();
     const known = outcomeOfRecord(store, record);
@@ -864,4 +849,3 @@ function createLimiter(options: BankRunOptions): Bottleneck | undefined {
   return new Bottleneck({ minTime });
 }
 
-export { VasError };

@@ -171,7 +171,6 @@ export class BankStore {
         `SELECT ${RESULT_COLUMNS} FROM results WHERE account = ? AND ifsc = ? AND status IN ('VERIFIED', 'NOT_VERIFIED')
            ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
-      countKeys: db.prepare(`SELECT status, count(*) AS n FROM run_keys WHERE run_id = ? GROUP BY status`),
       getLock: db.prepare(`SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt FROM run_lock WHERE id = 1`),
       putLock: db.prepare(
         `INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?)`,
@@ -210,11 +209,6 @@ export class BankStore {
     const unconfirmed = this.stmt.unconfirmInFlight.run(now, runId).changes;
     if (retryUnconfirmed) this.stmt.requeueUnconfirmed.run(now, runId);
     return { requeued, unconfirmed };
-  }
-
-  keyCounts(runId: number): Partial<Record<KeyStatus, number>> {
-    const rows = this.stmt.countKeys.all(runId) as Array<{ status: KeyStatus; n: number }>;
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
   // ---- keys ----
