@@ -62,7 +62,7 @@ function inFlightKeys(statePath: string): string[] {
   try {
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'run_keys'").get() as { n: number };
     if (tables.n === 0) return [];
-    return (db.prepare("SELECT key FROM run_keys WHERE status = 'IN_FLIGHT'").all() as Array<{ key: string }>).map((r) => r.key);
+    return (db.prepare("SELECT account || '|' || ifsc AS key FROM run_keys WHERE status = 'IN_FLIGHT'").all() as Array<{ key: string }>).map((r) => r.key);
   } finally {
     db.close();
   }

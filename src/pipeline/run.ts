@@ -131,6 +131,8 @@ interface KeyOutcome {
 
 interface KeyTask {
   key: string;
+  /** The data row where the payee first appears: how the state names it. */
+  idx: number;
   account: string;
   ifsc: string;
   outcome: KeyOutcome | undefined;
@@ -385,7 +387,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
 
   const deferTask = (task: KeyTask, dueAt: number, called: boolean) => {
     const reason = deferralReason(dueAt);
-    if (runId !== null && !options.dryRun) store.markStatus(runId, task.key, 'DEFERRED', reason, null, dueAt);
+    if (runId !== null && !options.dryRun) store.markStatus(runId, task.idx, 'DEFERRED', reason, null, dueAt);
     if (!called) summary.avoided.deferral += 1;
     resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: '' });
   };
@@ -412,14 +414,14 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       // Counted before the first await, so concurrent workers never overshoot a budget.
       summary.calls[phase] += 1;
       summary.spend += phase === 'pd' ? options.pricePd : options.pricePl;
-      store.markInFlight(runId, task.key, phase);
+      store.markInFlight(runId, task.idx, phase);
       await store.flush();
       if (stopping && stopping !== 'max-calls' && stopping !== 'max-spend') {
         // Stopped while the mark was being committed: nothing was sent, so nothing is in doubt.
         // (A budget stop lets the calls already counted within the budget go.)
         summary.calls[phase] -= 1;
         summary.spend -= phase === 'pd' ? options.pricePd : options.pricePl;
-        store.markStatus(runId, task.key, 'PENDING', null, null);
+        store.markStatus(runId, task.idx, 'PENDING', null, null);
         return;
       }
       await sendGate();
@@ -439,13 +441,13 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       if (options.mode === 'hybrid' && phase === 'pl' && answer.result.verificationStatus === 'NOT_VERIFIED') {
         store.insertResult(toNewResult(task.account, task.ifsc, 'pl', answer.result, answer.requestId, at));
         if (stopping) {
-          store.markStatus(runId, task.key, 'PENDING', null, null);
+          store.markStatus(runId, task.idx, 'PENDING', null, null);
           return;
         }
         phase = 'pd';
         const overAgain = budgetExceeded('pd');
         if (overAgain) {
-          store.markStatus(runId, task.key, 'PENDING', null, null);
+          store.markStatus(runId, task.idx, 'PENDING', null, null);
           stop(overAgain, overAgain === 'max-calls' ? `--max-calls ${options.maxCalls} reached` : `--max-spend ${options.maxSpend} reached`);
           return;
         }
@@ -453,7 +455,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       }
       if (options.mode === 'hybrid' && phase === 'pl') summary.avoided.hybrid += 1;
       const result = store.insertResult(toNewResult(task.account, task.ifsc, phase, answer.result, answer.requestId, at));
-      store.markDone(runId, task.key, 'api', result.id, answer.requestId ?? null);
+      store.markDone(runId, task.idx, 'api', result.id, answer.requestId ?? null);
       resolveTask(task, { status: result.status, reason: result.reason ?? '', source: 'api', result, requestId: answer.requestId ?? '' });
       return;
     }
@@ -468,7 +470,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       const dueAt = nextIstMidnight(at);
       deferredAccounts.set(task.account, dueAt);
       const reason = deferralReason(dueAt);
-      store.markStatus(id, task.key, 'DEFERRED', reason, error.requestId ?? null, dueAt);
+      store.markStatus(id, task.idx, 'DEFERRED', reason, error.requestId ?? null, dueAt);
       store.deferAccount(id, task.account, reason, dueAt);
       resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
       log.info(`account ${maskAccount(task.account)}: daily limit reached, deferred to the next IST day with its other rows`);
@@ -477,22 +479,22 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     if (error.kind === 'invalid-input') {
       consecutiveFailures = 0;
       const result = store.insertResult(invalidResult(task.account, task.ifsc, phase, error, at));
-      store.markDone(id, task.key, 'api', result.id, error.requestId ?? null);
+      store.markDone(id, task.idx, 'api', result.id, error.requestId ?? null);
       resolveTask(task, { status: 'INVALID', reason: error.message, source: 'api', result, requestId: error.requestId ?? '' });
       return;
     }
     if (phase === 'pd' && error.ambiguous) {
       const reason = `no answer to the penny-drop request (${error.message}): a rupee may have moved; check before re-sending with --resume --retry-unconfirmed`;
-      store.markStatus(id, task.key, 'UNCONFIRMED', maskDigits(reason), error.requestId ?? null);
+      store.markStatus(id, task.idx, 'UNCONFIRMED', maskDigits(reason), error.requestId ?? null);
       resolveTask(task, { status: 'UNCONFIRMED', reason: maskDigits(reason), source: 'api', result: undefined, requestId: error.requestId ?? '' });
       return;
     }
     if (error.code === 'aborted') {
-      store.markStatus(id, task.key, 'PENDING', null, null);
+      store.markStatus(id, task.idx, 'PENDING', null, null);
       return;
     }
     if (error.kind === 'auth') {
-      store.markStatus(id, task.key, 'PENDING', null, null);
+      store.markStatus(id, task.idx, 'PENDING', null, null);
       stop('auth', error.describe());
       return;
     }
@@ -504,7 +506,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       consecutiveFailures += 1;
       const neverWorked = successes === 0 && consecutiveFailures >= FAIL_FAST_THRESHOLD;
       if (unreachable || neverWorked || consecutiveFailures >= breakerThreshold) {
-        store.markStatus(id, task.key, 'PENDING', null, null);
+        store.markStatus(id, task.idx, 'PENDING', null, null);
         stop(
           'breaker',
           unreachable
@@ -515,7 +517,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       }
     }
     const reason = maskDigits(error.describe());
-    store.markStatus(id, task.key, 'FAILED', reason, error.requestId ?? null);
+    store.markStatus(id, task.idx, 'FAILED', reason, error.requestId ?? null);
     resolveTask(task, { status: 'FAILED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
   }
 
@@ -555,7 +557,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
 
   /** Decides what a key needs the first time it is met in this run. */
   const startKey = (record: KeyRecord): KeyTask => {
-    const task: KeyTask = { key: record.key, account: record.account, ifsc: record.ifsc, outcome: undefined };
+    const task: KeyTask = { key: record.key, idx: record.firstIdx, account: record.account, ifsc: record.ifsc, outcome: undefined };
     tasks.set(task.key, task);
     const at = now();
     const known = outcomeOfRecord(store, record);
@@ -565,7 +567,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       return task;
     }
     if ((record.status === 'DEFERRED' || record.status === 'FAILED') && !options.dryRun) {
-      store.markStatus(runId!, record.key, 'PENDING', null, null);
+      store.markStatus(runId!, record.firstIdx, 'PENDING', null, null);
     }
     const dueAt = deferredAccounts.get(record.account);
     if (dueAt !== undefined && dueAt > at) {
@@ -577,7 +579,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       const fitsHybrid = options.mode !== 'hybrid' || reusable?.mode === 'pd' || reusable?.status !== 'NOT_VERIFIED';
       if (reusable && fitsHybrid) {
         summary.avoided.reuse += 1;
-        if (runId !== null && !options.dryRun) store.markDone(runId, record.key, 'reuse', reusable.id, reusable.requestId);
+        if (runId !== null && !options.dryRun) store.markDone(runId, record.firstIdx, 'reuse', reusable.id, reusable.requestId);
         resolveTask(task, { status: reusable.status, reason: reusable.reason ?? '', source: 'reuse', result: reusable, requestId: reusable.requestId ?? '' });
         return task;
       }
@@ -729,13 +731,13 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
               summary.avoided.duplicate += 1;
             } else {
               dryRunKeys!.add(key);
-              const record = runId === null ? undefined : store.getKey(runId, key);
+              const record = runId === null ? undefined : store.getKey(runId, check.account, check.ifsc);
               slot.task = startKey(record ?? { key, account: check.account, ifsc: check.ifsc, firstIdx: idx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 });
             }
           } else {
-            const record = store.getKey(runId!, key);
+            const record = store.getKey(runId!, check.account, check.ifsc);
             if (!record) {
-              slot.task = startKey(store.insertKey(runId!, key, check.account, check.ifsc, idx));
+              slot.task = startKey(store.insertKey(runId!, check.account, check.ifsc, idx));
             } else if (record.firstIdx !== idx) {
               const known = outcomeOfRecord(store, record);
               slot.duplicate = true;

@@ -82,7 +82,7 @@ const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_nam
   bank_rtgs AS bankRtgs, bank_upi AS bankUpi, request_id AS requestId, verified_at AS verifiedAt,
   changed_since AS changedSince`;
 
-const KEY_COLUMNS = `key, account, ifsc, first_idx AS firstIdx, status, phase, source, reason,
+const KEY_COLUMNS = `account || '|' || ifsc AS key, account, ifsc, first_idx AS firstIdx, status, phase, source, reason,
   result_id AS resultId, request_id AS requestId, due_at AS dueAt, attempts`;
 
 type RawResult = Omit<ResultRecord, 'bankImps' | 'bankNeft' | 'bankRtgs' | 'bankUpi'> & {
@@ -126,19 +126,19 @@ export class BankStore {
         `INSERT INTO runs (fingerprint, mode, input_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
       ),
       finishRun: db.prepare(`UPDATE runs SET status = ?, total_rows = ?, updated_at = ? WHERE id = ?`),
-      getKey: db.prepare(`SELECT ${KEY_COLUMNS} FROM run_keys WHERE run_id = ? AND key = ?`),
+      getKey: db.prepare(`SELECT ${KEY_COLUMNS} FROM run_keys WHERE run_id = ? AND account = ? AND ifsc = ?`),
       insertKey: db.prepare(
-        `INSERT INTO run_keys (run_id, key, account, ifsc, first_idx, status, updated_at) VALUES (?, ?, ?, ?, ?, 'PENDING', ?)`,
+        `INSERT INTO run_keys (run_id, first_idx, account, ifsc, status, updated_at) VALUES (?, ?, ?, ?, 'PENDING', ?)`,
       ),
       markInFlight: db.prepare(
-        `UPDATE run_keys SET status = 'IN_FLIGHT', phase = ?, attempts = attempts + 1, updated_at = ? WHERE run_id = ? AND key = ?`,
+        `UPDATE run_keys SET status = 'IN_FLIGHT', phase = ?, attempts = attempts + 1, updated_at = ? WHERE run_id = ? AND first_idx = ?`,
       ),
       markDone: db.prepare(
         `UPDATE run_keys SET status = 'DONE', source = ?, result_id = ?, request_id = ?, reason = NULL, due_at = NULL, updated_at = ?
-         WHERE run_id = ? AND key = ?`,
+         WHERE run_id = ? AND first_idx = ?`,
       ),
       markOther: db.prepare(
-        `UPDATE run_keys SET status = ?, reason = ?, request_id = ?, due_at = ?, updated_at = ? WHERE run_id = ? AND key = ?`,
+        `UPDATE run_keys SET status = ?, reason = ?, request_id = ?, due_at = ?, updated_at = ? WHERE run_id = ? AND first_idx = ?`,
       ),
       deferAccount: db.prepare(
         `UPDATE run_keys SET status = 'DEFERRED', reason = ?, due_at = ?, updated_at = ?
@@ -213,29 +213,30 @@ export class BankStore {
 
   // ---- keys ----
 
-  getKey(runId: number, key: string): KeyRecord | undefined {
-    return this.stmt.getKey.get(runId, key) as KeyRecord | undefined;
+  getKey(runId: number, account: string, ifsc: string): KeyRecord | undefined {
+    return this.stmt.getKey.get(runId, account, ifsc) as KeyRecord | undefined;
   }
 
-  insertKey(runId: number, key: string, account: string, ifsc: string, firstIdx: number): KeyRecord {
+  /** A payee met for the first time in this run, at data row `firstIdx`; later calls name it by that row. */
+  insertKey(runId: number, account: string, ifsc: string, firstIdx: number): KeyRecord {
     this.begin();
-    this.stmt.insertKey.run(runId, key, account, ifsc, firstIdx, this.now());
-    return { key, account, ifsc, firstIdx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 };
+    this.stmt.insertKey.run(runId, firstIdx, account, ifsc, this.now());
+    return { key: `${account}|${ifsc}`, account, ifsc, firstIdx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 };
   }
 
-  markInFlight(runId: number, key: string, phase: CallMode): void {
+  markInFlight(runId: number, firstIdx: number, phase: CallMode): void {
     this.begin();
-    this.stmt.markInFlight.run(phase, this.now(), runId, key);
+    this.stmt.markInFlight.run(phase, this.now(), runId, firstIdx);
   }
 
-  markDone(runId: number, key: string, source: 'api' | 'reuse', resultId: number, requestId: string | null): void {
+  markDone(runId: number, firstIdx: number, source: 'api' | 'reuse', resultId: number, requestId: string | null): void {
     this.begin();
-    this.stmt.markDone.run(source, resultId, requestId, this.now(), runId, key);
+    this.stmt.markDone.run(source, resultId, requestId, this.now(), runId, firstIdx);
   }
 
-  markStatus(runId: number, key: string, status: 'PENDING' | 'FAILED' | 'UNCONFIRMED' | 'DEFERRED', reason: string | null, requestId: string | null, dueAt: number | null = null): void {
+  markStatus(runId: number, firstIdx: number, status: 'PENDING' | 'FAILED' | 'UNCONFIRMED' | 'DEFERRED', reason: string | null, requestId: string | null, dueAt: number | null = null): void {
     this.begin();
-    this.stmt.markOther.run(status, reason, requestId, dueAt, this.now(), runId, key);
+    this.stmt.markOther.run(status, reason, requestId, dueAt, this.now(), runId, firstIdx);
   }
 
   /** Defers every key of this account in the run that has not been answered. */

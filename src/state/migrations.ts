@@ -105,4 +105,33 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 3: every status change paid for this index twice; nothing reads run_keys by status on a hot path.
   `DROP INDEX IF EXISTS run_keys_by_status;`,
+  // 4: run_keys is stored in file order. Keyed by payee text, every new row, its IN_FLIGHT mark
+  // and its answer each dirtied a random page (and a random page of an account index), and every
+  // commit rewrote those pages to the WAL: most of a run's disk writes. Keyed by the row where the
+  // payee first appears, a commit's updates land on the few pages of the rows being worked on;
+  // the one random index left (by payee) is written once per payee and also serves the account
+  // deferral. The key text was account|ifsc, both of which are columns.
+  `
+  CREATE TABLE run_keys_v4 (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    first_idx INTEGER NOT NULL,            -- the data row (1-based) where this account+IFSC first appears
+    account TEXT NOT NULL,
+    ifsc TEXT NOT NULL,
+    status TEXT NOT NULL,                  -- PENDING IN_FLIGHT DONE DEFERRED FAILED UNCONFIRMED
+    phase TEXT,                            -- pl | pd: the call IN_FLIGHT or last made
+    source TEXT,                           -- api | reuse
+    reason TEXT,
+    result_id INTEGER REFERENCES results (id),
+    request_id TEXT,
+    due_at INTEGER,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (run_id, first_idx)
+  ) WITHOUT ROWID;
+  INSERT INTO run_keys_v4 (run_id, first_idx, account, ifsc, status, phase, source, reason, result_id, request_id, due_at, attempts, updated_at)
+    SELECT run_id, first_idx, account, ifsc, status, phase, source, reason, result_id, request_id, due_at, attempts, updated_at FROM run_keys;
+  DROP TABLE run_keys;
+  ALTER TABLE run_keys_v4 RENAME TO run_keys;
+  CREATE UNIQUE INDEX run_keys_by_payee ON run_keys (run_id, account, ifsc);
+  `,
 ];
