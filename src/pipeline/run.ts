@@ -36,6 +36,8 @@ export const PROGRESS_INTERVAL_MS = 1_000;
 export const RATE_HEADROOM = 0.975;
 /** The reader gives the event loop a turn after this many rows. */
 export const READER_YIELD_ROWS = 256;
+/** Most rows handed to the output in one write. */
+export const WRITE_BATCH_ROWS = 512;
 /** Longer than any payee name (banks keep 35–140 characters): not matched, NO_MATCH. */
 export const MAX_NAME_CHARS = 1_000;
 
@@ -615,7 +617,8 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     return outcome;
   };
 
-  const emit = async (slot: Slot, outcome: RowOutcome) => {
+  /** Counts a row that leaves, and returns its output record. */
+  const emit = (slot: Slot, outcome: RowOutcome): string[] | undefined => {
     summary.rows += 1;
     summary.statuses[outcome.status] += 1;
     if (outcome.source) summary.sources[outcome.source] = (summary.sources[outcome.source] ?? 0) + 1;
@@ -632,9 +635,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         summary.nameMatch[match.result] = (summary.nameMatch[match.result] ?? 0) + 1;
       }
     }
-    if (!output) return;
+    if (!output) return undefined;
     const fields = slot.fields.length === header.length ? slot.fields : padTo(slot.fields, header.length);
-    await output.write([...fields, ...outcomeCells(outcome, hasName)]);
+    return fields.concat(outcomeCells(outcome, hasName));
   };
 
   function pump(): void {
@@ -643,17 +646,24 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     void (async () => {
       try {
         while (head < slots.length && !stopping) {
-          const slot = slots[head]!;
-          const outcome = rowOutcome(slot);
-          if (!outcome) break;
-          await emit(slot, outcome);
-          bufferedBytes -= slot.size;
-          slots[head] = undefined as unknown as Slot;
-          head += 1;
+          // Every row that is ready goes out in one write.
+          const batch: string[][] = [];
+          while (head < slots.length && batch.length < WRITE_BATCH_ROWS && !stopping) {
+            const slot = slots[head]!;
+            const outcome = rowOutcome(slot);
+            if (!outcome) break;
+            const record = emit(slot, outcome);
+            if (record) batch.push(record);
+            bufferedBytes -= slot.size;
+            slots[head] = undefined as unknown as Slot;
+            head += 1;
+          }
           if (head > 8192 && head * 2 > slots.length) {
             slots.splice(0, head);
             head = 0;
           }
+          if (batch.length === 0) break;
+          if (output) await output.writeRows(batch);
         }
       } catch (error) {
         writeError = error;

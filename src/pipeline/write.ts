@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import { stringify, type Stringifier } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { ResultRecord } from '../state/bank-store.js';
 
 export const APPENDED_COLUMNS = [
@@ -57,7 +57,10 @@ export function appendedColumns(hasName: boolean): string[] {
  * a cell are flattened as well, so an API value cannot forge rows in naive readers.
  */
 const DANGEROUS_START = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/;
+const LINE_BREAK = /[\r\n]/;
 export function neutralise(value: string): string {
+  // Nearly every cell is harmless: answer it without building a new string.
+  if (!LINE_BREAK.test(value) && !DANGEROUS_START.test(value)) return value;
   const flat = value.replace(/[\r\n]+/g, ' ');
   return DANGEROUS_START.test(value) || DANGEROUS_START.test(flat) ? `'${flat}` : flat;
 }
@@ -133,7 +136,8 @@ export function checkOutputPath(outputPath: string, flag = '-o'): void {
 }
 
 export interface CsvOutput {
-  write(cells: string[]): Promise<void>;
+  /** Appends rows; resolves at once unless the file is behind (then once it has drained). */
+  writeRows(rows: readonly (readonly string[])[]): Promise<void>;
   /** Finishes the temporary file and renames it into place. */
   commit(): Promise<void>;
   /** Removes the temporary file: a reader never sees a partial output. */
@@ -157,50 +161,49 @@ function removeStaleTemps(target: string, isAlive: (pid: number) => boolean): vo
   }
 }
 
+const CSV_OPTIONS = { eof: true, record_delimiter: 'unix' } as const;
+
 export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true): CsvOutput {
   const target = path.resolve(outputPath);
   removeStaleTemps(target, isAlive);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   const file = fs.createWriteStream(temp, { mode: 0o600 });
-  const stringifier: Stringifier = stringify({ eof: true, record_delimiter: 'unix' });
-  stringifier.pipe(file);
   const state: { failure: Error | undefined } = { failure: undefined };
   const remember = (error: Error) => {
     state.failure ??= error;
   };
   file.on('error', remember);
-  stringifier.on('error', remember);
   let done = false;
 
   /** Waits for 'drain' or a failure, and leaves no listener behind either way. */
   const drained = () =>
     new Promise<void>((resolve) => {
       const done = () => {
-        stringifier.off('drain', done);
-        stringifier.off('error', done);
+        file.off('drain', done);
         file.off('error', done);
         resolve();
       };
-      stringifier.on('drain', done);
-      stringifier.on('error', done);
+      file.on('drain', done);
       file.on('error', done);
     });
   const check = () => {
     if (state.failure) throw new OutputError(`cannot write ${temp}: ${state.failure.message}`);
   };
-  const write = async (cells: readonly string[]) => {
+  // Rows go out as one string per batch: a stream transform per row cost more than the quoting.
+  const writeRows = async (rows: readonly (readonly string[])[]) => {
     check();
-    if (!stringifier.write(cells)) await drained();
+    if (rows.length === 0) return;
+    if (!file.write(stringify(rows as string[][], CSV_OPTIONS))) await drained();
     check();
   };
-  void write(header).catch(remember);
+  void writeRows([header]).catch(remember);
 
   return {
-    write,
+    writeRows,
     async commit() {
       if (done) return;
       done = true;
-      stringifier.end();
+      file.end();
       if (!file.closed) await Promise.race([once(file, 'close'), once(file, 'error')]);
       if (state.failure) {
         await fs.promises.rm(temp, { force: true });
@@ -211,7 +214,6 @@ export function openCsvOutput(outputPath: string, header: readonly string[], isA
     async discard() {
       if (done) return;
       done = true;
-      stringifier.end();
       file.destroy();
       await fs.promises.rm(temp, { force: true });
     },
