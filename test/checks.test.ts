@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkAccount, checkIfsc, checkRow, maskAccount, maskDigits } from '../src/pipeline/checks.js';
 import { resolveColumns, ColumnError } from '../src/pipeline/columns.js';
-import { neutralise } from '../src/pipeline/write.js';
+import { stringify } from 'csv-stringify/sync';
+import { parse } from 'csv-parse/sync';
+import { csvLine, neutralise } from '../src/pipeline/write.js';
 import { nextIstMidnight, parseDuration } from '../src/pipeline/time.js';
 
 test('checkAccount: normalises and recognises spreadsheet damage', () => {
@@ -57,6 +59,20 @@ test('neutralise: OWASP formula starts, full-width forms, line breaks', () => {
   }
   assert.equal(neutralise('RAVI KUMAR'), 'RAVI KUMAR');
   assert.equal(neutralise('A\nB'), 'A B');
+});
+
+test('csvLine writes the bytes csv-stringify writes, and csv-parse reads the cells back', () => {
+  const cells = ['', 'plain', 'a,b', 'say "hi"', '"', '""', ',', 'line\nbreak', '\r\n', ' leading', 'trailing ',
+    "'=SUM(A1)", 'नाम', '\t', 'a""b', 'x,"y"\nz', '0012', 'ŚRĪ', '\uFEFFbom'];
+  const rows = [cells, [...cells].reverse(), [''], ['', ''], cells.map((c) => c + c)];
+  for (const row of rows) {
+    assert.equal(csvLine(row), stringify([row], { eof: true, record_delimiter: 'unix' }), JSON.stringify(row));
+    assert.deepEqual(parse(csvLine(row))[0], row);
+  }
+  // One deliberate difference: a bare CR is quoted (csv-stringify leaves it bare, and many
+  // readers end the record there).
+  assert.equal(csvLine(['cr\rx', 'y']), '"cr\rx",y\n');
+  assert.deepEqual(parse(csvLine(['cr\rx', 'y'])), [['cr\rx', 'y']]);
 });
 
 test('time: next IST midnight and durations', () => {

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import { stringify } from 'csv-stringify/sync';
 import type { ResultRecord } from '../state/bank-store.js';
 
 export const APPENDED_COLUMNS = [
@@ -161,7 +160,24 @@ function removeStaleTemps(target: string, isAlive: (pid: number) => boolean): vo
   }
 }
 
-const CSV_OPTIONS = { eof: true, record_delimiter: 'unix' } as const;
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTE = /"/g;
+
+/**
+ * One CSV record, RFC 4180 as csv-stringify writes it by default (a test holds the two to the
+ * same bytes): a cell is quoted only when it holds a comma, a quote or a line break, and its
+ * quotes are doubled; records end with \n. Written by hand because csv-stringify allocated
+ * some 30 objects per cell, a fifth of everything a run allocated.
+ */
+export function csvLine(cells: readonly string[]): string {
+  let line = '';
+  for (let i = 0; i < cells.length; i += 1) {
+    const cell = cells[i]!;
+    if (i > 0) line += ',';
+    line += NEEDS_QUOTES.test(cell) ? `"${cell.replace(QUOTE, '""')}"` : cell;
+  }
+  return `${line}\n`;
+}
 
 export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true): CsvOutput {
   const target = path.resolve(outputPath);
@@ -193,7 +209,9 @@ export function openCsvOutput(outputPath: string, header: readonly string[], isA
   const writeRows = async (rows: readonly (readonly string[])[]) => {
     check();
     if (rows.length === 0) return;
-    if (!file.write(stringify(rows as string[][], CSV_OPTIONS))) await drained();
+    let text = '';
+    for (const row of rows) text += csvLine(row);
+    if (!file.write(text)) await drained();
     check();
   };
   void writeRows([header]).catch(remember);
