@@ -140,6 +140,23 @@ export function createClient(options: ClientOptions): Client {
   });
   const tokens = createTokenSource(options, baseUrl, agent, now, headersTimeout);
   let closed = false;
+  // The same few strings and headers for every call, built once (and again when the token changes).
+  const targets = new Map<OpName, string>();
+  const targetOf = (op: OpName) => {
+    let target = targets.get(op);
+    if (target === undefined) targets.set(op, (target = `${baseUrl}${API_PREFIX}${op}`));
+    return target;
+  };
+  let cachedHeaders: { token: string; value: Record<string, string> } | undefined;
+  const headersFor = (token: Token) => {
+    if (cachedHeaders?.token !== token.value) {
+      cachedHeaders = {
+        token: token.value,
+        value: { authorization: `Bearer ${token.value}`, 'content-type': 'application/json', accept: 'application/json' },
+      };
+    }
+    return cachedHeaders.value;
+  };
 
   async function sendOnce<T>(
     op: OpName,
@@ -148,7 +165,7 @@ export function createClient(options: ClientOptions): Client {
     token: Token,
     signal: AbortSignal | undefined,
   ): Promise<{ ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError }> {
-    const target = `${baseUrl}${API_PREFIX}${op}`;
+    const target = targetOf(op);
     let status: number;
     let headers: Record<string, string | string[] | undefined>;
     let text: string;
@@ -156,11 +173,7 @@ export function createClient(options: ClientOptions): Client {
       const res = await request(target, {
         method: 'POST',
         dispatcher: agent,
-        headers: {
-          authorization: `Bearer ${token.value}`,
-          'content-type': 'application/json',
-          accept: 'application/json',
-        },
+        headers: headersFor(token),
         body: JSON.stringify(payload),
         signal: signal ?? null,
       });

@@ -135,6 +135,8 @@ interface KeyTask {
   key: string;
   /** The data row where the payee first appears: how the state names it. */
   idx: number;
+  /** Whether the state has its row yet: a new payee's row is written with its first IN_FLIGHT mark. */
+  stored: boolean;
   account: string;
   ifsc: string;
   outcome: KeyOutcome | undefined;
@@ -387,8 +389,16 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     tasks.delete(task.key);
   };
 
+  /** Gives a new payee its row in the state (most get it with their IN_FLIGHT mark instead). */
+  const ensureStored = (task: KeyTask) => {
+    if (task.stored || runId === null || options.dryRun) return;
+    store.insertKey(runId, task.account, task.ifsc, task.idx);
+    task.stored = true;
+  };
+
   const deferTask = (task: KeyTask, dueAt: number, called: boolean) => {
     const reason = deferralReason(dueAt);
+    ensureStored(task);
     if (runId !== null && !options.dryRun) store.markStatus(runId, task.idx, 'DEFERRED', reason, null, dueAt);
     if (!called) summary.avoided.deferral += 1;
     resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: '' });
@@ -416,7 +426,12 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       // Counted before the first await, so concurrent workers never overshoot a budget.
       summary.calls[phase] += 1;
       summary.spend += phase === 'pd' ? options.pricePd : options.pricePl;
-      store.markInFlight(runId, task.idx, phase);
+      if (task.stored) {
+        store.markInFlight(runId, task.idx, phase);
+      } else {
+        store.insertInFlight(runId, task.account, task.ifsc, task.idx, phase);
+        task.stored = true;
+      }
       await store.flush();
       if (stopping && stopping !== 'max-calls' && stopping !== 'max-spend') {
         // Stopped while the mark was being committed: nothing was sent, so nothing is in doubt.
@@ -426,7 +441,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         store.markStatus(runId, task.idx, 'PENDING', null, null);
         return;
       }
-      await sendGate();
+      if (sendSpacingMs > 0) await sendGate();
       let answer;
       try {
         answer = await deps.client.verifyBankAccount(
@@ -558,8 +573,8 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   };
 
   /** Decides what a key needs the first time it is met in this run. */
-  const startKey = (record: KeyRecord): KeyTask => {
-    const task: KeyTask = { key: record.key, idx: record.firstIdx, account: record.account, ifsc: record.ifsc, outcome: undefined };
+  const startKey = (record: KeyRecord, stored: boolean): KeyTask => {
+    const task: KeyTask = { key: record.key, idx: record.firstIdx, stored, account: record.account, ifsc: record.ifsc, outcome: undefined };
     tasks.set(task.key, task);
     const at = now();
     const known = outcomeOfRecord(store, record);
@@ -581,6 +596,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       const fitsHybrid = options.mode !== 'hybrid' || reusable?.mode === 'pd' || reusable?.status !== 'NOT_VERIFIED';
       if (reusable && fitsHybrid) {
         summary.avoided.reuse += 1;
+        ensureStored(task);
         if (runId !== null && !options.dryRun) store.markDone(runId, record.firstIdx, 'reuse', reusable.id, reusable.requestId);
         resolveTask(task, { status: reusable.status, reason: reusable.reason ?? '', source: 'reuse', result: reusable, requestId: reusable.requestId ?? '' });
         return task;
@@ -742,20 +758,20 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
             } else {
               dryRunKeys!.add(key);
               const record = runId === null ? undefined : store.getKey(runId, check.account, check.ifsc);
-              slot.task = startKey(record ?? { key, account: check.account, ifsc: check.ifsc, firstIdx: idx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 });
+              slot.task = startKey(record ?? newKey(check.account, check.ifsc, idx), record !== undefined);
             }
           } else {
             const record = store.getKey(runId!, check.account, check.ifsc);
             if (!record) {
-              slot.task = startKey(store.insertKey(runId!, check.account, check.ifsc, idx));
+              slot.task = startKey(newKey(check.account, check.ifsc, idx), false);
             } else if (record.firstIdx !== idx) {
               const known = outcomeOfRecord(store, record);
               slot.duplicate = true;
               summary.avoided.duplicate += 1;
               if (known) slot.outcome = { ...known, source: 'duplicate' };
-              else slot.task = startKey(record);
+              else slot.task = startKey(record, true);
             } else {
-              slot.task = startKey(record);
+              slot.task = startKey(record, true);
             }
           }
         }
@@ -819,6 +835,10 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   else if (stopping) summary.exitCode = 3;
   else summary.exitCode = complete || options.dryRun ? 0 : 3;
   return summary;
+}
+
+function newKey(account: string, ifsc: string, firstIdx: number): KeyRecord {
+  return { key: `${account}|${ifsc}`, account, ifsc, firstIdx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 };
 }
 
 function deferralReason(dueAt: number): string {

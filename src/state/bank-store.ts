@@ -111,7 +111,8 @@ export class BankStore {
   private immediateScheduled = false;
   /** A commit that failed in the background (disk full, I/O error): every later write reports it. */
   private failure: unknown;
-  private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** The commit at the end of this turn, which every IN_FLIGHT mark of the turn awaits. */
+  private pending: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
   private readonly stmt;
 
   constructor(db: Db, now: () => number) {
@@ -129,6 +130,9 @@ export class BankStore {
       getKey: db.prepare(`SELECT ${KEY_COLUMNS} FROM run_keys WHERE run_id = ? AND account = ? AND ifsc = ?`),
       insertKey: db.prepare(
         `INSERT INTO run_keys (run_id, first_idx, account, ifsc, status, updated_at) VALUES (?, ?, ?, ?, 'PENDING', ?)`,
+      ),
+      insertInFlight: db.prepare(
+        `INSERT INTO run_keys (run_id, first_idx, account, ifsc, status, phase, attempts, updated_at) VALUES (?, ?, ?, ?, 'IN_FLIGHT', ?, 1, ?)`,
       ),
       markInFlight: db.prepare(
         `UPDATE run_keys SET status = 'IN_FLIGHT', phase = ?, attempts = attempts + 1, updated_at = ? WHERE run_id = ? AND first_idx = ?`,
@@ -168,8 +172,9 @@ export class BankStore {
            AND (mode = ? OR mode = 'pd') ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
       previousResult: db.prepare(
-        `SELECT ${RESULT_COLUMNS} FROM results WHERE account = ? AND ifsc = ? AND status IN ('VERIFIED', 'NOT_VERIFIED')
-           ORDER BY verified_at DESC, id DESC LIMIT 1`,
+        `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
+         WHERE account = ? AND ifsc = ? AND status IN ('VERIFIED', 'NOT_VERIFIED')
+         ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
       getLock: db.prepare(`SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt FROM run_lock WHERE id = 1`),
       putLock: db.prepare(
@@ -218,10 +223,15 @@ export class BankStore {
   }
 
   /** A payee met for the first time in this run, at data row `firstIdx`; later calls name it by that row. */
-  insertKey(runId: number, account: string, ifsc: string, firstIdx: number): KeyRecord {
+  insertKey(runId: number, account: string, ifsc: string, firstIdx: number): void {
     this.begin();
     this.stmt.insertKey.run(runId, firstIdx, account, ifsc, this.now());
-    return { key: `${account}|${ifsc}`, account, ifsc, firstIdx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 };
+  }
+
+  /** A new payee's row, written as its first request is about to leave: insertKey and markInFlight in one. */
+  insertInFlight(runId: number, account: string, ifsc: string, firstIdx: number, phase: CallMode): void {
+    this.begin();
+    this.stmt.insertInFlight.run(runId, firstIdx, account, ifsc, phase, this.now());
   }
 
   markInFlight(runId: number, firstIdx: number, phase: CallMode): void {
@@ -247,9 +257,10 @@ export class BankStore {
 
   // ---- results ----
 
+  /** Stores an answer; `result` becomes the returned record (it is not copied). */
   insertResult(result: NewResult): ResultRecord {
     this.begin();
-    const previous = toResult(this.stmt.previousResult.get(result.account, result.ifsc) as RawResult | undefined);
+    const previous = this.stmt.previousResult.get(result.account, result.ifsc) as PreviousResult | undefined;
     const changedSince = describeChange(previous, result);
     const r = result;
     const info = this.stmt.insertResult.run(
@@ -258,7 +269,10 @@ export class BankStore {
       fromBool(r.bankImps), fromBool(r.bankNeft), fromBool(r.bankRtgs), fromBool(r.bankUpi), r.requestId, r.verifiedAt,
       changedSince,
     );
-    return { ...result, id: Number(info.lastInsertRowid), changedSince };
+    const record = result as ResultRecord;
+    record.id = Number(info.lastInsertRowid);
+    record.changedSince = changedSince;
+    return record;
   }
 
   getResult(id: number): ResultRecord | undefined {
@@ -316,14 +330,14 @@ export class BankStore {
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = undefined;
     this.immediateScheduled = false;
-    const waiters = this.waiters;
-    this.waiters = [];
+    const pending = this.pending;
+    this.pending = undefined;
     try {
       this.flushSync();
-      for (const w of waiters) w.resolve();
+      pending?.resolve();
     } catch (error) {
       this.failure = error;
-      for (const w of waiters) w.reject(error);
+      pending?.reject(error);
     }
   }
 
@@ -337,9 +351,16 @@ export class BankStore {
       this.immediateScheduled = true;
       setImmediate(() => this.commitAndNotify());
     }
-    return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
-    });
+    if (!this.pending) {
+      let resolve!: () => void;
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.pending = { promise, resolve, reject };
+    }
+    return this.pending.promise;
   }
 
   flushSync(): void {
@@ -363,7 +384,9 @@ export class BankStore {
 }
 
 /** What differs from the previous check of the same account+IFSC — a changed holder is a fraud signal. */
-export function describeChange(previous: ResultRecord | undefined, current: Pick<ResultRecord, 'status' | 'beneficiaryName'>): string | null {
+type PreviousResult = Pick<ResultRecord, 'status' | 'beneficiaryName' | 'verifiedAt'>;
+
+export function describeChange(previous: PreviousResult | undefined, current: Pick<ResultRecord, 'status' | 'beneficiaryName'>): string | null {
   if (!previous) return null;
   if (current.status !== 'VERIFIED' && current.status !== 'NOT_VERIFIED') return null;
   const changes: string[] = [];
