@@ -5,8 +5,8 @@
  *
  *   node --import tsx bench/bare-loop.ts <baseUrl> <rows> <concurrency> <seed>
  *
- * Prints one JSON line: { rows, ms, non200 }. The time runs from the first request to the last
- * answer; building the request bodies happens before it.
+ * Prints one JSON line: { rows, ms, cpuMs, non200 }. The time (and the process's CPU time) runs
+ * from the first request to the last answer; building the request bodies happens before it.
  */
 import { Agent, request } from 'undici';
 import { API_PREFIX, OPS } from '../src/api/schemas.js';
@@ -35,8 +35,11 @@ async function worker(): Promise<void> {
     if (res.statusCode !== 200) non200 += 1;
   }
 }
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 await Promise.all(Array.from({ length: concurrency }, () => worker()));
 const ms = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 await agent.close();
-process.stdout.write(`${JSON.stringify({ rows, ms, non200 })}\n`);
+process.stdout.write(`${JSON.stringify({ rows, ms, cpuMs, non200 })}\n`);

@@ -249,10 +249,17 @@ async function throughput(): Promise<void> {
     const pipeline = brief(run, SIZES.throughputRows);
     const bareRate = perSecond(bare.rows, bare.ms);
     const ratio = round(pipeline.rowsPerSecWall / bareRate, 2);
+    // CPU per row explains the ratio: both clients share the 2 cores with the sandbox.
+    const cpuPerRowUs = {
+      pipeline: round((pipeline.cliCpuS * 1e6) / SIZES.throughputRows, 0),
+      pipelineSandbox: round((run.sandboxCpuS * 1e6) / SIZES.throughputRows, 0),
+      bare: round((bare.cpuMs * 1e3) / bare.rows, 0),
+      bareSandbox: round((bareSandboxCpuS * 1e6) / bare.rows, 0),
+    };
     results.scenarios.throughput = {
       rows: SIZES.throughputRows,
       sweep,
-      best: { concurrency: best.concurrency, pipeline, firstRequestMs: round(firstRequestMs, 0), bare: { ms: round(bare.ms, 0), rowsPerSec: bareRate, sandboxCpuS: bareSandboxCpuS, non200: bare.non200 }, ratio },
+      best: { concurrency: best.concurrency, pipeline, firstRequestMs: round(firstRequestMs, 0), bare: { ms: round(bare.ms, 0), rowsPerSec: bareRate, cpuS: round(bare.cpuMs / 1000, 2), sandboxCpuS: bareSandboxCpuS, non200: bare.non200 }, ratio, cpuPerRowUs },
       loadSweep: load,
       loadFull,
     };
@@ -260,7 +267,7 @@ async function throughput(): Promise<void> {
     figure({
       id: 1,
       scenario: `Throughput, ${fmt(SIZES.throughputRows)} rows, no latency (best --concurrency ${best.concurrency})`,
-      measured: `pipeline ${fmt(pipeline.rowsPerSecWall)} rows/s vs bare undici loop ${fmt(bareRate)} req/s = ${ratio}×`,
+      measured: `pipeline ${fmt(pipeline.rowsPerSecWall)} rows/s vs bare undici loop ${fmt(bareRate)} req/s = ${ratio}×; CPU per row: pipeline ${cpuPerRowUs.pipeline} µs (+ sandbox ${cpuPerRowUs.pipelineSandbox}), bare loop ${cpuPerRowUs.bare} µs (+ sandbox ${cpuPerRowUs.bareSandbox})`,
       target: '≥ 0.6×',
       pass: ratio >= 0.6,
       load: loadFull,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inspectInput, utf8Boundary } from '../src/pipeline/read.js';
+import { inspectInBackground } from '../src/pipeline/inspect.js';
 import { tempDir } from './helpers/cli.js';
 
 test('utf8Boundary leaves a character split at the end of a chunk for the next one', () => {
@@ -33,4 +34,25 @@ test('inspectInput: UTF-8 across 1 MiB chunk boundaries, Latin-1, UTF-16LE, fing
 
   fs.writeFileSync(path.join(dir, 'same.csv'), big);
   assert.equal((await inspectInput(path.join(dir, 'same.csv'))).fingerprint, utf8.fingerprint, 'content, not name, identifies a run');
+});
+
+test('inspectInBackground answers what inspectInput answers, from its worker thread', async (t) => {
+  const dir = tempDir(t);
+  const files = {
+    utf8: 'name,account,ifsc\nअजय,123456789012,SBIN0001234\n',
+    latin1: Buffer.from('name,account,ifsc\nJos\xe9,123456789012,SBIN0001234\n', 'latin1'),
+    empty: '',
+    binary: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]),
+  };
+  const fallbacks: unknown[] = [];
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(dir, `${name}.csv`);
+    fs.writeFileSync(file, content);
+    const here = await inspectInput(file).catch((error: Error) => ({ error: `${error.name}: ${error.message}` }));
+    const there = await inspectInBackground(file, (why) => fallbacks.push(why)).catch((error: Error) => ({ error: `${error.name}: ${error.message}` }));
+    assert.deepEqual(there, here, name);
+  }
+  const missing = path.join(dir, 'missing.csv');
+  await assert.rejects(inspectInBackground(missing, (why) => fallbacks.push(why)), { name: 'InputError', message: `input file ${missing} does not exist` });
+  assert.deepEqual(fallbacks, [], 'every answer came from the worker thread');
 });

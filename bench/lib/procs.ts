@@ -157,7 +157,7 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
 }
 
 /** Runs bench/bare-loop.ts and returns what it printed. */
-export async function runBareLoop(baseUrl: string, rows: number, concurrency: number, seed: number): Promise<{ rows: number; ms: number; non200: number }> {
+export async function runBareLoop(baseUrl: string, rows: number, concurrency: number, seed: number): Promise<{ rows: number; ms: number; cpuMs: number; non200: number }> {
   const child = track(
     spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'bare-loop.ts'), baseUrl, String(rows), String(concurrency), String(seed)], {
       cwd: ROOT,
@@ -170,5 +170,5 @@ export async function runBareLoop(baseUrl: string, rows: number, concurrency: nu
   child.stdout!.on('data', (chunk: string) => (out += chunk));
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`bare loop exited with ${code}`);
-  return JSON.parse(out.trim()) as { rows: number; ms: number; non200: number };
+  return JSON.parse(out.trim()) as { rows: number; ms: number; cpuMs: number; non200: number };
 }

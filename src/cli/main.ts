@@ -5,6 +5,7 @@
 import yargs, { type Argv } from 'yargs';
 import { isVasError } from '../api/errors.js';
 import { UsageError } from '../pipeline/errors.js';
+import { inspectInBackground } from '../pipeline/inspect.js';
 import { createLogger, type CliLogger, type LogFormat } from './logger.js';
 import type { BankFlags, CommandIo } from './commands/bank.js';
 import { sandboxOptions } from './commands/sandbox-options.js';
@@ -82,8 +83,10 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
           .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run'),
       (args) =>
-        run(async () =>
-          (await import('./commands/bank.js')).bankCommand(
+        run(async () => {
+          // The input's fingerprint pass runs on another thread while the command loads.
+          const inspection = inspectInBackground(args.input as string);
+          return (await import('./commands/bank.js')).bankCommand(
             {
               input: args.input as string,
               output: args.output,
@@ -109,8 +112,9 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
               redis: args.redis,
             } satisfies BankFlags,
             commandIo(args as { quiet?: boolean; logFormat?: string }),
-          ),
-        ),
+            inspection,
+          );
+        }),
     )
     .command(
       'sandbox',

@@ -13,7 +13,7 @@ import type { BankResult } from '../api/schemas.js';
 import type { BankStore, CallMode, KeyRecord, NewResult, ResultRecord, RunMode } from '../state/bank-store.js';
 import { checkRow, maskAccount, maskDigits } from './checks.js';
 import { resolveColumns, type ColumnOverrides } from './columns.js';
-import { inspectInput, InputError, openCsvRecords } from './read.js';
+import { inspectInput, InputError, openCsvRecords, type InputInfo } from './read.js';
 import { nextIstMidnight } from './time.js';
 import { appendedColumns, checkOutputPath, openCsvOutput, OutputError, outcomeCells, type RowOutcome, type RowStatus } from './write.js';
 
@@ -43,6 +43,8 @@ export const MAX_NAME_CHARS = 1_000;
 
 export interface BankRunOptions {
   inputPath: string;
+  /** `inspectInput(inputPath)` already under way (see inspectInBackground); started here if absent. */
+  inspection?: Promise<InputInfo> | undefined;
   outputPath: string;
   /** pl (no deposit), pd (one-rupee deposit) or hybrid (pd only where pl said NOT_VERIFIED). */
   mode: RunMode;
@@ -236,7 +238,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
 
   // ---- everything that can be wrong with the input is found before any call ----
   if (!options.dryRun) checkOutputPath(options.outputPath);
-  const info = await inspectInput(options.inputPath);
+  const info = await (options.inspection ?? inspectInput(options.inputPath));
   const reader = openCsvRecords(options.inputPath, info.encoding);
   const records = reader.records[Symbol.asyncIterator]();
   let first: IteratorResult<{ fields: string[]; line: number }>;

@@ -7,6 +7,7 @@ import { openDatabase } from '../../state/db.js';
 import { BankStore, type RunMode } from '../../state/bank-store.js';
 import { runBank, UsageError, type BankRunSummary } from '../../pipeline/run.js';
 import { checkOutputPath } from '../../pipeline/write.js';
+import type { InputInfo } from '../../pipeline/inspect.js';
 import { parseDuration } from '../../pipeline/time.js';
 import { matchNames } from '../../match/index.js';
 import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../config.js';
@@ -61,7 +62,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<number> {
+/** `inspection`: the input's fingerprint pass, when the caller has started it early. */
+export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number> {
   const { env, log } = io;
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
@@ -113,6 +115,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo): Promise<numb
     summary = await runBank(
       {
         inputPath: flags.input,
+        inspection,
         outputPath: output,
         mode: flags.mode,
         resume: flags.resume,
