@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsv, readCsvObjects, runCli, spawnCli, sum, tempDir, waitFor } from './helpers/cli.js';
@@ -387,4 +388,27 @@ test('an unreachable or refusing API ends the run with one clear line and exit 1
   const resumed = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--resume'], { cwd: dir });
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal(readCsvObjects(path.join(dir, 'o.csv')).length, 22);
+});
+
+test('an input that is slow to read is waited for: the run does not end before its fingerprint pass does', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  // A named pipe blocks the fingerprint pass (on its worker thread) until something opens it
+  // for writing, long after the command has loaded and opened its state: the process must still
+  // be there, waiting, and end the way the input's content says.
+  const fifo = path.join(dir, 'payees.csv');
+  execFileSync('mkfifo', [fifo]);
+  const cli = spawnCli(['bank', 'payees.csv', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+  let exited = false;
+  void cli.result.then(() => (exited = true));
+  await waitFor(() => fs.existsSync(path.join(dir, 'vas-verify.sqlite')), 60_000, 'the command to load and open its state');
+  await new Promise((r) => setTimeout(r, 1_000));
+  assert.equal(exited, false, `the CLI ended while its input was still being read:\n${cli.stderr()}`);
+  // Opened and closed with nothing written: the pass ends, and the run with it, as for any empty file.
+  await fs.promises.writeFile(fifo, '');
+  const r = await cli.result;
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /payees\.csv is empty/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'] ?? 0, 0);
 });

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startSandbox } from '../src/sandbox/index.js';
@@ -88,4 +89,30 @@ test('an unfinished run in a schema-3 state file is resumed after the upgrade to
     { idx: 5, status: 'DONE', attempts: 1 },
   ]);
   assert.equal((db.prepare(`SELECT status FROM runs WHERE id = 1`).get() as { status: string }).status, 'complete');
+});
+
+test('a state file in use by a live run of the older version is not upgraded under it: exit 1, naming the holder', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), 'Name,Account,IFSC\nAsha Rao,100000000012,SBIN0001234\n');
+  const statePath = path.join(dir, 'state.sqlite');
+  const old = stateAtVersion(statePath, 3);
+  // This test process plays the older run: alive, on this host, heartbeat fresh.
+  old.prepare('INSERT INTO run_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?)').run(process.pid, os.hostname(), Date.now() - 5_000, Date.now());
+  old.close();
+  const r = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--sandbox'], { cwd: dir });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`another vas-verify run \\(pid ${process.pid} on .*must upgrade first: wait for it to finish`));
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.ok(!fs.existsSync(path.join(dir, 'out.csv')));
+  const db = new Database(statePath, { readonly: true });
+  t.after(() => db.close());
+  assert.equal(db.pragma('user_version', { simple: true }), 3, 'left as it was');
+
+  // Once that run is gone (its pid no longer exists), the upgrade goes ahead.
+  const gone = new Database(statePath);
+  gone.prepare('UPDATE run_lock SET pid = ?').run(2 ** 22 + 12345);
+  gone.close();
+  const again = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--sandbox'], { cwd: dir });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
 });

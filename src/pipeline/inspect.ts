@@ -139,8 +139,8 @@ export function inspectInBackground(inputPath: string, onFallback?: (why: unknow
       fallBack(error);
       return;
     }
-    // A run that fails before it needs the answer must not wait for the thread to exit.
-    worker.unref();
+    // The thread stays referenced: until the answer is awaited nothing else need keep the
+    // process alive. A command that fails first waits for the pass to end (or bin.ts's timer).
     worker.once('message', (message: WorkerAnswer) => {
       if (settled) return;
       settled = true;

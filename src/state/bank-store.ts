@@ -75,6 +75,16 @@ export const GROUP_COMMIT_MS = 50;
 /** A lock whose heartbeat is older than this belongs to a process that is gone. */
 export const LOCK_STALE_MS = 60_000;
 
+/** Whether a process of this host still exists (one of another user's counts). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
   transaction_remark AS transactionRemark, bank_name AS bankName, bank_branch AS bankBranch,
   bank_city AS bankCity, bank_district AS bankDistrict, bank_state AS bankState, bank_micr AS bankMicr,

@@ -4,7 +4,10 @@
  * is written to it.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import Database from 'better-sqlite3';
+import { RunLockedError } from '../pipeline/errors.js';
+import { isAlive, LOCK_STALE_MS } from './bank-store.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** "VASV": tells our state files from any other SQLite database. */
@@ -49,7 +52,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     migrate(db, path);
   } catch (error) {
     db.close();
-    if (error instanceof StateFileError) throw error;
+    if (error instanceof StateFileError || error instanceof RunLockedError) throw error;
     throw new StateFileError(`state file ${path} is not usable: ${(error as Error).message}`);
   }
   if (path !== ':memory:') tightenSidecars(path);
@@ -125,6 +128,7 @@ function migrate(db: Db, path: string): void {
       `state file ${path} was written by a newer vas-verify (schema ${version}, this tool knows ${SCHEMA_VERSION}): upgrade vas-verify`,
     );
   }
+  if (version > 0 && version < SCHEMA_VERSION) refuseIfInUse(db, path);
   // Each step reads the version again under the write lock: two runs started at the same
   // instant on a new file both see version 0, and only the first may apply a step.
   let pending = version < SCHEMA_VERSION;
@@ -137,4 +141,20 @@ function migrate(db: Db, path: string): void {
       return current + 1 < SCHEMA_VERSION;
     }).immediate();
   }
+}
+
+/**
+ * An upgrade rewrites tables under a run of the older version that may still be going (cron
+ * started it, a user upgraded meanwhile): its next statement would fail, mid-run, with calls in
+ * flight. The upgrade waits until no live run holds the file.
+ */
+function refuseIfInUse(db: Db, path: string): void {
+  const held = db.prepare('SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt FROM run_lock WHERE id = 1').get() as
+    | { pid: number; host: string; startedAt: number; heartbeatAt: number }
+    | undefined;
+  if (!held || Date.now() - held.heartbeatAt > LOCK_STALE_MS) return;
+  if (held.host === os.hostname() && (held.pid === process.pid || !isAlive(held.pid))) return;
+  throw new RunLockedError(
+    `another vas-verify run (pid ${held.pid} on ${held.host}, started ${new Date(held.startedAt).toISOString()}) is using state file ${path}, which this version must upgrade first: wait for it to finish, then run again`,
+  );
 }

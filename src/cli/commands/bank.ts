@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../api/client.js';
 import { openDatabase } from '../../state/db.js';
-import { BankStore, type RunMode } from '../../state/bank-store.js';
+import { BankStore, isAlive, type RunMode } from '../../state/bank-store.js';
 import { runBank, UsageError, type BankRunSummary } from '../../pipeline/run.js';
 import { checkOutputPath } from '../../pipeline/write.js';
 import type { InputInfo } from '../../pipeline/inspect.js';
@@ -53,14 +53,6 @@ export interface CommandIo {
   now: () => number;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** `inspection`: the input's fingerprint pass, when the caller has started it early. */
 export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number> {
