@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import type { Client } from '../api/client.js';
 import { isVasError, type VasError } from '../api/errors.js';
 import type { BankResult } from '../api/schemas.js';
-import type { BankStore, CallMode, KeyRecord, NewResult, ResultRecord, RunMode } from '../state/bank-store.js';
+import { describeHolder, type BankStore, type CallMode, type KeyRecord, type NewResult, type ResultRecord, type RunMode } from '../state/bank-store.js';
 import { checkRow, maskAccount, maskDigits } from './checks.js';
 import { resolveColumns, type ColumnOverrides } from './columns.js';
 import { inspectInput, InputError, openCsvRecords, type InputInfo } from './read.js';
@@ -305,7 +305,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     if (!lock.ok) {
       reader.close();
       throw new RunLockedError(
-        `another vas-verify run (pid ${lock.holder.pid} on ${lock.holder.host}, started ${new Date(lock.holder.startedAt).toISOString()}) is using this state file: wait for it to finish or use another --state`,
+        `${describeHolder(lock.holder)} is using this state file: wait for it to finish or use another --state`,
       );
     }
     lockHeld = true;

@@ -75,6 +75,24 @@ export const GROUP_COMMIT_MS = 50;
 /** A lock whose heartbeat is older than this belongs to a process that is gone. */
 export const LOCK_STALE_MS = 60_000;
 
+/** The run lock's row, as LOCK_QUERY reads it. */
+export type HeldLock = LockHolder & { heartbeatAt: number };
+export const LOCK_QUERY = `SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt FROM run_lock WHERE id = 1`;
+
+/**
+ * Who holds the run lock, if that is another process still at work: not this process, its
+ * heartbeat not stale, and (on this host) its pid still alive.
+ */
+export function liveHolder(held: HeldLock | undefined, me: { pid: number; host: string }, now: number, isAlive: (pid: number) => boolean): LockHolder | undefined {
+  if (!held || (held.pid === me.pid && held.host === me.host)) return undefined;
+  if (now - held.heartbeatAt > LOCK_STALE_MS || (held.host === me.host && !isAlive(held.pid))) return undefined;
+  return { pid: held.pid, host: held.host, startedAt: held.startedAt };
+}
+
+export function describeHolder(holder: LockHolder): string {
+  return `another vas-verify run (pid ${holder.pid} on ${holder.host}, started ${new Date(holder.startedAt).toISOString()})`;
+}
+
 /** Whether a process of this host still exists (one of another user's counts). */
 export function isAlive(pid: number): boolean {
   try {
@@ -186,7 +204,7 @@ export class BankStore {
          WHERE account = ? AND ifsc = ? AND status IN ('VERIFIED', 'NOT_VERIFIED')
          ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
-      getLock: db.prepare(`SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt FROM run_lock WHERE id = 1`),
+      getLock: db.prepare(LOCK_QUERY),
       putLock: db.prepare(
         `INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?)`,
       ),
@@ -302,11 +320,8 @@ export class BankStore {
     const host = os.hostname();
     return this.db.transaction((): { ok: true } | { ok: false; holder: LockHolder } => {
       const now = this.now();
-      const held = this.stmt.getLock.get() as (LockHolder & { heartbeatAt: number }) | undefined;
-      if (held && !(held.pid === pid && held.host === host)) {
-        const stale = now - held.heartbeatAt > LOCK_STALE_MS || (held.host === host && !isAlive(held.pid));
-        if (!stale) return { ok: false, holder: { pid: held.pid, host: held.host, startedAt: held.startedAt } };
-      }
+      const holder = liveHolder(this.stmt.getLock.get() as HeldLock | undefined, { pid, host }, now, isAlive);
+      if (holder) return { ok: false, holder };
       this.stmt.putLock.run(pid, host, now, now);
       return { ok: true };
     }).immediate();

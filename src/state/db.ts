@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import Database from 'better-sqlite3';
 import { RunLockedError } from '../pipeline/errors.js';
-import { isAlive, LOCK_STALE_MS } from './bank-store.js';
+import { describeHolder, isAlive, liveHolder, LOCK_QUERY, type HeldLock } from './bank-store.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** "VASV": tells our state files from any other SQLite database. */
@@ -149,12 +149,8 @@ function migrate(db: Db, path: string): void {
  * flight. The upgrade waits until no live run holds the file.
  */
 function refuseIfInUse(db: Db, path: string): void {
-  const held = db.prepare('SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt FROM run_lock WHERE id = 1').get() as
-    | { pid: number; host: string; startedAt: number; heartbeatAt: number }
-    | undefined;
-  if (!held || Date.now() - held.heartbeatAt > LOCK_STALE_MS) return;
-  if (held.host === os.hostname() && (held.pid === process.pid || !isAlive(held.pid))) return;
-  throw new RunLockedError(
-    `another vas-verify run (pid ${held.pid} on ${held.host}, started ${new Date(held.startedAt).toISOString()}) is using state file ${path}, which this version must upgrade first: wait for it to finish, then run again`,
-  );
+  const holder = liveHolder(db.prepare(LOCK_QUERY).get() as HeldLock | undefined, { pid: process.pid, host: os.hostname() }, Date.now(), isAlive);
+  if (holder) {
+    throw new RunLockedError(`${describeHolder(holder)} is using state file ${path}, which this version must upgrade first: wait for it to finish, then run again`);
+  }
 }
