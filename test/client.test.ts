@@ -208,6 +208,16 @@ function misbehavingServer(t: TestContext): Promise<string> {
       else if (mode === 'html') {
         res.setHeader('content-type', 'text/html');
         res.end('<html><body><h1>Corporate proxy: please log in</h1></body></html>');
+      } else if (mode === 'huge') {
+        // Two megabytes of JSON-looking bytes, in chunks.
+        res.setHeader('content-type', 'application/json');
+        res.write('{"ok": true, "padding": "');
+        for (let i = 0; i < 32; i += 1) res.write('x'.repeat(64 * 1024));
+        res.end('"}');
+      } else if (mode === 'cut') {
+        // Headers promise a body that never comes whole: the connection is cut mid-answer.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write('{"ok": true,', () => res.destroy());
       } else if (mode === 'schema') {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ ok: true, responseCode: 200, message: 'Transmission OK', body: { accountNumber: 1 } }));
@@ -238,6 +248,12 @@ test('a misbehaving server gives clear protocol and timeout errors, never a cras
   assert.equal(schema.kind, 'protocol');
   assert.match(schema.message, /field "body\.accountNumber"/);
   assert.equal(schema.requestId, 'bad-schema');
+  const huge = await call('huge');
+  assert.equal(huge.kind, 'protocol');
+  assert.match(huge.message, /answer larger than 1048576 bytes/);
+  assert.equal(huge.requestId, 'bad-huge');
+  const cut = await call('cut');
+  assert.deepEqual([cut.kind, cut.code, cut.ambiguous, cut.status, cut.requestId], ['network', 'reset', true, 200, 'bad-cut']);
   const hang = await call('hang', { headersTimeoutMs: 200, bodyTimeoutMs: 200 });
   assert.equal(hang.kind, 'timeout');
   assert.equal(hang.ambiguous, true);
@@ -249,11 +265,22 @@ test('a misbehaving server gives clear protocol and timeout errors, never a cras
 });
 
 test('an AbortSignal cancels a call in flight', async (t) => {
-  const { client } = await setup(t);
+  const { sandbox, client } = await setup(t);
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 100);
   const error = await failure(client.verifyBankAccount({ accountNumber: '500000000096', ifsc: IFSC, mode: 'pl' }, { signal: controller.signal }));
   assert.equal(error.code, 'aborted');
+  // Many calls share one signal (a run's): all are cancelled, and a signal aborted before the
+  // call sends nothing.
+  const shared = new AbortController();
+  const before = sandbox.stats().requests['account-verification-pl'] ?? 0;
+  const calls = Array.from({ length: 5 }, (_, i) => failure(client.verifyBankAccount({ accountNumber: `50000000${i}096`, ifsc: IFSC, mode: 'pl' }, { signal: shared.signal })));
+  setTimeout(() => shared.abort(), 100);
+  for (const cancelled of await Promise.all(calls)) assert.equal(cancelled.code, 'aborted');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], before + 5);
+  const late = await failure(client.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' }, { signal: shared.signal }));
+  assert.equal(late.code, 'aborted');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], before + 5, 'an aborted signal sends nothing');
 });
 
 test('no credentials and a base URL that is not a URL are clear errors', () => {

@@ -6,6 +6,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import { classifyResponse, classifyTransportError, requestIdOf } from './classify.js';
+import { AnswerTooLargeError, postJson } from './exchange.js';
 import { VasError } from './errors.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy, type RetryReason } from './retry.js';
 import { createOAuthTokenSource, createStaticTokenSource, type Token, type TokenSource } from './auth.js';
@@ -141,12 +142,9 @@ export function createClient(options: ClientOptions): Client {
   const tokens = createTokenSource(options, baseUrl, agent, now, headersTimeout);
   let closed = false;
   // The same few strings and headers for every call, built once (and again when the token changes).
-  const targets = new Map<OpName, string>();
-  const targetOf = (op: OpName) => {
-    let target = targets.get(op);
-    if (target === undefined) targets.set(op, (target = `${baseUrl}${API_PREFIX}${op}`));
-    return target;
-  };
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const pathOf = (op: OpName) => `${basePath}${API_PREFIX}${op}`;
+  const targetOf = (op: OpName) => `${baseUrl}${API_PREFIX}${op}`;
   let cachedHeaders: { token: string; value: Record<string, string> } | undefined;
   const headersFor = (token: Token) => {
     if (cachedHeaders?.token !== token.value) {
@@ -165,30 +163,16 @@ export function createClient(options: ClientOptions): Client {
     token: Token,
     signal: AbortSignal | undefined,
   ): Promise<{ ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError }> {
-    const target = targetOf(op);
-    let status: number;
-    let headers: Record<string, string | string[] | undefined>;
-    let text: string;
-    try {
-      const res = await request(target, {
-        method: 'POST',
-        dispatcher: agent,
-        headers: headersFor(token),
-        body: JSON.stringify(payload),
-        signal: signal ?? null,
-      });
-      status = res.statusCode;
-      headers = res.headers;
-      try {
-        text = await res.body.text();
-      } catch (error) {
-        const failure = classifyTransportError(error, target, signal?.aborted ?? false);
-        return { ok: false, error: failure.with({ status, requestId: requestIdOf(headers) }) };
+    const exchange = await postJson(agent, origin, pathOf(op), headersFor(token), JSON.stringify(payload), signal);
+    if (!exchange.ok) {
+      const { error: cause, status, headers } = exchange;
+      if (cause instanceof AnswerTooLargeError) {
+        return { ok: false, error: new VasError({ kind: 'protocol', message: `${op}: ${cause.message}`, status, requestId: headers && requestIdOf(headers) }) };
       }
-    } catch (error) {
-      return { ok: false, error: classifyTransportError(error, target, signal?.aborted ?? false) };
+      const failure = classifyTransportError(cause, targetOf(op), signal?.aborted ?? false);
+      return { ok: false, error: status === undefined ? failure : failure.with({ status, requestId: headers && requestIdOf(headers) }) };
     }
-    return classifyResponse({ status, headers, text }, envelope, now());
+    return classifyResponse(exchange, envelope, now());
   }
 
   async function call<T>(
