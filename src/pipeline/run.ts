@@ -559,19 +559,23 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       }
     : undefined;
 
+  /** One row's calls, in a concurrency slot (and, with --rate, in its turn). */
+  const work = async (task: KeyTask) => {
+    try {
+      if (limiter && !stopping) await limiter.schedule(execute, task);
+      else await execute(task);
+    } catch (error) {
+      // A bug, or the state file failing under us: stop everything and report it.
+      stop('fatal', error instanceof Error ? error.message : String(error));
+    } finally {
+      outstanding -= 1;
+      pump();
+      if (outstanding === 0) idle.fire();
+    }
+  };
   const dispatch = (task: KeyTask) => {
     outstanding += 1;
-    const job = () => execute(task);
-    void limit(() => (limiter && !stopping ? limiter.schedule(job) : job()))
-      .catch((error: unknown) => {
-        // A bug, or the state file failing under us: stop everything and report it.
-        stop('fatal', error instanceof Error ? error.message : String(error));
-      })
-      .finally(() => {
-        outstanding -= 1;
-        pump();
-        if (outstanding === 0) idle.fire();
-      });
+    void limit(work, task);
   };
 
   /** Decides what a key needs the first time it is met in this run. */
@@ -658,8 +662,11 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     return fields.concat(outcomeCells(outcome, hasName));
   };
 
+  const ready = (slot: Slot) => slot.outcome !== undefined || slot.task?.outcome !== undefined;
+
   function pump(): void {
-    if (pumping || stopping) return;
+    // Called for every row read and every answer: most of the time the oldest row is not ready.
+    if (pumping || stopping || head >= slots.length || !ready(slots[head]!)) return;
     pumping = true;
     void (async () => {
       try {
@@ -689,7 +696,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       } finally {
         pumping = false;
         space.fire();
-        if (head < slots.length && rowOutcome(slots[head]!) && !stopping) pump();
+        pump();
       }
     })();
   }
