@@ -39,6 +39,11 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
     );
   }
   if (stat.isDirectory()) throw new InputError(`input ${inputPath} is a directory, not a CSV file`);
+  // A pipe (process substitution, a FIFO) can be read only once, and not twice as a run is (its
+  // fingerprint first, then its rows); waiting on one also held the process past every signal.
+  if (!stat.isFile()) {
+    throw new InputError(`input ${inputPath} is not a regular file (a pipe or a device): save it to a file first, e.g. with > payees.csv`);
+  }
   const hash = createHash('sha256');
   let validUtf8 = true;
   let carry: Buffer = Buffer.alloc(0);
