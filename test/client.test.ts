@@ -208,12 +208,17 @@ function misbehavingServer(t: TestContext): Promise<string> {
       else if (mode === 'html') {
         res.setHeader('content-type', 'text/html');
         res.end('<html><body><h1>Corporate proxy: please log in</h1></body></html>');
-      } else if (mode === 'huge') {
+      } else if (mode === 'huge' || mode === 'huge503') {
         // Two megabytes of JSON-looking bytes, in chunks.
+        res.statusCode = mode === 'huge' ? 200 : 503;
         res.setHeader('content-type', 'application/json');
         res.write('{"ok": true, "padding": "');
         for (let i = 0; i < 32; i += 1) res.write('x'.repeat(64 * 1024));
         res.end('"}');
+      } else if (mode === 'bom') {
+        // A gateway that starts its JSON with a UTF-8 byte-order mark.
+        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ ok: false, responseCode: 400, message: 'Invalid Account Number' }))]));
       } else if (mode === 'cut') {
         // Headers promise a body that never comes whole: the connection is cut mid-answer.
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
@@ -252,6 +257,12 @@ test('a misbehaving server gives clear protocol and timeout errors, never a cras
   assert.equal(huge.kind, 'protocol');
   assert.match(huge.message, /answer larger than 1048576 bytes/);
   assert.equal(huge.requestId, 'bad-huge');
+  assert.equal(huge.ambiguous, true, 'a 200 that could not be read may have done its work');
+  const huge503 = await call('huge503');
+  assert.deepEqual([huge503.kind, huge503.status, huge503.ambiguous], ['unavailable', 503, false]);
+  assert.match(huge503.message, /answer larger than 1048576 bytes, not read/);
+  const bom = await call('bom');
+  assert.deepEqual([bom.kind, bom.code, bom.message], ['invalid-input', 'invalid-account', 'Invalid Account Number']);
   const cut = await call('cut');
   assert.deepEqual([cut.kind, cut.code, cut.ambiguous, cut.status, cut.requestId], ['network', 'reset', true, 200, 'bad-cut']);
   const hang = await call('hang', { headersTimeoutMs: 200, bodyTimeoutMs: 200 });

@@ -166,8 +166,11 @@ export function createClient(options: ClientOptions): Client {
     const exchange = await postJson(agent, origin, pathOf(op), headersFor(token), JSON.stringify(payload), signal);
     if (!exchange.ok) {
       const { error: cause, status, headers } = exchange;
-      if (cause instanceof AnswerTooLargeError) {
-        return { ok: false, error: new VasError({ kind: 'protocol', message: `${op}: ${cause.message}`, status, requestId: headers && requestIdOf(headers) }) };
+      if (cause instanceof AnswerTooLargeError && status !== undefined && headers !== undefined) {
+        // An error status means what it says, unread body or not. A 200 that cannot be read is an
+        // answer lost: the call may have done its work (a penny-drop may have deposited).
+        if (status !== 200) return classifyResponse({ status, headers, text: `(${cause.message}, not read)` }, envelope, now());
+        return { ok: false, error: new VasError({ kind: 'protocol', message: `${op}: ${cause.message}`, status, requestId: requestIdOf(headers), ambiguous: true }) };
       }
       const failure = classifyTransportError(cause, targetOf(op), signal?.aborted ?? false);
       return { ok: false, error: status === undefined ? failure : failure.with({ status, requestId: headers && requestIdOf(headers) }) };

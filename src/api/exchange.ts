@@ -103,8 +103,11 @@ export function postJson(
         return true;
       },
       onComplete() {
-        const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+        let body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         chunks = [];
+        // A byte-order mark some gateways put first is not text (request()'s text() dropped it too).
+        if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) body = body.subarray(3);
+        const text = body.toString('utf8');
         settle({ ok: true, status: status!, headers: answerHeaders!, text });
       },
       onError(error: Error) {
