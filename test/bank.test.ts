@@ -405,3 +405,26 @@ test('an input that is a pipe is refused at once (exit 2), before any call or an
   assert.equal(fs.existsSync(path.join(dir, 'out.csv')), false);
   assert.equal(sandbox.stats().requests['account-verification-pl'] ?? 0, 0);
 });
+
+test('re-emitting a finished run gives the same bytes with no call: keys read in file order across scans, duplicates, damaged rows', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  // 2,600 payees (more than two scans of stored keys), every tenth twice, then rows the API
+  // calls invalid (account ending 91) and rows rejected locally.
+  payeeFile(dir, 'p.csv', 2_600);
+  fs.appendFileSync(path.join(dir, 'p.csv'), 'Bad Account,400000000091,SBIN0001234\nNo IFSC,400000000123,\nBad Account again,400000000091,SBIN0001234\n');
+  const args = ['bank', 'p.csv', '--base-url', sandbox.url, '--concurrency', '16'];
+  const first = await runCli([...args, '-o', 'first.csv'], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  const calls = sum(sandbox.stats().requests);
+  assert.equal(calls, 2_601, 'one call per payee');
+  const again = await runCli([...args, '-o', 'again.csv', '--resume'], { cwd: dir });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(sum(sandbox.stats().requests), calls, 'no call when re-emitting');
+  const before = fs.readFileSync(path.join(dir, 'first.csv'), 'utf8');
+  assert.equal(fs.readFileSync(path.join(dir, 'again.csv'), 'utf8'), before);
+  const rows = readCsvObjects(path.join(dir, 'again.csv'));
+  assert.equal(rows.length, 2_863);
+  assert.deepEqual([...new Set(rows.map((r) => r.verify_status))].sort(), ['INVALID', 'VERIFIED']);
+});

@@ -199,7 +199,7 @@ function invalidResult(account: string, ifsc: string, mode: CallMode, error: Vas
 function outcomeOfRecord(store: BankStore, record: KeyRecord): KeyOutcome | undefined {
   switch (record.status) {
     case 'DONE': {
-      const result = record.resultId === null ? undefined : store.getResult(record.resultId);
+      const result = record.result ?? (record.resultId === null ? undefined : store.getResult(record.resultId));
       if (!result) return undefined;
       return { status: result.status, reason: result.reason ?? '', source: record.source ?? 'api', result, requestId: record.requestId ?? result.requestId ?? '' };
     }
@@ -723,6 +723,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   }
 
   // ---- the reader ----
+  // Resuming or re-emitting, most rows are the first of their payee and were stored by an earlier
+  // run: their keys and answers are read alongside the file, in its order.
+  const storedAt = summary.resumed && runId !== null && !options.dryRun ? storedKeys(store, runId) : undefined;
   let readError: unknown;
   try {
     let idx = 0;
@@ -770,7 +773,8 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
               slot.task = startKey(record ?? newKey(check.account, check.ifsc, idx), record !== undefined);
             }
           } else {
-            const record = store.getKey(runId!, check.account, check.ifsc);
+            // The first row of a payee an earlier run of this input stored comes from the scan.
+            const record = storedAt?.(idx, check.account, check.ifsc) ?? store.getKey(runId!, check.account, check.ifsc);
             if (!record) {
               slot.task = startKey(newKey(check.account, check.ifsc, idx), false);
             } else if (record.firstIdx !== idx) {
@@ -844,6 +848,33 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   else if (stopping) summary.exitCode = 3;
   else summary.exitCode = complete || options.dryRun ? 0 : 3;
   return summary;
+}
+
+/** Keys read from the state per scan. */
+export const STORED_KEYS_CHUNK = 1_024;
+
+/**
+ * The run's stored key whose first row is `idx` (for that account and IFSC), read by range scans
+ * in file order. Asked for rows in increasing order. A key this run stores later is not seen, nor
+ * needed: it belongs to a row already read.
+ */
+function storedKeys(store: BankStore, runId: number): (idx: number, account: string, ifsc: string) => KeyRecord | undefined {
+  let chunk: KeyRecord[] = [];
+  let pos = 0;
+  let exhausted = false;
+  return (idx, account, ifsc) => {
+    for (;;) {
+      while (pos < chunk.length && chunk[pos]!.firstIdx < idx) pos += 1;
+      if (pos < chunk.length) {
+        const record = chunk[pos]!;
+        return record.firstIdx === idx && record.account === account && record.ifsc === ifsc ? record : undefined;
+      }
+      if (exhausted) return undefined;
+      chunk = store.keysFrom(runId, idx, STORED_KEYS_CHUNK);
+      pos = 0;
+      exhausted = chunk.length < STORED_KEYS_CHUNK;
+    }
+  };
 }
 
 function newKey(account: string, ifsc: string, firstIdx: number): KeyRecord {

@@ -33,6 +33,8 @@ export interface KeyRecord {
   requestId: string | null;
   dueAt: number | null;
   attempts: number;
+  /** The answer (result_id's row), when it was read together with the key. */
+  result?: ResultRecord | undefined;
 }
 
 export interface ResultRecord {
@@ -112,6 +114,12 @@ const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_nam
 
 const KEY_COLUMNS = `account || '|' || ifsc AS key, account, ifsc, first_idx AS firstIdx, status, phase, source, reason,
   result_id AS resultId, request_id AS requestId, due_at AS dueAt, attempts`;
+
+/** keysFrom's columns: a key of the run, then its answer's (all NULL when it has none). */
+const KEY_AND_RESULT_COLUMNS = `k.first_idx, k.account, k.ifsc, k.status, k.phase, k.source, k.reason, k.result_id, k.request_id,
+  k.due_at, k.attempts, r.id, r.mode, r.status, r.reason, r.beneficiary_name, r.transaction_remark, r.bank_name,
+  r.bank_branch, r.bank_city, r.bank_district, r.bank_state, r.bank_micr, r.bank_iso3166, r.bank_swift, r.bank_imps,
+  r.bank_neft, r.bank_rtgs, r.bank_upi, r.request_id, r.verified_at, r.changed_since`;
 
 type RawResult = Omit<ResultRecord, 'bankImps' | 'bankNeft' | 'bankRtgs' | 'bankUpi'> & {
   bankImps: number | null;
@@ -195,6 +203,12 @@ export class BankStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getResult: db.prepare(`SELECT ${RESULT_COLUMNS} FROM results WHERE id = ?`),
+      keysFrom: db
+        .prepare(
+          `SELECT ${KEY_AND_RESULT_COLUMNS} FROM run_keys k LEFT JOIN results r ON r.id = k.result_id
+           WHERE k.run_id = ? AND k.first_idx >= ? ORDER BY k.first_idx LIMIT ?`,
+        )
+        .raw(true),
       reusable: db.prepare(
         `SELECT ${RESULT_COLUMNS} FROM results WHERE account = ? AND ifsc = ? AND verified_at >= ?
            AND (mode = ? OR mode = 'pd') ORDER BY verified_at DESC, id DESC LIMIT 1`,
@@ -281,6 +295,32 @@ export class BankStore {
   deferAccount(runId: number, account: string, reason: string, dueAt: number): number {
     this.begin();
     return this.stmt.deferAccount.run(reason, dueAt, this.now(), runId, account).changes;
+  }
+
+  /**
+   * Up to `limit` keys of the run from data row `fromIdx` on, in file order, each with its answer:
+   * one range scan instead of a payee lookup and an answer lookup per row.
+   */
+  keysFrom(runId: number, fromIdx: number, limit: number): KeyRecord[] {
+    const rows = this.stmt.keysFrom.all(runId, fromIdx, limit) as unknown[][];
+    return rows.map((c) => {
+      const account = c[1] as string;
+      const ifsc = c[2] as string;
+      const result: ResultRecord | undefined = c[11] === null ? undefined : {
+        id: c[11] as number, account, ifsc, mode: c[12] as CallMode, status: c[13] as FinalStatus, reason: c[14] as string | null,
+        beneficiaryName: c[15] as string | null, transactionRemark: c[16] as string | null, bankName: c[17] as string | null,
+        bankBranch: c[18] as string | null, bankCity: c[19] as string | null, bankDistrict: c[20] as string | null,
+        bankState: c[21] as string | null, bankMicr: c[22] as string | null, bankIso3166: c[23] as string | null,
+        bankSwift: c[24] as string | null, bankImps: toBool(c[25] as number | null), bankNeft: toBool(c[26] as number | null),
+        bankRtgs: toBool(c[27] as number | null), bankUpi: toBool(c[28] as number | null), requestId: c[29] as string | null,
+        verifiedAt: c[30] as number, changedSince: c[31] as string | null,
+      };
+      return {
+        key: `${account}|${ifsc}`, account, ifsc, firstIdx: c[0] as number, status: c[3] as KeyStatus, phase: c[4] as CallMode | null,
+        source: c[5] as 'api' | 'reuse' | null, reason: c[6] as string | null, resultId: c[7] as number | null,
+        requestId: c[8] as string | null, dueAt: c[9] as number | null, attempts: c[10] as number, result,
+      };
+    });
   }
 
   // ---- results ----
