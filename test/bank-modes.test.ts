@@ -35,6 +35,29 @@ test('hybrid: penny-less first, penny-drop only for the rows penny-less left NOT
   assert.equal(summary.avoided.hybrid, 2);
 });
 
+test('penny-drop: answers lost in a row stop the run (breaker, exit 1) instead of sending every deposit blind', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  // Accounts ending 97 lose the answer to their first request; the other fifteen are fine.
+  const lines = ['name,account number,ifsc'];
+  for (let i = 0; i < 20; i += 1) lines.push(`Payee ${i},8300000${String(i).padStart(3, '0')}${i < 5 ? '97' : '12'},SBIN0001234`);
+  write(dir, 'p.csv', lines);
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--mode', 'pd', '--concurrency', '1', '--base-url', sandbox.url];
+  const first = await runCli(args, { cwd: dir });
+  assert.equal(first.code, 1, first.stderr);
+  assert.match(first.stderr, /3 call\(s\) in a row failed .*the service looks down/);
+  assert.equal(sandbox.stats().requests['account-verification-pd'], 3, 'the fourth deposit was not sent');
+
+  // The three stay UNCONFIRMED (never re-sent); the two other lost answers do not stop a run that
+  // is getting answers.
+  const resumed = await runCli([...args, '--resume'], { cwd: dir });
+  assert.equal(resumed.code, 3, resumed.stderr);
+  assert.equal(sandbox.stats().requests['account-verification-pd'], 20);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.deepEqual(rows.map((r) => r.verify_status), [...Array(5).fill('UNCONFIRMED'), ...Array(15).fill('VERIFIED')]);
+});
+
 test('penny-drop: a dropped answer is UNCONFIRMED and never re-sent, unless --retry-unconfirmed', async (t) => {
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());

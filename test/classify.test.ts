@@ -40,7 +40,7 @@ test('classifyResponse: the success envelope parses and is typed', () => {
 });
 
 test('classifyResponse: every row of the error table', () => {
-  const rows: Array<[string, ReturnType<typeof res>, Partial<Record<'kind' | 'code' | 'retryable' | 'status' | 'message' | 'retryAfterMs', unknown>>]> = [
+  const rows: Array<[string, ReturnType<typeof res>, Partial<Record<'kind' | 'code' | 'retryable' | 'status' | 'message' | 'retryAfterMs' | 'ambiguous', unknown>>]> = [
     ['400 Invalid Account Number', res(400, json({ ok: false, responseCode: 400, message: 'Invalid Account Number' })), { kind: 'invalid-input', code: 'invalid-account', retryable: false, status: 400 }],
     ['400 Invalid Request', res(400, json({ ok: false, responseCode: 400, message: 'Invalid Request' })), { kind: 'invalid-input', code: 'invalid-request' }],
     ['400 failed to read request body', res(400, json({ ok: false, responseCode: 400, message: 'failed to read request body' })), { kind: 'invalid-input', code: 'bad-body' }],
@@ -55,8 +55,8 @@ test('classifyResponse: every row of the error table', () => {
     ['200 Invalid IFSC', res(200, json({ errorCode: 200, errorType: 'proxy', errorMessage: 'Invalid IFSC' })), { kind: 'invalid-input', code: 'invalid-ifsc' }],
     ['200 IFSC length', res(200, json({ errorCode: 200, errorType: 'proxy', errorMessage: 'Bank IFSC must be 11 characters' })), { kind: 'invalid-input', code: 'ifsc-length' }],
     ['200 daily limit', res(200, json({ errorCode: 200, errorType: 'proxy', errorMessage: 'Daily transaction limit exhausted for account number 123456789092' })), { kind: 'quota', code: 'daily-limit', retryable: false }],
-    ['200 not JSON (HTML proxy page)', res(200, '<!doctype html><title>Login</title>', { 'content-type': 'text/html' }), { kind: 'protocol', code: 'bad-json' }],
-    ['200 schema violation', res(200, json({ ...GOOD, body: { ...GOOD.body, verificationStatus: 'MAYBE' } })), { kind: 'protocol', code: 'schema' }],
+    ['200 not JSON (HTML proxy page)', res(200, '<!doctype html><title>Login</title>', { 'content-type': 'text/html' }), { kind: 'protocol', code: 'bad-json', ambiguous: false }],
+    ['200 schema violation', res(200, json({ ...GOOD, body: { ...GOOD.body, verificationStatus: 'MAYBE' } })), { kind: 'protocol', code: 'schema', ambiguous: true }],
   ];
   for (const [name, response, expected] of rows) {
     const out = classifyResponse(response, ENVELOPE, NOW);

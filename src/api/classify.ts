@@ -100,6 +100,8 @@ export function classifyResponse<T>(
   const parsed = tryJson(text);
 
   if (status === 200) {
+    // A 200 that is not JSON is most often a page of something in between (a proxy's login page)
+    // that never passed the request on: not ambiguous, and a run of them trips the breaker.
     if (!parsed.ok) {
       const type = headerValue(response.headers, 'content-type') ?? 'no content type';
       return {
@@ -134,6 +136,8 @@ export function classifyResponse<T>(
       };
     }
     const body = envelopeSchema.safeParse(parsed.value);
+    // JSON of the wrong shape under a 200 is the service's answer, unreadable to us: the work may
+    // be done (a penny-drop may have deposited), as when the connection drops.
     if (!body.success) {
       return {
         ok: false,
@@ -144,6 +148,7 @@ export function classifyResponse<T>(
           status,
           requestId,
           raw: boundedText(text),
+          ambiguous: true,
           cause: body.error,
         }),
       };

@@ -480,6 +480,19 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     }
   }
 
+  /** Counts a failed call of the service; says why the run must stop when the failures say it is down. */
+  function breakerTrips(error: VasError): string | undefined {
+    consecutiveFailures += 1;
+    // Nothing answers at that address (refused, unknown host, 404 for the API path): the client
+    // already retried, and every other row would fail the same way.
+    const unreachable = error.code === 'refused' || error.code === 'dns' || error.code === 'not-found';
+    const neverWorked = successes === 0 && consecutiveFailures >= FAIL_FAST_THRESHOLD;
+    if (!unreachable && !neverWorked && consecutiveFailures < breakerThreshold) return undefined;
+    return unreachable
+      ? `cannot reach the API: ${maskDigits(error.describe())}`
+      : `${consecutiveFailures} call(s) in a row failed (last: ${maskDigits(error.describe())}): the service looks down`;
+  }
+
   function handleFailure(task: KeyTask, phase: CallMode, caught: unknown): void {
     if (!isVasError(caught)) throw caught;
     const error = caught;
@@ -503,9 +516,12 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       return;
     }
     if (phase === 'pd' && error.ambiguous) {
-      const reason = `no answer to the penny-drop request (${error.message}): a rupee may have moved; check before re-sending with --resume --retry-unconfirmed`;
+      const reason = `no readable answer to the penny-drop request (${error.message}): a rupee may have moved; check before re-sending with --resume --retry-unconfirmed`;
       store.markStatus(id, task.idx, 'UNCONFIRMED', maskDigits(reason), error.requestId ?? null);
       resolveTask(task, { status: 'UNCONFIRMED', reason: maskDigits(reason), source: 'api', result: undefined, requestId: error.requestId ?? '' });
+      // Still a failed call: a run of them stops the run instead of sending every deposit blind.
+      const down = error.code === 'aborted' ? undefined : breakerTrips(error);
+      if (down) stop('breaker', down);
       return;
     }
     if (error.code === 'aborted') {
@@ -518,20 +534,11 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       return;
     }
     const serviceFailure = ['unavailable', 'network', 'timeout', 'server', 'quota', 'protocol'].includes(error.kind);
-    // Nothing answers at that address (refused, unknown host, 404 for the API path): the client
-    // already retried, and every other row would fail the same way.
-    const unreachable = error.code === 'refused' || error.code === 'dns' || error.code === 'not-found';
     if (serviceFailure) {
-      consecutiveFailures += 1;
-      const neverWorked = successes === 0 && consecutiveFailures >= FAIL_FAST_THRESHOLD;
-      if (unreachable || neverWorked || consecutiveFailures >= breakerThreshold) {
+      const down = breakerTrips(error);
+      if (down) {
         store.markStatus(id, task.idx, 'PENDING', null, null);
-        stop(
-          'breaker',
-          unreachable
-            ? `cannot reach the API: ${maskDigits(error.describe())}`
-            : `${consecutiveFailures} call(s) in a row failed (last: ${maskDigits(error.describe())}): the service looks down`,
-        );
+        stop('breaker', down);
         return;
       }
     }
