@@ -117,7 +117,8 @@ export function postJson(
     try {
       dispatcher.dispatch({ origin, path, method: 'POST', headers, body }, handler as unknown as Dispatcher.DispatchHandler);
     } catch (error) {
-      // A closed dispatcher throws instead of calling onError.
+      // undici reports its failures through onError (a closed agent too); a throw here would be
+      // options it refuses, and fails the call like any other error.
       settle({ ok: false, error, status: undefined, headers: undefined });
     }
   });
