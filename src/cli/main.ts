@@ -10,6 +10,7 @@ import { createLogger, type CliLogger, type LogFormat } from './logger.js';
 import type { BankFlags, CommandIo } from './commands/bank.js';
 import { sandboxOptions } from './commands/sandbox-options.js';
 import { registerDocsCommands } from './commands/docs.js';
+import { reportCommand } from './commands/report.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT, type Env } from './config.js';
 
 export interface MainIo {
@@ -70,6 +71,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
           .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
           .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
+          .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' })
           .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
           .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
           .option('max-calls', { type: 'number', describe: 'Stop dispatching after this many calls (resumable)' })
@@ -101,6 +103,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
               reuse: args.reuse,
               retryUnconfirmed: args['retry-unconfirmed'],
               summary: args.summary,
+              report: args.report,
               baseUrl: args['base-url'],
               sandbox: args.sandbox,
               maxCalls: args['max-calls'],
@@ -133,10 +136,11 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .example('$0 name-match "R K Sharma" "RAJESH KUMAR SHARMA"', ''),
       (args) => run(async () => (await import('./commands/name-match.js')).nameMatchCommand(args.expected as string, args.actual as string, args.explain, io.stdout)),
     )
+    .command(reportCommand((task) => run(task), commandIo, io.stdout))
     .command('docs', 'Document-locker flow: init, fetch, listen', (y) =>
       registerDocsCommands(y, (task) => run(task), (args) => ({ ...commandIo(args), stdout: io.stdout })).demandCommand(1, 'name a docs command: init, fetch or listen'),
     )
-    .demandCommand(1, 'name a command: bank, docs, name-match or sandbox')
+    .demandCommand(1, 'name a command: bank, docs, name-match, report or sandbox')
     .strict()
     .recommendCommands()
     .help()

@@ -30,6 +30,8 @@ export interface BankFlags {
   reuse?: string | undefined;
   retryUnconfirmed: boolean;
   summary?: string | undefined;
+  /** --report FILE.html: the run's HTML report, written when the run ends (src/report/). */
+  report?: string | undefined;
   baseUrl?: string | undefined;
   sandbox: boolean;
   maxCalls?: number | undefined;
@@ -76,6 +78,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   const statePath = resolveStatePath(flags.state, env);
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
+  if (flags.report) checkOutputPath(flags.report, '--report'); // --report
 
   const connection = flags.dryRun ? undefined : resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, env, log);
 
@@ -84,6 +87,8 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   let connected: Connected | undefined;
   let client: Client | undefined;
   const retries: Record<string, number> = {};
+  /** When each retry happened, for the report's timeline (--report); bounded. */
+  const retryTimes: number[] = [];
   const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => log.info(line), quiet: io.quiet, now: io.now });
   let summary: BankRunSummary | undefined;
   // A state file that cannot be written mid-run (full disk, I/O error, damaged pages).
@@ -97,6 +102,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
         onRetry: (event: RetryEvent) => {
           const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
           retries[cause] = (retries[cause] ?? 0) + 1;
+          if (retryTimes.length < MAX_RETRY_TIMES) retryTimes.push(io.now()); // --report
         },
       });
       client = connected.client;
@@ -178,5 +184,29 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     const s = summary.statuses;
     log.warn(`${s.DEFERRED} deferred, ${s.FAILED} failed, ${s.UNCONFIRMED} unconfirmed row(s) are not final: re-run later with: ${resumeHint}`);
   }
+  // ---- --report (src/report/): also after a stop, from what the state and the summary know ----
+  if (flags.report) {
+    if (summary.runId === null) {
+      log.warn('--report: a dry run makes no run to report on; no report written');
+    } else {
+      try {
+        const { writeReportFromState } = await import('../../report/index.js');
+        await writeReportFromState({
+          statePath, runId: summary.runId, reportPath: flags.report, generatedAt: io.now(), resumeCommand: resumeHint,
+          summary, retries: { byCause: retries, times: retryTimes }, prices: { pl: pricePl, pd: pricePd },
+          csvPath: summary.stopped ? undefined : output,
+          columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+        });
+        log.info(`report: ${flags.report}`);
+      } catch (error) {
+        log.error(`--report: could not write ${flags.report}: ${(error as Error).message}`);
+        return summary.exitCode === 0 ? 1 : summary.exitCode;
+      }
+    }
+  }
+  // ---- end --report ----
   return summary.exitCode;
 }
+
+/** Retry times kept for the report's timeline (8 bytes each). */
+const MAX_RETRY_TIMES = 1_000_000;
