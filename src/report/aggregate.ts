@@ -15,7 +15,7 @@ export const MAX_TIME_BINS = 48;
 export const TOP_REASONS = 10;
 
 /** Bin widths the timeline picks from: the smallest that keeps it within MAX_TIME_BINS. */
-const BIN_STEPS_MS = [1_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 604_800_000];
+const BIN_STEPS_MS = [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 604_800_000];
 
 export interface RunAggregates {
   run: RunInfo;

@@ -83,7 +83,7 @@ function binLabel(binMs: number): string {
   if (binMs % 86_400_000 === 0) return `${binMs / 86_400_000} d`;
   if (binMs % 3_600_000 === 0) return `${binMs / 3_600_000} h`;
   if (binMs % 60_000 === 0) return `${binMs / 60_000} min`;
-  return `${binMs / 1000} s`;
+  return binMs % 1000 === 0 ? `${binMs / 1000} s` : `${binMs} ms`;
 }
 
 // ---- charts (inline SVG; text inside is escaped like everything else) ----
