@@ -17,6 +17,7 @@ const workDir = path.join(root, '.vas-demo');
 const output = path.join(workDir, 'payees.verified.csv');
 const state = path.join(workDir, 'demo.sqlite');
 const report = path.join(workDir, 'report.html');
+const rel = (file: string) => path.relative(process.cwd(), file) || file;
 
 fs.rmSync(workDir, { recursive: true, force: true });
 fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
@@ -30,7 +31,8 @@ const stop = new AbortController();
 process.once('SIGINT', () => stop.abort());
 
 const code = await main(
-  ['bank', input, '-o', output, '--state', state, '--base-url', sandbox.url, '--concurrency', '16', '--summary', path.join(workDir, 'summary.json'), '--report', report],
+  // Paths relative to where the demo runs, as a person would type them (they show in the report).
+  ['bank', rel(input), '-o', rel(output), '--state', rel(state), '--base-url', sandbox.url, '--concurrency', '16', '--summary', rel(path.join(workDir, 'summary.json')), '--report', rel(report)],
   {
     env: { VAS_TOKEN: 'sandbox-token', VAS_PRICE_PL: '1.5', VAS_PRICE_PD: '3' },
     stdout: (t) => process.stdout.write(t),

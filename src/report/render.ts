@@ -421,6 +421,7 @@ table{border-collapse:collapse;width:100%;font-size:.86rem}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e9edf2;vertical-align:top}
 th{background:#f6f8fa;font-weight:600;white-space:nowrap}
 td{word-break:break-word}
+td .mono{white-space:nowrap}
 .mono,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}
 code.cmd{display:inline-block;background:#1c2430;color:#f4f6f9;padding:2px 7px;border-radius:5px;word-break:break-all;margin-top:2px}
 .small{font-size:.78em;color:#5b6675}
