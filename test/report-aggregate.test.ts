@@ -4,6 +4,9 @@
  * capped action lists, calls, reasons and the timeline; then the page rendered from them.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { openDatabase } from '../src/state/db.js';
 import { BankStore, type NewResult } from '../src/state/bank-store.js';
@@ -11,6 +14,7 @@ import { chooseBinMs, latestRunId, readRunAggregates } from '../src/report/aggre
 import { buildReport } from '../src/report/build.js';
 import { renderReport, CSP } from '../src/report/render.js';
 import { escapeHtml, maskAccountNumber, maskLongDigits } from '../src/report/escape.js';
+import { scanOutput } from '../src/report/output-scan.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -160,4 +164,27 @@ test('escaping and masking helpers', () => {
   assert.equal(maskAccountNumber('123456789012'), '••••9012');
   assert.equal(maskAccountNumber('12'), '••••');
   assert.equal(maskLongDigits('acct 123456789012 and req-123456789012 x'), 'acct ••••9012 and req-123456789012 x');
+});
+
+test('the enriched CSV scan: verdict counts and rows paid at risk with their lines, across a preamble, CRLF and multi-line cells', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-report-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'out.csv');
+  fs.writeFileSync(file, [
+    '\uFEFFExported by the bank on 01-01-2026\r\n',
+    'Beneficiary Name,Account Number,IFSC,verify_status,verify_reason,beneficiary_name,name_match,name_match_score\r\n',
+    '"Multi\nline ""name""",100000001234,sbin0001234,VERIFIED,,"OTHER, PERSON",NO_MATCH,0\r\n',
+    'Ok Name,100000005678,SBIN0001234,VERIFIED,,OK NAME,DIRECT_MATCH,100\r\n',
+    'Poor,100000009999,SBIN0001234,VERIFIED,,POOR X,POOR_PARTIAL_MATCH,40\n',
+    'Nv,100000001111,SBIN0001234,NOT_VERIFIED,,,,\n',
+    'Nm,100000002222,SBIN0001234,NOT_VERIFIED,,SOMEONE,NO_MATCH,0',
+  ].join(''));
+  const scan = await scanOutput(file, 1);
+  assert.deepEqual(scan?.nameMatch, { NO_MATCH: 2, DIRECT_MATCH: 1, POOR_PARTIAL_MATCH: 1 });
+  assert.equal(scan.atRisk.total, 2, 'VERIFIED rows only');
+  assert.deepEqual(scan.atRisk.items, [
+    { line: 3, account: '••••1234', ifsc: 'SBIN0001234', expectedName: 'Multi\nline "name"', beneficiaryName: 'OTHER, PERSON', verdict: 'NO_MATCH', score: '0' },
+  ]);
+  fs.writeFileSync(file, 'a,b\n1,2\n');
+  assert.equal(await scanOutput(file, 5), undefined, 'not an output of vas-verify bank');
 });
