@@ -43,7 +43,10 @@ export interface BuildOptions {
 export function buildReport(agg: RunAggregates, options: BuildOptions): RunReport {
   const { summary } = options;
   const statuses = Object.fromEntries(REPORT_STATUSES.map((s) => [s, 0])) as Record<ReportStatus, number>;
-  if (summary) {
+  // A stopped run's summary counts only the rows it wrote out in order before the stop; the
+  // state has every answer it checkpointed, so a stopped run is shown by payee.
+  const byRow = summary !== undefined && summary.stopped === null;
+  if (summary && byRow) {
     for (const s of REPORT_STATUSES) statuses[s] = summary.statuses[s] ?? 0;
     // Rows the run never reached (stopped early) are in no status of the summary.
     statuses.PENDING = agg.payeeStatuses.PENDING + agg.payeeStatuses.IN_FLIGHT;
@@ -86,7 +89,7 @@ export function buildReport(agg: RunAggregates, options: BuildOptions): RunRepor
     resumeCommand:
       options.resumeCommand ??
       `vas-verify bank ${agg.run.inputName} -o <the run's output> --mode ${agg.run.mode} --resume${options.stateArg ? ` --state ${options.stateArg}` : ''}`,
-    statusUnit: summary ? 'rows' : 'payees',
+    statusUnit: byRow ? 'rows' : 'payees',
     statuses,
     payeeStatuses: agg.payeeStatuses,
     nameMatch,
