@@ -6,4 +6,6 @@ export { matchNames } from './match/index.js';
 export type { NameMatch, NameMatchResult } from './match/index.js';
 export { runBank } from './pipeline/run.js';
 export type { BankRunOptions, BankRunDeps, BankRunSummary } from './pipeline/run.js';
+export { openDatabase } from './state/db.js';
+export { BankStore, isAlive } from './state/bank-store.js';
 export * from './docs/index.js';
