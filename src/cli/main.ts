@@ -3,8 +3,8 @@
  * 0 every row final · 1 fatal · 2 usage or input error · 3 some rows not final (re-run later).
  */
 import yargs, { type Argv } from 'yargs';
-import { isVasError } from '../api/errors.js';
-import { UsageError } from '../pipeline/errors.js';
+import { UsageError } from '../errors.js';
+import { EXIT, reportError } from './exit.js';
 import { inspectInBackground } from '../pipeline/inspect.js';
 import { createLogger, type CliLogger, type LogFormat } from './logger.js';
 import type { BankFlags, CommandIo } from './commands/bank.js';
@@ -22,17 +22,7 @@ export interface MainIo {
   now?: () => number;
 }
 
-export const EXIT = { ok: 0, fatal: 1, usage: 2, incomplete: 3 } as const;
-
-/**
- * Errors that mean "fix the invocation or the input" (exit 2), told apart by name so that this
- * entry need not load every module that defines one: commands are imported only when run.
- */
-const USAGE_ERRORS = new Set(['UsageError', 'ColumnError', 'InputError', 'OutputError', 'StateFileError']);
-
-function usageLike(error: unknown): boolean {
-  return error instanceof Error && USAGE_ERRORS.has(error.name);
-}
+export { EXIT };
 
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const offset = Number(io.env.VAS_TEST_CLOCK_OFFSET_MS ?? 0) || 0;
@@ -159,26 +149,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       }
     });
   } catch (error) {
-    return report(error, log);
+    return reportError(error, log, io.env);
   }
   return helpShown ? EXIT.ok : exitCode;
-}
-
-export function report(error: unknown, log: CliLogger): number {
-  if (usageLike(error)) {
-    log.error(`${(error as Error).message}`);
-    return EXIT.usage;
-  }
-  if (error instanceof Error && error.name === 'RunLockedError') {
-    log.error(error.message);
-    return EXIT.fatal;
-  }
-  if (isVasError(error)) {
-    log.error(error.describe());
-    return error.kind === 'invalid-input' && error.status === undefined ? EXIT.usage : EXIT.fatal;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  log.error(`internal error (this is a bug, please report it): ${message}`);
-  if (process.env.VAS_DEBUG && error instanceof Error) log.error(error.stack ?? '');
-  return EXIT.fatal;
 }

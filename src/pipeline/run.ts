@@ -13,13 +13,11 @@ import type { BankResult } from '../api/schemas.js';
 import { describeHolder, type BankStore, type CallMode, type KeyRecord, type NewResult, type ResultRecord, type RunMode } from '../state/bank-store.js';
 import { checkRow, maskAccount, maskDigits } from './checks.js';
 import { resolveColumns, type ColumnOverrides } from './columns.js';
-import { inspectInput, InputError, openCsvRecords, type InputInfo } from './read.js';
+import { inspectInput, openCsvRecords, type InputInfo } from './read.js';
 import { nextIstMidnight } from './time.js';
-import { appendedColumns, checkOutputPath, openCsvOutput, OutputError, outcomeCells, type RowOutcome, type RowStatus } from './write.js';
+import { appendedColumns, checkOutputPath, openCsvOutput, outcomeCells, type RowOutcome, type RowStatus } from './write.js';
 
-import { RunLockedError, UsageError } from './errors.js';
-
-export { RunLockedError, UsageError };
+import { InputError, OutputError, RunLockedError, UsageError } from '../errors.js';
 
 /** Consecutive service failures (unavailable, network, timeout, server) that stop the run. Default 10. */
 export const DEFAULT_BREAKER_THRESHOLD = 10;

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { OutputError } from '../errors.js';
 import type { ResultRecord } from '../state/bank-store.js';
 
 export const APPENDED_COLUMNS = [
@@ -104,9 +105,6 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
   return cells;
 }
 
-export class OutputError extends Error {
-  override readonly name = 'OutputError';
-}
 
 /** Fails early (before any call) when the output cannot be written where asked. */
 export function checkOutputPath(outputPath: string, flag = '-o'): void {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import Database from 'better-sqlite3';
-import { RunLockedError } from '../pipeline/errors.js';
+import { RunLockedError, StateFileError } from '../errors.js';
 import { describeHolder, isAlive, liveHolder, LOCK_QUERY, type HeldLock } from './bank-store.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -21,9 +21,6 @@ export const WAL_CHECKPOINT_PAGES = 16_384;
 /** The WAL is truncated back to at most this after a checkpoint. */
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
-export class StateFileError extends Error {
-  override readonly name = 'StateFileError';
-}
 
 export interface OpenOptions {
   /** fsync every commit (used when penny-drop intents are written). Default false. */

@@ -25,7 +25,7 @@ import {
   type SaveReport,
   type WebhookEvent,
 } from '../../docs/index.js';
-import { UsageError } from '../../pipeline/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../pipeline/time.js';
 import { openDatabase, type Db } from '../../state/db.js';
 import { DocsStore } from '../../state/docs-store.js';

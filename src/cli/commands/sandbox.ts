@@ -1,7 +1,7 @@
 /** `vas-verify sandbox`: the embedded sandbox as a server, until SIGINT/SIGTERM. */
 import fs from 'node:fs';
 import { startSandbox, parseFaults, parseLatency, loadRegistry, type SandboxOptions } from '../../sandbox/index.js';
-import { UsageError } from '../../pipeline/errors.js';
+import { UsageError } from '../../errors.js';
 import type { CommandIo } from './bank.js';
 
 export async function sandboxCommand(args: Record<string, unknown>, io: CommandIo & { stdout: (t: string) => void }): Promise<number> {
