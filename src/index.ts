@@ -7,5 +7,6 @@ export type { NameMatch, NameMatchResult } from './match/index.js';
 export { runBank } from './pipeline/run.js';
 export type { BankRunOptions, BankRunDeps, BankRunSummary } from './pipeline/run.js';
 export { openDatabase } from './state/db.js';
-export { BankStore, isAlive } from './state/bank-store.js';
+export { BankStore } from './state/bank-store.js';
+export { isAlive } from './state/run-lock.js';
 export * from './docs/index.js';

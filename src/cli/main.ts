@@ -9,7 +9,7 @@ import { inspectInBackground } from '../pipeline/inspect.js';
 import { createLogger, type CliLogger, type LogFormat } from './logger.js';
 import type { BankFlags, CommandIo } from './commands/bank.js';
 import { sandboxOptions } from './commands/sandbox-options.js';
-import { registerDocsCommands } from './commands/docs.js';
+import { registerDocsCommands } from './commands/docs/options.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT, type Env } from './config.js';
 
 export interface MainIo {
@@ -124,7 +124,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       (args) => run(async () => (await import('./commands/name-match.js')).nameMatchCommand(args.expected as string, args.actual as string, args.explain, io.stdout)),
     )
     .command('docs', 'Document-locker flow: init, fetch, listen', (y) =>
-      registerDocsCommands(y, (task) => run(task), (args) => ({ ...commandIo(args), stdout: io.stdout })).demandCommand(1, 'name a docs command: init, fetch or listen'),
+      registerDocsCommands(y, (task) => run(task), (args) => ({ ...commandIo(args), stdout: io.stdout }), () => import('./commands/docs/index.js')).demandCommand(1, 'name a docs command: init, fetch or listen'),
     )
     .demandCommand(1, 'name a command: bank, docs, name-match or sandbox')
     .strict()

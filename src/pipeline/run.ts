@@ -10,7 +10,9 @@ import pLimit from 'p-limit';
 import type { Client } from '../api/client.js';
 import { isVasError, type VasError } from '../api/errors.js';
 import type { BankResult } from '../api/schemas.js';
-import { describeHolder, type BankStore, type CallMode, type KeyRecord, type NewResult, type ResultRecord, type RunMode } from '../state/bank-store.js';
+import type { BankStore } from '../state/bank-store.js';
+import { describeHolder } from '../state/run-lock.js';
+import type { NewResult, PayeeRecord, ResultRecord, RunMode, VerifyMode } from '../state/types.js';
 import { checkRow, maskAccount, maskDigits } from './checks.js';
 import { resolveColumns, type ColumnOverrides } from './columns.js';
 import { inspectInput, openCsvRecords, type InputInfo } from './read.js';
@@ -123,7 +125,7 @@ export interface BankRunSummary {
   exitCode: 0 | 1 | 3;
 }
 
-interface KeyOutcome {
+interface PayeeOutcome {
   status: RowStatus;
   reason: string;
   source: 'api' | 'reuse';
@@ -131,7 +133,7 @@ interface KeyOutcome {
   requestId: string;
 }
 
-interface KeyTask {
+interface PayeeTask {
   key: string;
   /** The data row where the payee first appears: how the state names it. */
   idx: number;
@@ -139,7 +141,7 @@ interface KeyTask {
   stored: boolean;
   account: string;
   ifsc: string;
-  outcome: KeyOutcome | undefined;
+  outcome: PayeeOutcome | undefined;
 }
 
 interface Slot {
@@ -148,7 +150,7 @@ interface Slot {
   /** Characters held, for the read-ahead bound. */
   size: number;
   outcome: RowOutcome | undefined;
-  task: KeyTask | undefined;
+  task: PayeeTask | undefined;
   duplicate: boolean;
 }
 
@@ -158,7 +160,7 @@ function emptyCounts(): Record<RowStatus, number> {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;
 }
 
-export function toNewResult(account: string, ifsc: string, mode: CallMode, api: BankResult, requestId: string | undefined, at: number): NewResult {
+export function toNewResult(account: string, ifsc: string, mode: VerifyMode, api: BankResult, requestId: string | undefined, at: number): NewResult {
   const d = api.ifscDetails;
   return {
     account,
@@ -185,7 +187,7 @@ export function toNewResult(account: string, ifsc: string, mode: CallMode, api: 
   };
 }
 
-function invalidResult(account: string, ifsc: string, mode: CallMode, error: VasError, at: number): NewResult {
+function invalidResult(account: string, ifsc: string, mode: VerifyMode, error: VasError, at: number): NewResult {
   return {
     account, ifsc, mode, status: 'INVALID', reason: error.message, beneficiaryName: null, transactionRemark: null,
     bankName: null, bankBranch: null, bankCity: null, bankDistrict: null, bankState: null, bankMicr: null,
@@ -194,7 +196,7 @@ function invalidResult(account: string, ifsc: string, mode: CallMode, error: Vas
   };
 }
 
-function outcomeOfRecord(store: BankStore, record: KeyRecord): KeyOutcome | undefined {
+function outcomeOfRecord(store: BankStore, record: PayeeRecord): PayeeOutcome | undefined {
   switch (record.status) {
     case 'DONE': {
       const result = record.result ?? (record.resultId === null ? undefined : store.getResult(record.resultId));
@@ -356,7 +358,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   let outstanding = 0;
   const idle = signalEvent();
   const space = signalEvent();
-  const dryRunKeys = options.dryRun ? new Set<string>() : undefined;
+  const dryRunPayees = options.dryRun ? new Set<string>() : undefined;
 
   const stop = (reason: StopReason, message: string | null) => {
     if (stopping) return;
@@ -374,29 +376,29 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   if (deps.stopSignal.aborted) onStopSignal();
   deps.stopSignal.addEventListener('abort', onStopSignal, { once: true });
 
-  const budgetExceeded = (phase: CallMode = options.mode === 'pd' ? 'pd' : 'pl'): StopReason | null => {
+  const budgetExceeded = (mode: VerifyMode = options.mode === 'pd' ? 'pd' : 'pl'): StopReason | null => {
     const made = summary.calls.pl + summary.calls.pd;
     if (options.maxCalls !== undefined && made >= options.maxCalls) return 'max-calls';
     if (options.maxSpend !== undefined) {
-      const next = phase === 'pd' ? options.pricePd : options.pricePl;
+      const next = mode === 'pd' ? options.pricePd : options.pricePl;
       if (summary.spend + next > options.maxSpend + 1e-9) return 'max-spend';
     }
     return null;
   };
 
-  const resolveTask = (task: KeyTask, outcome: KeyOutcome) => {
+  const resolveTask = (task: PayeeTask, outcome: PayeeOutcome) => {
     task.outcome = outcome;
     tasks.delete(task.key);
   };
 
   /** Gives a new payee its row in the state (most get it with their IN_FLIGHT mark instead). */
-  const ensureStored = (task: KeyTask) => {
+  const ensureStored = (task: PayeeTask) => {
     if (task.stored || runId === null || options.dryRun) return;
-    store.insertKey(runId, task.account, task.ifsc, task.idx);
+    store.insertPayee(runId, task.account, task.ifsc, task.idx);
     task.stored = true;
   };
 
-  const deferTask = (task: KeyTask, dueAt: number, called: boolean) => {
+  const deferTask = (task: PayeeTask, dueAt: number, called: boolean) => {
     const reason = deferralReason(dueAt);
     ensureStored(task);
     if (runId !== null && !options.dryRun) store.markStatus(runId, task.idx, 'DEFERRED', reason, null, dueAt);
@@ -404,9 +406,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     resolveTask(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: '' });
   };
 
-  const tasks = new Map<string, KeyTask>();
+  const tasks = new Map<string, PayeeTask>();
 
-  async function execute(task: KeyTask): Promise<void> {
+  async function execute(task: PayeeTask): Promise<void> {
     if (stopping) {
       return;
     }
@@ -421,23 +423,23 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       return;
     }
     if (!deps.client || runId === null) throw new Error('runBank: no client for a real run');
-    let phase: CallMode = options.mode === 'pd' ? 'pd' : 'pl';
+    let mode: VerifyMode = options.mode === 'pd' ? 'pd' : 'pl';
     for (;;) {
       // Counted before the first await, so concurrent workers never overshoot a budget.
-      summary.calls[phase] += 1;
-      summary.spend += phase === 'pd' ? options.pricePd : options.pricePl;
+      summary.calls[mode] += 1;
+      summary.spend += mode === 'pd' ? options.pricePd : options.pricePl;
       if (task.stored) {
-        store.markInFlight(runId, task.idx, phase);
+        store.markInFlight(runId, task.idx, mode);
       } else {
-        store.insertInFlight(runId, task.account, task.ifsc, task.idx, phase);
+        store.insertInFlight(runId, task.account, task.ifsc, task.idx, mode);
         task.stored = true;
       }
       await store.flush();
       if (stopping && stopping !== 'max-calls' && stopping !== 'max-spend') {
         // Stopped while the mark was being committed: nothing was sent, so nothing is in doubt.
         // (A budget stop lets the calls already counted within the budget go.)
-        summary.calls[phase] -= 1;
-        summary.spend -= phase === 'pd' ? options.pricePd : options.pricePl;
+        summary.calls[mode] -= 1;
+        summary.spend -= mode === 'pd' ? options.pricePd : options.pricePl;
         store.markStatus(runId, task.idx, 'PENDING', null, null);
         return;
       }
@@ -445,23 +447,23 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       let answer;
       try {
         answer = await deps.client.verifyBankAccount(
-          { accountNumber: task.account, ifsc: task.ifsc, mode: phase },
+          { accountNumber: task.account, ifsc: task.ifsc, mode: mode },
           { signal: callAbort.signal, beforeRetry: spaceRetry },
         );
       } catch (error) {
-        handleFailure(task, phase, error);
+        handleFailure(task, mode, error);
         return;
       }
       consecutiveFailures = 0;
       successes += 1;
       const at = now();
-      if (options.mode === 'hybrid' && phase === 'pl' && answer.result.verificationStatus === 'NOT_VERIFIED') {
+      if (options.mode === 'hybrid' && mode === 'pl' && answer.result.verificationStatus === 'NOT_VERIFIED') {
         store.insertResult(toNewResult(task.account, task.ifsc, 'pl', answer.result, answer.requestId, at));
         if (stopping) {
           store.markStatus(runId, task.idx, 'PENDING', null, null);
           return;
         }
-        phase = 'pd';
+        mode = 'pd';
         const overAgain = budgetExceeded('pd');
         if (overAgain) {
           store.markStatus(runId, task.idx, 'PENDING', null, null);
@@ -470,8 +472,8 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         }
         continue;
       }
-      if (options.mode === 'hybrid' && phase === 'pl') summary.avoided.hybrid += 1;
-      const result = store.insertResult(toNewResult(task.account, task.ifsc, phase, answer.result, answer.requestId, at));
+      if (options.mode === 'hybrid' && mode === 'pl') summary.avoided.hybrid += 1;
+      const result = store.insertResult(toNewResult(task.account, task.ifsc, mode, answer.result, answer.requestId, at));
       store.markDone(runId, task.idx, 'api', result.id, answer.requestId ?? null);
       resolveTask(task, { status: result.status, reason: result.reason ?? '', source: 'api', result, requestId: answer.requestId ?? '' });
       return;
@@ -491,7 +493,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       : `${consecutiveFailures} call(s) in a row failed (last: ${maskDigits(error.describe())}): the service looks down`;
   }
 
-  function handleFailure(task: KeyTask, phase: CallMode, caught: unknown): void {
+  function handleFailure(task: PayeeTask, mode: VerifyMode, caught: unknown): void {
     if (!isVasError(caught)) throw caught;
     const error = caught;
     const id = runId!;
@@ -508,12 +510,12 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     }
     if (error.kind === 'invalid-input') {
       consecutiveFailures = 0;
-      const result = store.insertResult(invalidResult(task.account, task.ifsc, phase, error, at));
+      const result = store.insertResult(invalidResult(task.account, task.ifsc, mode, error, at));
       store.markDone(id, task.idx, 'api', result.id, error.requestId ?? null);
       resolveTask(task, { status: 'INVALID', reason: error.message, source: 'api', result, requestId: error.requestId ?? '' });
       return;
     }
-    if (phase === 'pd' && error.ambiguous) {
+    if (mode === 'pd' && error.ambiguous) {
       const reason = `no readable answer to the penny-drop request (${error.message}): a rupee may have moved; check before re-sending with --resume --retry-unconfirmed`;
       store.markStatus(id, task.idx, 'UNCONFIRMED', maskDigits(reason), error.requestId ?? null);
       resolveTask(task, { status: 'UNCONFIRMED', reason: maskDigits(reason), source: 'api', result: undefined, requestId: error.requestId ?? '' });
@@ -565,7 +567,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     : undefined;
 
   /** One row's calls, in a concurrency slot (and, with --rate, in its turn). */
-  const work = async (task: KeyTask) => {
+  const work = async (task: PayeeTask) => {
     try {
       if (limiter && !stopping) await limiter.schedule(execute, task);
       else await execute(task);
@@ -578,14 +580,14 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       if (outstanding === 0) idle.fire();
     }
   };
-  const dispatch = (task: KeyTask) => {
+  const dispatch = (task: PayeeTask) => {
     outstanding += 1;
     void limit(work, task);
   };
 
   /** Decides what a key needs the first time it is met in this run. */
-  const startKey = (record: KeyRecord, stored: boolean): KeyTask => {
-    const task: KeyTask = { key: record.key, idx: record.firstIdx, stored, account: record.account, ifsc: record.ifsc, outcome: undefined };
+  const startPayee = (record: PayeeRecord, stored: boolean): PayeeTask => {
+    const task: PayeeTask = { key: record.payee, idx: record.firstRow, stored, account: record.account, ifsc: record.ifsc, outcome: undefined };
     tasks.set(task.key, task);
     const at = now();
     const known = outcomeOfRecord(store, record);
@@ -595,7 +597,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       return task;
     }
     if ((record.status === 'DEFERRED' || record.status === 'FAILED') && !options.dryRun) {
-      store.markStatus(runId!, record.firstIdx, 'PENDING', null, null);
+      store.markStatus(runId!, record.firstRow, 'PENDING', null, null);
     }
     const dueAt = deferredAccounts.get(record.account);
     if (dueAt !== undefined && dueAt > at) {
@@ -608,7 +610,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
       if (reusable && fitsHybrid) {
         summary.avoided.reuse += 1;
         ensureStored(task);
-        if (runId !== null && !options.dryRun) store.markDone(runId, record.firstIdx, 'reuse', reusable.id, reusable.requestId);
+        if (runId !== null && !options.dryRun) store.markDone(runId, record.firstRow, 'reuse', reusable.id, reusable.requestId);
         resolveTask(task, { status: reusable.status, reason: reusable.reason ?? '', source: 'reuse', result: reusable, requestId: reusable.requestId ?? '' });
         return task;
       }
@@ -730,7 +732,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // ---- the reader ----
   // Resuming or re-emitting, most rows are the first of their payee and were stored by an earlier
   // run: their keys and answers are read alongside the file, in its order.
-  const storedAt = summary.resumed && runId !== null && !options.dryRun ? storedKeys(store, runId) : undefined;
+  const storedAt = summary.resumed && runId !== null && !options.dryRun ? storedPayees(store, runId) : undefined;
   let readError: unknown;
   try {
     let idx = 0;
@@ -769,27 +771,27 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
             slot.duplicate = true;
             summary.avoided.duplicate += 1;
           } else if (options.dryRun) {
-            if (dryRunKeys!.has(key)) {
+            if (dryRunPayees!.has(key)) {
               slot.outcome = { status: 'VERIFIED', reason: 'dry run', source: 'duplicate', result: undefined, requestId: '' };
               summary.avoided.duplicate += 1;
             } else {
-              dryRunKeys!.add(key);
-              const record = runId === null ? undefined : store.getKey(runId, check.account, check.ifsc);
-              slot.task = startKey(record ?? newKey(check.account, check.ifsc, idx), record !== undefined);
+              dryRunPayees!.add(key);
+              const record = runId === null ? undefined : store.getPayee(runId, check.account, check.ifsc);
+              slot.task = startPayee(record ?? newPayee(check.account, check.ifsc, idx), record !== undefined);
             }
           } else {
             // The first row of a payee an earlier run of this input stored comes from the scan.
-            const record = storedAt?.(idx, check.account, check.ifsc) ?? store.getKey(runId!, check.account, check.ifsc);
+            const record = storedAt?.(idx, check.account, check.ifsc) ?? store.getPayee(runId!, check.account, check.ifsc);
             if (!record) {
-              slot.task = startKey(newKey(check.account, check.ifsc, idx), false);
-            } else if (record.firstIdx !== idx) {
+              slot.task = startPayee(newPayee(check.account, check.ifsc, idx), false);
+            } else if (record.firstRow !== idx) {
               const known = outcomeOfRecord(store, record);
               slot.duplicate = true;
               summary.avoided.duplicate += 1;
               if (known) slot.outcome = { ...known, source: 'duplicate' };
-              else slot.task = startKey(record, true);
+              else slot.task = startPayee(record, true);
             } else {
-              slot.task = startKey(record, true);
+              slot.task = startPayee(record, true);
             }
           }
         }
@@ -856,34 +858,34 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
 }
 
 /** Keys read from the state per scan. */
-export const STORED_KEYS_CHUNK = 1_024;
+export const STORED_PAYEES_CHUNK = 1_024;
 
 /**
  * The run's stored key whose first row is `idx` (for that account and IFSC), read by range scans
  * in file order. Asked for rows in increasing order. A key this run stores later is not seen, nor
  * needed: it belongs to a row already read.
  */
-function storedKeys(store: BankStore, runId: number): (idx: number, account: string, ifsc: string) => KeyRecord | undefined {
-  let chunk: KeyRecord[] = [];
+function storedPayees(store: BankStore, runId: number): (idx: number, account: string, ifsc: string) => PayeeRecord | undefined {
+  let chunk: PayeeRecord[] = [];
   let pos = 0;
   let exhausted = false;
   return (idx, account, ifsc) => {
     for (;;) {
-      while (pos < chunk.length && chunk[pos]!.firstIdx < idx) pos += 1;
+      while (pos < chunk.length && chunk[pos]!.firstRow < idx) pos += 1;
       if (pos < chunk.length) {
         const record = chunk[pos]!;
-        return record.firstIdx === idx && record.account === account && record.ifsc === ifsc ? record : undefined;
+        return record.firstRow === idx && record.account === account && record.ifsc === ifsc ? record : undefined;
       }
       if (exhausted) return undefined;
-      chunk = store.keysFrom(runId, idx, STORED_KEYS_CHUNK);
+      chunk = store.payeesFrom(runId, idx, STORED_PAYEES_CHUNK);
       pos = 0;
-      exhausted = chunk.length < STORED_KEYS_CHUNK;
+      exhausted = chunk.length < STORED_PAYEES_CHUNK;
     }
   };
 }
 
-function newKey(account: string, ifsc: string, firstIdx: number): KeyRecord {
-  return { key: `${account}|${ifsc}`, account, ifsc, firstIdx, status: 'PENDING', phase: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 };
+function newPayee(account: string, ifsc: string, firstRow: number): PayeeRecord {
+  return { payee: `${account}|${ifsc}`, account, ifsc, firstRow, status: 'PENDING', mode: null, source: null, reason: null, resultId: null, requestId: null, dueAt: null, attempts: 0 };
 }
 
 function deferralReason(dueAt: number): string {

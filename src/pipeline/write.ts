@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { OutputError } from '../errors.js';
-import type { ResultRecord } from '../state/bank-store.js';
+import type { ResultRecord } from '../state/types.js';
 
 export const APPENDED_COLUMNS = [
   'verify_status',

@@ -1,11 +1,11 @@
 /**
  * `vas-verify docs`: the document-locker commands' flags (DESIGN.md §6). The commands themselves
- * live in docs-run.ts and are loaded only when one runs, so other commands start faster.
+ * live in ./index.ts and are loaded only when one runs, so other commands start faster.
  */
 import type { Argv } from 'yargs';
-import { DEFAULT_WAIT_TIMEOUT } from '../../docs/poll.js';
-import { DEFAULT_STATE_FILE } from '../config.js';
-import type { CommandIo } from './bank.js';
+import { DEFAULT_WAIT_TIMEOUT } from '../../../docs/poll.js';
+import { DEFAULT_STATE_FILE } from '../../config.js';
+import type { CommandIo } from '../bank.js';
 
 /** Sessions `docs fetch` lists without an id. */
 export const DEFAULT_LIST_LIMIT = 20;
@@ -47,6 +47,13 @@ export interface DocsListenFlags extends CommonFlags {
 
 type IoFactory = (args: { quiet?: boolean; logFormat?: string }) => DocsIo;
 
+/** The commands themselves (./index.ts), loaded only when one runs so other commands start faster. */
+export interface DocsCommands {
+  docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number>;
+  docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<number>;
+  docsListen(flags: DocsListenFlags, io: DocsIo): Promise<number>;
+}
+
 function commonOptions<T>(y: Argv<T>) {
   return y
     .option('state', { type: 'string', describe: `State file (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
@@ -62,6 +69,7 @@ export function registerDocsCommands<T>(
   y: Argv<T>,
   run: (task: () => Promise<number>) => Promise<void>,
   io: IoFactory,
+  load: () => Promise<DocsCommands>,
 ): Argv<T> {
   return y
     .command(
@@ -78,7 +86,7 @@ export function registerDocsCommands<T>(
           .example('$0 docs init --listen http://127.0.0.1:8787 --json', 'Callbacks to a running `docs listen`'),
       (args) =>
         run(async () =>
-          (await import('./docs-run.js')).docsInit(
+          (await load()).docsInit(
             {
               ...common(args),
               pin: args.pin,
@@ -106,7 +114,7 @@ export function registerDocsCommands<T>(
           .example('$0 docs fetch', 'List recent sessions and their status'),
       (args) =>
         run(async () =>
-          (await import('./docs-run.js')).docsFetch(
+          (await load()).docsFetch(
             {
               ...common(args),
               sessionId: args.sessionId,
@@ -133,7 +141,7 @@ export function registerDocsCommands<T>(
           .example('$0 docs listen --port 8787 --fetch --download kyc-docs --base-url https://api.example.com', ''),
       (args) =>
         run(async () =>
-          (await import('./docs-run.js')).docsListen(
+          (await load()).docsListen(
             {
               ...common(args),
               host: args.host,

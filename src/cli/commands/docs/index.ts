@@ -6,9 +6,9 @@
  * bad input · 3 not complete yet (`--wait` timed out, stopped, or pending without `--wait`).
  */
 import { once } from 'node:events';
-import type { Client } from '../../api/client.js';
-import { isVasError } from '../../api/errors.js';
-import type { DocFetchResult } from '../../api/schemas.js';
+import type { Client } from '../../../api/client.js';
+import { isVasError } from '../../../api/errors.js';
+import type { DocFetchResult } from '../../../api/schemas.js';
 import {
   checkWebhookUrl,
   DEFAULT_WAIT_TIMEOUT,
@@ -24,14 +24,14 @@ import {
   type FetchOutcome,
   type SaveReport,
   type WebhookEvent,
-} from '../../docs/index.js';
-import { UsageError } from '../../errors.js';
-import { parseDuration } from '../../pipeline/time.js';
-import { openDatabase, type Db } from '../../state/db.js';
-import { DocsStore } from '../../state/docs-store.js';
-import { resolveStatePath } from '../config.js';
-import { connect, resolveApiConnection, type Connected } from '../connect.js';
-import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './docs.js';
+} from '../../../docs/index.js';
+import { UsageError } from '../../../errors.js';
+import { parseDuration } from '../../../pipeline/time.js';
+import { openDatabase, type Db } from '../../../state/db.js';
+import { DocsStore } from '../../../state/docs-store.js';
+import { resolveStatePath } from '../../config.js';
+import { connect, resolveApiConnection, type Connected } from '../../connect.js';
+import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './options.js';
 
 /** How long `docs listen --fetch` waits for a session to show Completed after its callback. */
 export const LISTEN_FETCH_WAIT_MS = 120_000;
