@@ -4,8 +4,8 @@ export { startSandbox, parseLatency, parseFaults, loadRegistry, holderNameFor, i
 export type { Sandbox, SandboxOptions, SandboxStats, RegistryEntry, FaultKind } from './sandbox/index.js';
 export { matchNames } from './match/index.js';
 export type { NameMatch, NameMatchResult } from './match/index.js';
-export { runBank } from './pipeline/run.js';
-export type { BankRunOptions, BankRunDeps, BankRunSummary } from './pipeline/run.js';
+export { runBank } from './pipeline/bank-run/index.js';
+export type { BankRunOptions, BankRunDeps, BankRunSummary } from './pipeline/bank-run/index.js';
 export { openDatabase } from './state/db.js';
 export { BankStore } from './state/bank-store.js';
 export { isAlive } from './state/run-lock.js';

@@ -8,7 +8,7 @@ import { BankStore } from '../../state/bank-store.js';
 import { isAlive } from '../../state/run-lock.js';
 import type { RunMode } from '../../state/types.js';
 import { UsageError } from '../../errors.js';
-import { runBank, type BankRunSummary } from '../../pipeline/run.js';
+import { runBank, type BankRunSummary } from '../../pipeline/bank-run/index.js';
 import { checkOutputPath } from '../../pipeline/write.js';
 import type { InputInfo } from '../../pipeline/inspect.js';
 import { parseDuration } from '../../pipeline/time.js';
