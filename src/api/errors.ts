@@ -1,5 +1,5 @@
 /**
- * Errors are values with a kind (DESIGN.md §2). One class, created only through the factories
+ * Errors are values with a kind (docs/ARCHITECTURE.md, "Errors"). One class, created only through the factories
  * below, so every error carries the same fields and the request id is never lost.
  */
 

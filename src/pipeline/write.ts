@@ -1,5 +1,5 @@
 /**
- * The enriched CSV: input columns unchanged, then the columns of DESIGN.md §4. Written to a
+ * The enriched CSV: input columns unchanged, then the columns of docs/ARCHITECTURE.md, "Output columns". Written to a
  * temporary file beside the target and renamed into place only when the run has ended.
  */
 import fs from 'node:fs';

@@ -140,7 +140,7 @@ export class BankStore {
 
   /**
    * A run found with keys IN_FLIGHT was killed. A penny-less call is simply sent again; a
-   * penny-drop call may have moved a rupee, so it becomes UNCONFIRMED (DESIGN.md §4).
+   * penny-drop call may have moved a rupee, so it becomes UNCONFIRMED (docs/ARCHITECTURE.md, "State file").
    */
   recoverInFlight(runId: number, retryUnconfirmed: boolean): { requeued: number; unconfirmed: number } {
     this.commits.begin();

@@ -1,5 +1,5 @@
 /**
- * `vas-verify docs`: the document-locker flow (DESIGN.md §6) — init, fetch, listen. This file
+ * `vas-verify docs`: the document-locker flow (docs/ARCHITECTURE.md, "Document locker") — init, fetch, listen. This file
  * does the I/O (flags, state file, stdout, signals); the decisions live in src/docs/.
  *
  * Exit codes: 0 ok · 1 fatal (expired session, consent denied, a file not saved) · 2 usage or

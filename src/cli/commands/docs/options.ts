@@ -1,5 +1,5 @@
 /**
- * `vas-verify docs`: the document-locker commands' flags (DESIGN.md §6). The commands themselves
+ * `vas-verify docs`: the document-locker commands' flags (docs/ARCHITECTURE.md, "Document locker"). The commands themselves
  * live in ./index.ts and are loaded only when one runs, so other commands start faster.
  */
 import type { Argv } from 'yargs';
