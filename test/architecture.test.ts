@@ -94,3 +94,8 @@ test('nothing in state/ imports from pipeline/ or cli/; nothing below cli/ impor
   }
   assert.deepEqual(upward, []);
 });
+
+test('the public API names each export (src/index.ts has no export *)', () => {
+  const index = fs.readFileSync(path.join(SRC, 'index.ts'), 'utf8');
+  assert.doesNotMatch(index, /export\s+\*/);
+});
