@@ -44,7 +44,7 @@ export const GENERATIONS: ReadonlyMap<string, 'senior' | 'junior' | 'third'> = n
  * that differ only here are the same business. Dropped from the tokens, remembered as "business".
  */
 export const LEGAL_FORMS: ReadonlySet<string> = new Set([
-  'pvt', 'pvtltd', 'private', 'pte', 'ltd', 'limited', 'ltd.', 'llp', 'co', 'cos', 'company', 'coy',
+  'pvt', 'pvtltd', 'private', 'privatelimited', 'privateltd', 'pte', 'ltd', 'limited', 'ltd.', 'llp', 'co', 'cos', 'company', 'coy',
   'corp', 'corporation', 'inc', 'incorporated', 'opc', 'plc', 'llc', 'gmbh', 'pl',
 ]);
 
@@ -154,6 +154,21 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
       ['thomas', ['tomas']],
       ['goyal', ['goel', 'goyel']],
       ['chandra', ['chander', 'chandar']],
+      ['iyer', ['aiyar', 'ayyar', 'aiyer', 'ayyer']],
+      ['iyengar', ['ayyangar', 'aiyangar', 'iyangar']],
+      ['nair', ['nayar', 'nayyar']],
+      ['bose', ['basu']],
+      ['qureshi', ['kureshi', 'quraishi', 'qureishi', 'kuraishi']],
+      ['pillai', ['pillay']],
+      ['naidu', ['naidoo']],
+      ['bhattacharya', ['bhattacharyya', 'bhattacharjee', 'bhattacharji']],
+      ['chakraborty', ['chakravarty', 'chakrabarti', 'chakraborti', 'chakravarthy', 'chakravarti']],
+      ['shetty', ['setty']],
+      ['upadhyay', ['upadhaya', 'upadhyaya', 'upadhya']],
+      ['subramanian', ['subramaniam', 'subramanyam', 'subrahmanyam', 'subramanyan', 'subramanyan']],
+      ['trivedi', ['tribedi']],
+      ['hussain', ['husain', 'hussein', 'hossain', 'husen', 'hussan']],
+      ['yusuf', ['yousuf', 'yusaf', 'yousaf', 'yusuff']],
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );
@@ -226,3 +241,47 @@ export const KNOWN_NAMES: readonly string[] = [
   'krishnan', 'subramanian', 'venkatesan', 'raman', 'natarajan', 'rajan', 'murthy', 'hegde', 'shetty',
   'kamath', 'bhat', 'prabhu', 'shenoy', 'pai', 'gowda', 'chaudhary', 'saini',
 ];
+
+/**
+ * Masculine given names that end in -a. A final -a usually marks the feminine form of a given
+ * name (Vimal / Vimala, Amit / Amita), so the matcher treats the two as different people; for
+ * these names (and names ending in -ndra / -dra) the -a is the inherent vowel written out
+ * (Shiv / Shiva, Krishn / Krishna) and the two are one name.
+ */
+export const MASCULINE_A_NAMES: ReadonlySet<string> = new Set([
+  'krishna', 'shiva', 'siva', 'rama', 'ganesha', 'surya', 'narayana', 'venkata', 'ramana', 'raja', 'rana',
+  'brahma', 'hanumantha', 'lakshmana', 'bhima', 'arjuna', 'satya', 'deva', 'mahadeva', 'vasudeva', 'shankara',
+  'yoga', 'atma', 'aditya', 'chaitanya', 'krupa', 'prabha', 'dharma', 'karma', 'om', 'buddha', 'mohana',
+  'gopala', 'madhava', 'keshava', 'raghava', 'sharma', 'verma', 'varma', 'gupta', 'mishra', 'dutta',
+]);
+
+/**
+ * Gujarati respect suffixes written after a given name, joined or apart (Rameshbhai, Hetal ben).
+ * They are forms of address, not part of who the person is.
+ */
+export const RESPECT_SUFFIXES: readonly string[] = ['bhai', 'ben', 'behn', 'bhen'];
+
+/**
+ * Spellings and short forms of one business descriptor. Only these fold together: every other
+ * descriptor keeps its own word, because two firms that share a name but not a line of business
+ * (Electricals / Electronics, Engineering / Enterprises, Traders / Textiles) are two firms.
+ */
+export const DESCRIPTOR_SPELLINGS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      ['enterprises', ['enterprise', 'enterprize', 'enterprizes', 'ent', 'ents', 'entp']],
+      ['traders', ['trader', 'trading', 'tradings', 'trdrs']],
+      ['industries', ['industry', 'inds', 'ind']],
+      ['agencies', ['agency']],
+      ['associates', ['associate', 'assoc']],
+      ['brothers', ['bros', 'brother']],
+      ['international', ['intl']],
+      ['services', ['svcs']],
+      ['pharma', ['pharmaceuticals', 'pharmaceutical']],
+      ['jewellers', ['jewelers', 'jeweller']],
+      ['technologies', ['technology', 'tech']],
+      ['exports', ['exporters', 'exporter']],
+      ['constructions', ['construction']],
+    ] as const
+  ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
+);

@@ -28,6 +28,13 @@ export const NAME_MATCH_RULES = {
   'business-vs-person': 'one side is a business and the other a person',
   'generation-differs': 'Sr/Jr (or II) differ: father and son share the rest of the name',
   'generation-missing': 'only one side carries Sr/Jr/II: it may be the other generation',
+  'gender-differs': 'a given name is in its other gender\u2019s form on one side (Vimal/Vimala, Kumar/Kumari): another person',
+  'near-miss-name': 'a given name or surname is one or two letters from the other side\u2019s (Ramesh/Rajesh): another name, not a typo',
+  'initial-given-name': 'the given name is known only by its initial: many people fit',
+  'business-type-missing': 'one firm name has a line of business the other lacks',
+  'joint-holder': 'a joint account: the payee is one of its holders',
+  'final-vowel': 'a given name ends in -a on one side only and it is not known whether that is a feminine form (Vimal/Vimala) or a spelling (Anand/Ananda)',
+  'b-v-spelling': 'the names differ by b/v, an Eastern spelling (Bikash/Vikash) that also separates two names (Bipin/Vipin)',
 } as const;
 
 export type NameMatchRule = keyof typeof NAME_MATCH_RULES;
