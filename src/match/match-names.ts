@@ -280,10 +280,12 @@ function align(expected: readonly NameToken[], actual: readonly NameToken[]): { 
     for (let i = list.length - 1; i >= 0; i -= 1) if ((list[i] as NameToken).kind === 'word') return i;
     return -1;
   };
-  const eLast = lastWord(expected);
-  const aLast = lastWord(actual);
+  // A surname needs a given name beside it: a lone word (Vimal / VIMALA) is a given name.
+  const nameCount = (list: readonly NameToken[]): number => list.filter((t) => t.kind === 'word' || t.kind === 'filler').length;
+  const eLast = nameCount(expected) >= 2 ? lastWord(expected) : -1;
+  const aLast = nameCount(actual) >= 2 ? lastWord(actual) : -1;
   const table: Similarity[][] = expected.map((x, i) =>
-    actual.map((y, j) => similarity(x, y, (i === eLast && j === aLast) || (n > 1 && m > 1 && (i === eLast || j === aLast) && (i === 0 || j === 0)))),
+    actual.map((y, j) => similarity(x, y, eLast !== -1 && aLast !== -1 && ((i === eLast && j === aLast) || ((i === eLast || j === aLast) && (i === 0 || j === 0))))),
   );
   const e: Side = { tokens: [...expected], matchOf: new Array<number>(n).fill(-1), sim: new Array<number>(n).fill(0), how: new Array<PairHow>(n).fill('none') };
   const a: Side = { tokens: [...actual], matchOf: new Array<number>(m).fill(-1), sim: new Array<number>(m).fill(0), how: new Array<PairHow>(m).fill('none') };

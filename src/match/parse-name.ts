@@ -115,7 +115,10 @@ function joinLetterRuns(list: readonly string[], isFirm: boolean): string[] {
 }
 
 function looksLikeFirm(list: readonly string[]): boolean {
-  return list.some((w) => LEGAL_FORMS.has(w) || BUSINESS_DESCRIPTORS.has(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w));
+  return list.some((w) => {
+    const singular = w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w;
+    return LEGAL_FORMS.has(w) || BUSINESS_DESCRIPTORS.has(w) || BUSINESS_DESCRIPTORS.has(singular) || DESCRIPTOR_SPELLINGS.has(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w);
+  });
 }
 
 function makeToken(text: string, index: number, isFirm: boolean): NameToken {
