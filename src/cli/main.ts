@@ -72,6 +72,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
           .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
           .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
+          .option('sandbox-accounts', { type: 'string', describe: 'With --sandbox: holder registry CSV (accountNumber,ifsc,name[,status]) the sandbox answers from' })
           .option('max-calls', { type: 'number', describe: 'Stop dispatching after this many calls (resumable)' })
           .option('max-spend', { type: 'number', describe: 'Stop dispatching before the estimated spend passes this' })
           .option('price-pl', { type: 'number', describe: 'Price of a penny-less call (env VAS_PRICE_PL, default 0)' })
@@ -81,6 +82,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('redis', { type: 'string', describe: 'Share one rate limit across processes through Redis (needs ioredis)' })
           .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
           .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
+          .example('$0 bank samples/payees.csv --sandbox --sandbox-accounts samples/holders.csv', 'The demo: bank-side names that differ the way real ones do')
           .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run'),
       (args) =>
         run(async () => {
@@ -103,6 +105,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
               summary: args.summary,
               baseUrl: args['base-url'],
               sandbox: args.sandbox,
+              sandboxAccounts: args['sandbox-accounts'],
               maxCalls: args['max-calls'],
               maxSpend: args['max-spend'],
               pricePl: args['price-pl'],

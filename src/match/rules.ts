@@ -22,7 +22,7 @@ export const NAME_MATCH_RULES = {
   truncated: 'the bank name looks cut at a fixed length; the hidden part was not held against it',
   'different-names': 'each side has a distinctive name the other lacks: most likely different people',
   'filler-differs': 'the sides disagree on a filler or middle word (Devi/Kumari, Kumar/Singh)',
-  'leading-name-differs': 'the bank name starts with a name the expected name lacks (e.g. the spouse\u2019s)',
+  'leading-name-differs': 'one side starts with a given name the other lacks and the rest matches: a daughter, son or wife carrying the father\u2019s or husband\u2019s name, another person',
   'initials-only': 'only initials and filler words matched',
   'business-type-differs': 'the businesses have different descriptors (Traders vs Motors)',
   'business-vs-person': 'one side is a business and the other a person',

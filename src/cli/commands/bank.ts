@@ -10,6 +10,7 @@ import { checkOutputPath } from '../../pipeline/write.js';
 import type { InputInfo } from '../../pipeline/inspect.js';
 import { parseDuration } from '../../pipeline/time.js';
 import { matchNames } from '../../match/index.js';
+import type { SandboxOptions } from '../../sandbox/index.js';
 import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../config.js';
 import type { CliLogger } from '../logger.js';
 import { connect, resolveApiConnection, type Connected } from '../connect.js';
@@ -32,6 +33,8 @@ export interface BankFlags {
   summary?: string | undefined;
   baseUrl?: string | undefined;
   sandbox: boolean;
+  /** With `sandbox`: a holder registry CSV for the in-process sandbox; default none (generated holders). */
+  sandboxAccounts?: string | undefined;
   maxCalls?: number | undefined;
   maxSpend?: number | undefined;
   pricePl?: number | undefined;
@@ -78,6 +81,9 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
 
   const connection = flags.dryRun ? undefined : resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, env, log);
+  if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
+  // Read before the state file is opened, so a wrong path costs nothing.
+  const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
 
   const db = openDatabase(statePath, { durable: flags.mode !== 'pl' });
   const store = new BankStore(db, io.now);
@@ -94,6 +100,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
         timeoutMs,
         connections: Math.max(concurrency, 1),
         retry: BULK_RETRY,
+        sandbox: sandboxAccounts === undefined ? undefined : { accounts: sandboxAccounts },
         onRetry: (event: RetryEvent) => {
           const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
           retries[cause] = (retries[cause] ?? 0) + 1;
@@ -153,6 +160,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     `vas-verify bank ${flags.input} -o ${output} --mode ${flags.mode} --resume`,
     flags.state ? ` --state ${flags.state}` : '',
     flags.sandbox ? ' --sandbox' : '',
+    flags.sandboxAccounts !== undefined ? ` --sandbox-accounts ${flags.sandboxAccounts}` : '',
   ].join('');
   if (stateFailure || !summary) {
     const what = stateFailure?.code === 'SQLITE_FULL' ? 'its disk is full' : stateFailure?.message ?? 'unknown failure';
@@ -179,4 +187,16 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     log.warn(`${s.DEFERRED} deferred, ${s.FAILED} failed, ${s.UNCONFIRMED} unconfirmed row(s) are not final: re-run later with: ${resumeHint}`);
   }
   return summary.exitCode;
+}
+
+/** The `--sandbox-accounts` registry; the sandbox's code is loaded only when it is asked for. */
+async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accounts']> {
+  const { loadRegistry } = await import('../../sandbox/index.js');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--sandbox-accounts: cannot read ${file}: ${(error as Error).message}`);
+  }
+  return loadRegistry(text);
 }
