@@ -122,7 +122,8 @@ test('name verdicts from a registry whose holders differ in known ways; changed_
   assert.equal(first.code, 0, first.stderr);
   const rows = readCsvObjects(path.join(dir, 'out.csv'));
   const verdicts = rows.map((r) => r.name_match);
-  assert.ok(['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH'].includes(verdicts[0]!), `initials: ${verdicts[0]}`);
+  // Given names known only by their initials: many people fit (issue #14, class 5).
+  assert.equal(verdicts[0], 'MODERATE_PARTIAL_MATCH', `initials: ${verdicts[0]}`);
   assert.equal(verdicts[1], 'DIRECT_MATCH', 'honorific dropped');
   assert.ok(!['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH'].includes(verdicts[2]!), `a different person: ${verdicts[2]}`);
   assert.equal(verdicts[3], 'DIRECT_MATCH', 'business suffixes');
