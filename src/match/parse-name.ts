@@ -66,6 +66,8 @@ const BARE_RELATION_RE = /\s(so|do|wo)\s/i;
 const FIRM_WORDS = new Set(['huf', 'bros', 'co', 'company', 'government', 'govt', 'polytechnic', 'university', 'municipal', 'corporation', 'bank', 'department', 'board', 'office', 'kendriya']);
 
 function fold(text: string): string {
+  // Most names are plain ASCII: skip the (costly) Unicode decomposition for them.
+  if (/^[\x20-\x7e]*$/.test(text)) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

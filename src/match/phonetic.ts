@@ -11,47 +11,65 @@
  * Pure string functions; no state.
  */
 
+/** One pass over the letter-level spellings; longer alternatives first (chh before ch before c). */
+const LETTERS = /chh?|ph|ck|([kgjtdbps])h|x|q|z|ow|w|c|ee|ii|ie|oo|uu|aa|au|ou/g;
+
+function letter(match: string, aspirated: string | undefined): string {
+  if (aspirated !== undefined) return aspirated; // kh gh jh th dh bh ph sh: aspiration is written or not
+  switch (match) {
+    case 'ch':
+    case 'chh':
+      return 'c'; // one sound, however written
+    case 'ph':
+      return 'f';
+    case 'ck':
+    case 'c':
+    case 'q':
+      return 'k'; // Cauvery / Kaveri, Chacko, Qureshi / Kureshi
+    case 'x':
+      return 'ks'; // Laxmi / Lakshmi
+    case 'z':
+      return 'j';
+    case 'w':
+      return 'v';
+    case 'ee':
+    case 'ii':
+    case 'ie':
+      return 'i';
+    case 'oo':
+    case 'uu':
+      return 'u';
+    case 'aa':
+      return 'a';
+    default:
+      return 'o'; // au, ou, ow: Chaudhari / Choudhury / Chowdhury
+  }
+}
+
 /** The phonetic key of one lower-case ASCII word. */
 export function toPhoneticKey(word: string): string {
-  let w = word.replace(/[^a-z]/g, '');
+  let w = /^[a-z]+$/.test(word) ? word : word.replace(/[^a-z]/g, '');
   if (w.length === 0) return w;
-  w = w
-    .replace(/([^aeiou])\1+/g, '$1')
-    .replace(/x/g, 'ks')
-    .replace(/q/g, 'k')
-    .replace(/z/g, 'j')
-    .replace(/w/g, 'v')
-    .replace(/ph/g, 'f')
-    .replace(/ck/g, 'k')
-    // ch and chh are one sound; c alone is k (Cauvery / Kaveri, Chacko).
-    .replace(/chh?/g, 'C')
-    .replace(/c/g, 'k')
-    .replace(/C/g, 'c')
-    // Aspiration is written inconsistently; sh/s likewise (an h after these consonants).
-    .replace(/([kgjtdbpsc])h/g, '$1')
-    // Vowel length and the diphthong spellings.
-    .replace(/ee|ii|ie/g, 'i')
-    .replace(/oo|uu/g, 'u')
-    .replace(/aa/g, 'a')
-    .replace(/au|ou|ow/g, 'o')
-    // The vowel r is written ri or ru (Kripa / Krupa, Amrita / Amrutha).
-    .replace(/([^aeiou])ru/g, '$1ri')
-    // Anusvara: m or n before a consonant (Hamsa / Hansa, Priyamvada / Priyanvada).
-    .replace(/m(?=[^aeiouy])/g, 'n')
+  w = w.replace(/([^aeiou])\1+/g, '$1');
+  if (/[hxqzwceiou]/.test(w)) w = w.replace(LETTERS, letter);
+  // The vowel r is written ri or ru (Kripa / Krupa, Amrita / Amrutha).
+  if (w.includes('ru')) w = w.replace(/([^aeiou])ru/g, '$1ri');
+  // Anusvara: m or n before a consonant (Hamsa / Hansa, Priyamvada / Priyanvada).
+  if (w.includes('m')) w = w.replace(/m(?=[^aeiouy])/g, 'n');
+  if (w.includes('a')) {
     // Jaipal / Jayapal, Jaysukh / Jaisukh: "aya" and "ay" before a consonant are written "ai" too.
-    .replace(/aya?(?=[^aeiouy])/g, 'ai')
-    .replace(/ai(?=[^aeiouy])/g, 'e')
-    .replace(/ai$/, 'ay')
-    // Punjabi -inder / -ender and Sanskrit -endra are one ending (Rajinder / Rajendra).
-    .replace(/[ei]nd[ae]?ra?$/, 'endr')
-    .replace(/ey$/, 'e')
-    .replace(/([^aeiou])y$/, '$1i')
-    // A final e after a consonant is not pronounced (Kishore / Kishor, Ghose / Ghosh).
-    .replace(/([^aeiou])e$/, '$1')
-    // A final h after a vowel is silent (Sumaiyah / Sumaiya).
-    .replace(/([aeiou])h$/, '$1')
-    .replace(/(.)\1+/g, '$1');
-  return w;
+    w = w.replace(/aya?(?=[^aeiouy])/g, 'ai').replace(/ai(?=[^aeiouy])/g, 'e');
+    if (w.endsWith('ai')) w = `${w.slice(0, -2)}ay`;
+  }
+  // Punjabi -inder / -ender and Sanskrit -endra are one ending (Rajinder / Rajendra).
+  if (w.includes('nd')) w = w.replace(/[ei]nd[ae]?ra?$/, 'endr');
+  const last = w[w.length - 1];
+  if (last === 'y') w = w.endsWith('ey') ? w.slice(0, -1) : w.replace(/([^aeiou])y$/, '$1i');
+  // A final e after a consonant is not pronounced (Kishore / Kishor, Ghose / Ghosh).
+  else if (last === 'e') w = w.replace(/([^aeiou])e$/, '$1');
+  // A final h after a vowel is silent (Sumaiyah / Sumaiya).
+  else if (last === 'h') w = w.replace(/([aeiou])h$/, '$1');
+  return w.replace(/(.)\1+/g, '$1');
 }
 
 /**
