@@ -167,6 +167,7 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
       ['upadhyay', ['upadhaya', 'upadhyaya', 'upadhya']],
       ['subramanian', ['subramaniam', 'subramanyam', 'subrahmanyam', 'subramanyan', 'subramanyan']],
       ['trivedi', ['tribedi']],
+      ['singh', ['sinh', 'sinhji', 'singhji']],
       ['hussain', ['husain', 'hussein', 'hossain', 'husen', 'hussan']],
       ['yusuf', ['yousuf', 'yusaf', 'yousaf', 'yusuff']],
     ] as const
