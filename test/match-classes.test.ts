@@ -123,6 +123,11 @@ describe('class 8: joined parts, respect suffixes and South Indian initials', ()
     ['K S Raman', 'RAMAN K S', DIRECT],
     ['K. S. Raman', 'RAMAN KS', DIRECT],
     ['Smt. Sunita Devi', 'SUNITA DEVI', DIRECT, 'honorific'],
+    ['Hitesh Patel', 'HITESHKUMAR PATEL', DIRECT, 'joined-words'],
+    ['Ravindra Jadeja', 'RAVINDRASINH JADEJA', DIRECT, 'joined-words'],
+    // Title-like words that are the whole name are the name.
+    ['Baby Kumari', 'KUMARI BABY', DIRECT],
+    ['Manjunath Gowda', 'MANJUNATHA GOWDA', GOOD_OR_BETTER],
   ]);
 });
 

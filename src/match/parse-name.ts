@@ -62,6 +62,8 @@ export interface ParsedName {
 const SPACED_LEGAL = new Set(['llp', 'huf', 'pvt', 'ltd', 'pl', 'opc']);
 const RELATION_RE = /\b(?:([sdwhc])\s*\/\s*o|(son|daughter|wife|husband|care|father|guardian)\s+of)\b\.?/i;
 const BARE_RELATION_RE = /\s(so|do|wo)\s/i;
+/** Titles that are also given names or name parts. */
+const NAME_LIKE_TITLES = new Set(['baby', 'kumari', 'selvi', 'sri', 'shri', 'shree', 'sree', 'master', 'sardar', 'pandit', 'haji', 'hafiz']);
 /** Words that mark a firm although they are neither a legal form nor a descriptor. */
 const FIRM_WORDS = new Set(['huf', 'bros', 'co', 'company', 'government', 'govt', 'polytechnic', 'university', 'municipal', 'corporation', 'bank', 'department', 'board', 'office', 'kendriya']);
 
@@ -150,9 +152,15 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
   let rest = [...list];
   // Titles come first, possibly several ("Mr. Dr."); only there, since several are also names.
   let title: string | null = null;
-  while (rest.length > 0 && HONORIFICS.has(rest[0] as string)) {
-    title = rest.shift() as string;
-    collected.honorifics.push(title);
+  // A name made only of title-like words keeps those that are also names (Baby Kumari, Sri
+  // Devi); "Mr." alone stays blank.
+  const allTitles = rest.every((w) => HONORIFICS.has(w));
+  if (allTitles && rest.some((w) => NAME_LIKE_TITLES.has(w))) rest = rest.filter((w) => NAME_LIKE_TITLES.has(w));
+  else {
+    while (rest.length > 0 && HONORIFICS.has(rest[0] as string)) {
+      title = rest.shift() as string;
+      collected.honorifics.push(title);
+    }
   }
   let generation: Generation | null = null;
   const last = rest.at(-1);
@@ -188,7 +196,7 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
     }
     // RK, AA: initials written together (two letters, or three without a vowel, and not a
     // known short form such as Md or Kr) are initials.
-    if (!isFirm && !ALIASES.has(w) && !HONORIFICS.has(w) && w !== 'om' && /^[a-z]+$/.test(w) && (w.length === 2 || (w.length === 3 && !/[aeiouy]/.test(w)))) {
+    if (!isFirm && !ALIASES.has(w) && !HONORIFICS.has(w) && !FILLERS.has(w) && w !== 'om' && /^[a-z]+$/.test(w) && (w.length === 2 || (w.length === 3 && !/[aeiouy]/.test(w)))) {
       kept.push(...w.split(''));
       continue;
     }
