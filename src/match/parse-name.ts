@@ -62,6 +62,10 @@ export interface ParsedName {
 const SPACED_LEGAL = new Set(['llp', 'huf', 'pvt', 'ltd', 'pl', 'opc']);
 const RELATION_RE = /\b(?:([sdwhc])\s*\/\s*o|(son|daughter|wife|husband|care|father|guardian)\s+of)\b\.?/i;
 const BARE_RELATION_RE = /\s(so|do|wo)\s/i;
+/** Holders read from one name at most (joint accounts have two or three). */
+export const MAX_HOLDERS = 6;
+/** Words read from one holder at most. */
+export const MAX_WORDS = 24;
 /** Titles that are also given names or name parts. */
 const NAME_LIKE_TITLES = new Set(['baby', 'kumari', 'selvi', 'sri', 'shri', 'shree', 'sree', 'master', 'sardar', 'pandit', 'haji', 'hafiz']);
 /** Words that mark a firm although they are neither a legal form nor a descriptor. */
@@ -226,8 +230,10 @@ export function parseName(raw: string): ParsedName {
       if (list.length > 0) parts.push(list);
     }
   }
+  // Bounded work whatever the input: a real name has a few holders of a few words each.
   const holders = parts
-    .map((part) => parseHolder(joinLetterRuns(part, isFirm), isFirm, collected))
+    .slice(0, MAX_HOLDERS)
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected))
     .filter((h) => h.tokens.length > 0);
   const plain = folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');
