@@ -177,6 +177,9 @@ function similarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
     // makes a known feminine name (Vimal / Vimala); on surnames (Dutt / Dutta) and masculine
     // names (Shiv / Shiva, Rajendra) it is the inherent vowel written out; otherwise it is
     // unknown which, and the verdict stays below GOOD.
+    // … unless the shorter spelling ends in an e the key dropped: e / i is spelling (Panine / Panini).
+    const short = x.key.length > y.key.length ? y : x;
+    if (vowel === 'i' && short.text.endsWith('e')) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
     if (vowel === 'i') return { sim: 0, how: 'gender-differs' };
     if (vowel === 'a') {
       if (FEMALE_NAMES.has(long.text) && !surname) return { sim: 0, how: 'gender-differs' };

@@ -122,18 +122,22 @@ function joinLetterRuns(list: readonly string[], isFirm: boolean): string[] {
   return out;
 }
 
+/** A line-of-business word, singular or plural (Chemical, Chemicals, Industry, Industries). */
+function isDescriptor(w: string): boolean {
+  const singular = w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w;
+  return BUSINESS_DESCRIPTORS.has(w) || BUSINESS_DESCRIPTORS.has(singular) || BUSINESS_DESCRIPTORS.has(`${w}s`) || DESCRIPTOR_SPELLINGS.has(w);
+}
+
 function looksLikeFirm(list: readonly string[]): boolean {
-  return list.some((w) => {
-    const singular = w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w;
-    return LEGAL_FORMS.has(w) || BUSINESS_DESCRIPTORS.has(w) || BUSINESS_DESCRIPTORS.has(singular) || DESCRIPTOR_SPELLINGS.has(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w);
-  });
+  return list.some((w) => LEGAL_FORMS.has(w) || isDescriptor(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w));
 }
 
 function makeToken(text: string, index: number, isFirm: boolean): NameToken {
   if (text.length === 1) return { text, key: text, skeleton: text, kind: 'initial', aliased: false, index };
   const singular = text.length > 4 && text.endsWith('s') ? text.slice(0, -1) : text;
-  if (BUSINESS_DESCRIPTORS.has(text) || DESCRIPTOR_SPELLINGS.has(text) || BUSINESS_DESCRIPTORS.has(singular)) {
-    const spelled = DESCRIPTOR_SPELLINGS.get(text) ?? text;
+  if (isDescriptor(text)) {
+    // Chemical / Chemicals, Polymer / Polymers: one key for both.
+    const spelled = DESCRIPTOR_SPELLINGS.get(text) ?? (BUSINESS_DESCRIPTORS.has(text) ? text : BUSINESS_DESCRIPTORS.has(`${text}s`) ? `${text}s` : singular);
     const key = spelled.length > 4 && spelled.endsWith('s') ? spelled.slice(0, -1) : spelled;
     return { text, key, skeleton: key, kind: 'descriptor', aliased: spelled !== text, index };
   }

@@ -63,12 +63,13 @@ export function toPhoneticKey(word: string): string {
   }
   // Punjabi -inder / -ender and Sanskrit -endra are one ending (Rajinder / Rajendra).
   if (w.includes('nd')) w = w.replace(/[ei]nd[ae]?ra?$/, 'endr');
-  const last = w[w.length - 1];
-  if (last === 'y') w = w.endsWith('ey') ? w.slice(0, -1) : w.replace(/([^aeiou])y$/, '$1i');
-  // A final e after a consonant is not pronounced (Kishore / Kishor, Ghose / Ghosh).
-  else if (last === 'e') w = w.replace(/([^aeiou])e$/, '$1');
+  // Pandey / Pande / Pand: -ey is -e, and a final e after a consonant is not pronounced
+  // (Kishore / Kishor, Ghose / Ghosh).
+  if (w.endsWith('ey')) w = w.slice(0, -1);
+  else if (w.endsWith('y')) w = w.replace(/([^aeiou])y$/, '$1i');
+  if (w.endsWith('e')) w = w.replace(/([^aeiou])e$/, '$1');
   // A final h after a vowel is silent (Sumaiyah / Sumaiya).
-  else if (last === 'h') w = w.replace(/([aeiou])h$/, '$1');
+  else if (w.endsWith('h')) w = w.replace(/([aeiou])h$/, '$1');
   return w.replace(/(.)\1+/g, '$1');
 }
 
