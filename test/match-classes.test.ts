@@ -99,6 +99,9 @@ describe('class 6: transliteration and vowel variants are one name', () => {
     ['Navneet Kaur', 'NAVANEET KAUR', DIRECT, 'transliteration'],
     ['Geetha Krishnan', 'GITA KRISHNAN', DIRECT, 'transliteration'],
     ['Vasudev Rao', 'WASUDEV RAO', DIRECT, 'transliteration'],
+    ['Naveed Pandey', 'NAVEED PANDE', DIRECT],
+    ['Balasubramanian', 'BALASUBRAMANIAM', DIRECT, 'transliteration'],
+    ['Panini Solanki', 'PANINE SOLANKI', DIRECT, 'transliteration'],
   ]);
 });
 
@@ -128,6 +131,8 @@ describe('class 8: joined parts, respect suffixes and South Indian initials', ()
     // Title-like words that are the whole name are the name.
     ['Baby Kumari', 'KUMARI BABY', DIRECT],
     ['Manjunath Gowda', 'MANJUNATHA GOWDA', GOOD_OR_BETTER],
+    ['Ram Krishna Hegde', 'RAMAKRISHNA HEGDE', DIRECT, 'joined-words'],
+    ['Rama Krishna Rao', 'RAMKRISHNA RAO', DIRECT, 'joined-words'],
   ]);
 });
 

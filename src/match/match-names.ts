@@ -230,7 +230,8 @@ function joinedToken(parts: readonly NameToken[], text: string): NameToken {
  * token list, or null when nothing joins.
  */
 function joinWords(side: readonly NameToken[], other: readonly NameToken[]): NameToken[] | null {
-  const otherKeys = new Set(other.filter((t) => t.kind !== 'initial').map((t) => t.key));
+  // Keys without the inner schwa as well: Ram Krishna / RAMAKRISHNA.
+  const otherKeys = new Set(other.filter((t) => t.kind !== 'initial').flatMap((t) => [t.key, withoutInnerSchwa(t.key)]));
   const sideKeys = new Set(side.map((t) => t.key));
   for (let i = 0; i < side.length - 1; i += 1) {
     for (let span = 2; span <= 3 && i + span <= side.length; span += 1) {
@@ -238,10 +239,16 @@ function joinWords(side: readonly NameToken[], other: readonly NameToken[]): Nam
       if (parts.some((t) => t.kind === 'descriptor' || otherKeys.has(t.key))) break;
       const forward = parts.map((t) => t.text).join('');
       const candidates = [forward];
-      if (span === 2) candidates.push(`${(parts[1] as NameToken).text}${(parts[0] as NameToken).text}`);
+      if (span === 2) {
+        const [first, second] = [(parts[0] as NameToken).text, (parts[1] as NameToken).text];
+        candidates.push(`${second}${first}`);
+        // The schwa at the join, written on one side only (Ram Krishna / RAMAKRISHNA, Rama Krishna / RAMKRISHNA).
+        candidates.push(`${first}a${second}`);
+        if (first.endsWith('a')) candidates.push(`${first.slice(0, -1)}${second}`);
+      }
       for (const text of candidates) {
         const key = toPhoneticKey(text);
-        if (otherKeys.has(key) && !sideKeys.has(key)) return [...side.slice(0, i), joinedToken(parts, text), ...side.slice(i + span)];
+        if ((otherKeys.has(key) || otherKeys.has(withoutInnerSchwa(key))) && !sideKeys.has(key)) return [...side.slice(0, i), joinedToken(parts, text), ...side.slice(i + span)];
       }
     }
   }

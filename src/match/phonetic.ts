@@ -61,6 +61,8 @@ export function toPhoneticKey(word: string): string {
     w = w.replace(/aya?(?=[^aeiouy])/g, 'ai').replace(/ai(?=[^aeiouy])/g, 'e');
     if (w.endsWith('ai')) w = `${w.slice(0, -2)}ay`;
   }
+  // Tamil -iam / -ian / -yam (Subramaniam / Subramanian / Subramanyam, Balasubramaniam).
+  if (w.endsWith('m')) w = w.replace(/([iy])am$/, '$1an');
   // Punjabi -inder / -ender and Sanskrit -endra are one ending (Rajinder / Rajendra).
   if (w.includes('nd')) w = w.replace(/[ei]nd[ae]?ra?$/, 'endr');
   // Pandey / Pande / Pand: -ey is -e, and a final e after a consonant is not pronounced
