@@ -100,15 +100,6 @@ export const BUSINESS_DESCRIPTORS: ReadonlyMap<string, string> = new Map(
 );
 
 /**
- * Descriptors that say little about the line of business: "Balaji Traders" and "Balaji
- * Enterprises" may be one firm loosely named; "Balaji Traders" and "Balaji Motors" are two.
- */
-export const GENERIC_DESCRIPTORS: ReadonlySet<string> = new Set([
-  'enterprises', 'traders', 'industries', 'agencies', 'associates', 'services', 'solutions', 'sons',
-  'brothers', 'international', 'ventures', 'group', 'products', 'india', 'centre',
-]);
-
-/**
  * Words that appear in a huge share of Indian names (honorific middle names, community names,
  * gender markers) and so say little about who the person is: "Suresh Kumar" and "Ramesh Kumar"
  * share a word and nothing else. They get FILLER_WEIGHT instead of 1.

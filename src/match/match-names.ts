@@ -63,8 +63,6 @@ type PairHow =
   | 'abbreviation'
   | 'initial'
   | 'typo'
-  | 'truncated'
-  | 'joined'
   | 'gender-differs'
   | 'final-vowel'
   | 'b-v'
@@ -81,8 +79,6 @@ export const TYPO_SIMILARITY = 0.85;
 export const VOWEL_VARIANT_SIMILARITY = 0.93;
 /** Md / Mohd for Muhammad: the standard short form. */
 export const ABBREVIATION_SIMILARITY = 0.95;
-/** A word the bank cut at its field width, against the full word. */
-export const TRUNCATED_WORD_SIMILARITY = 0.85;
 /** Weight of a filler (Kumar, Devi, Singh …) against a name word's 1. */
 export const FILLER_WEIGHT = 0.3;
 /** Weight of an initial: it stands for a word but says less (an extra "B K" costs little). */
@@ -94,7 +90,6 @@ export const DESCRIPTOR_WEIGHT = 0.5;
 export const CAP_GOOD = 88;
 export const CAP_MODERATE = 70;
 export const CAP_POOR = 45;
-export const CAP_NO_MATCH = 30;
 /** Lowest score of two names that share a name word (POOR_PARTIAL_MATCH_MIN_SCORE). */
 export const POOR_FLOOR = 35;
 /** Bank names at least this long that are a prefix of the expected name were cut at a field width. */
@@ -627,8 +622,9 @@ export function matchNames(expected: string, actual: string, options: MatchOptio
         const j = e.matchOf[i] as number;
         return j === -1 ? [] : [{ expected: t.text, actual: (a.tokens[j] as NameToken).text, similarity: Number((e.sim[i] as number).toFixed(2)), how: e.how[i] as PairHow }];
       }),
-      unmatchedExpected: e.tokens.filter((_, i) => e.matchOf[i] === -1).map((t) => `${t.text}${e.how[t.index] !== 'none' && e.how[t.index] !== undefined ? '' : ''}`),
-      unmatchedActual: a.tokens.filter((_, j) => a.matchOf[j] === -1).map((t) => t.text),
+      // Each unpaired word, with why it stayed apart when that is known ("priya", "vimala (gender-differs)").
+      unmatchedExpected: e.tokens.flatMap((t, i) => (e.matchOf[i] === -1 ? [e.how[i] === 'none' ? t.text : `${t.text} (${e.how[i] ?? ''})`] : [])),
+      unmatchedActual: a.tokens.flatMap((t, j) => (a.matchOf[j] === -1 ? [a.how[j] === 'none' ? t.text : `${t.text} (${a.how[j] ?? ''})`] : [])),
       baseScore: Math.round(best.base),
       caps,
     };
