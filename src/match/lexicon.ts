@@ -52,8 +52,10 @@ export const LEGAL_FORMS: ReadonlySet<string> = new Set([
 export const STOP_WORDS: ReadonlySet<string> = new Set(['&', 'and', 'the', 'of']);
 
 /**
- * Business descriptors, mapped to one canonical word each. Unlike legal forms they help tell two
- * businesses apart ("Balaji Traders" is not "Balaji Motors"), so they stay as low-weight tokens.
+ * Business descriptors: the words that name a line of business. Unlike legal forms they tell two
+ * businesses apart ("Balaji Traders" is not "Balaji Motors"), so they stay as tokens. The matcher
+ * uses the words listed here, not the groups: each keeps its own word as its key, and only the
+ * spellings in DESCRIPTOR_SPELLINGS fold together (Electricals is not Electronics).
  */
 export const BUSINESS_DESCRIPTORS: ReadonlyMap<string, string> = new Map(
   (
