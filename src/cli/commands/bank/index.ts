@@ -18,6 +18,7 @@ import { connect, resolveApiConnection, type Connected } from '../../connect.js'
 import type { CommandIo } from '../../io.js';
 import { createProgress } from '../../progress.js';
 import { formatSummary, summaryJson } from '../../summary.js';
+import type { SandboxOptions } from '../../../sandbox/index.js';
 import type { BankFlags } from './options.js';
 
 /** The flags checked and resolved against the environment, before anything is opened. */
@@ -38,11 +39,15 @@ type RunEnd = { summary: BankRunSummary; retries: Record<string, number> } | { s
 export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number> {
   const settings = resolveSettings(flags, io.env);
   const connection = flags.dryRun ? undefined : resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, io.log);
-  const end = await runWithState(flags, settings, connection, io, inspection);
+  if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
+  // Read before the state file is opened, so a wrong path costs nothing.
+  const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
+  const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts);
   const resumeHint = [
     `vas-verify bank ${flags.input} -o ${settings.output} --mode ${flags.mode} --resume`,
     flags.state ? ` --state ${flags.state}` : '',
     flags.sandbox ? ' --sandbox' : '',
+    flags.sandboxAccounts !== undefined ? ` --sandbox-accounts ${flags.sandboxAccounts}` : '',
   ].join('');
   if (!('summary' in end)) {
     const failure = end.stateFailure;
@@ -78,7 +83,14 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
 }
 
 /** Opens the state file and the connection, runs, and closes both whatever happens. */
-async function runWithState(flags: BankFlags, settings: BankSettings, connection: ApiConnection | undefined, io: CommandIo, inspection: Promise<InputInfo> | undefined): Promise<RunEnd> {
+async function runWithState(
+  flags: BankFlags,
+  settings: BankSettings,
+  connection: ApiConnection | undefined,
+  io: CommandIo,
+  inspection: Promise<InputInfo> | undefined,
+  sandboxAccounts: SandboxOptions['accounts'] | undefined,
+): Promise<RunEnd> {
   const db = openDatabase(settings.statePath, { durable: flags.mode !== 'pl' });
   const store = new BankStore(db, io.now);
   let connected: Connected | undefined;
@@ -94,6 +106,7 @@ async function runWithState(flags: BankFlags, settings: BankSettings, connection
         timeoutMs: settings.timeoutMs,
         connections: Math.max(settings.concurrency, 1),
         retry: BULK_RETRY,
+        sandbox: sandboxAccounts === undefined ? undefined : { accounts: sandboxAccounts },
         onRetry: (event: RetryEvent) => {
           const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
           retries[cause] = (retries[cause] ?? 0) + 1;
@@ -167,4 +180,16 @@ function reportRun(flags: BankFlags, summary: BankRunSummary, extras: { retries:
     log.warn(`${s.DEFERRED} deferred, ${s.FAILED} failed, ${s.UNCONFIRMED} unconfirmed row(s) are not final: re-run later with: ${resumeHint}`);
   }
   return summary.exitCode;
+}
+
+/** The `--sandbox-accounts` registry; the sandbox's code is loaded only when it is asked for. */
+async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accounts']> {
+  const { loadRegistry } = await import('../../../sandbox/index.js');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--sandbox-accounts: cannot read ${file}: ${(error as Error).message}`);
+  }
+  return loadRegistry(text);
 }

@@ -22,6 +22,8 @@ export interface BankFlags {
   summary?: string | undefined;
   baseUrl?: string | undefined;
   sandbox: boolean;
+  /** With `sandbox`: a holder registry CSV for the in-process sandbox; default none (generated holders). */
+  sandboxAccounts?: string | undefined;
   maxCalls?: number | undefined;
   maxSpend?: number | undefined;
   pricePl?: number | undefined;
@@ -53,6 +55,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
     .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
+    .option('sandbox-accounts', { type: 'string', describe: 'With --sandbox: holder registry CSV (accountNumber,ifsc,name[,status]) the sandbox answers from' })
     .option('max-calls', { type: 'number', describe: 'Stop dispatching after this many calls (resumable)' })
     .option('max-spend', { type: 'number', describe: 'Stop dispatching before the estimated spend passes this' })
     .option('price-pl', { type: 'number', describe: 'Price of a penny-less call (env VAS_PRICE_PL, default 0)' })
@@ -62,6 +65,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('redis', { type: 'string', describe: 'Share one rate limit across processes through Redis (needs ioredis)' })
     .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
     .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
+    .example('$0 bank samples/payees.csv --sandbox --sandbox-accounts samples/holders.csv', 'The demo: bank-side names that differ the way real ones do')
     .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run');
 }
 
@@ -82,6 +86,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     summary: args.summary as string | undefined,
     baseUrl: args['base-url'] as string | undefined,
     sandbox: args.sandbox as boolean,
+    sandboxAccounts: args['sandbox-accounts'] as string | undefined,
     maxCalls: args['max-calls'] as number | undefined,
     maxSpend: args['max-spend'] as number | undefined,
     pricePl: args['price-pl'] as number | undefined,

@@ -20,7 +20,7 @@ export function registerNameMatchCommand<T>(y: Argv<T>, ctx: CommandContext<Name
       c
         .positional('expected', { type: 'string', demandOption: true })
         .positional('actual', { type: 'string', demandOption: true })
-        .option('explain', { type: 'boolean', default: false, describe: 'Also list the rules that fired' })
+        .option('explain', { type: 'boolean', default: false, describe: 'Also print the rules in words, the tokens, the pairing and the caps' })
         .example('$0 name-match "R K Sharma" "RAJESH KUMAR SHARMA"', ''),
     (args) =>
       ctx.run(async () =>
