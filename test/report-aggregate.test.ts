@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { openDatabase } from '../src/state/db.js';
-import { BankStore, type NewResult } from '../src/state/bank-store.js';
+import { BankStore } from '../src/state/bank-store.js';
+import type { NewResult } from '../src/state/types.js';
 import { chooseBinMs, latestRunId, readRunAggregates } from '../src/report/aggregate.js';
 import { buildReport } from '../src/report/build.js';
 import { renderReport, CSP } from '../src/report/render.js';
@@ -53,7 +54,7 @@ function buildState(t: TestContext) {
   answer(1, '111111111101', 'VERIFIED', 'SURESH PATEL'); // the holder changed
   answer(2, '111111111102', 'NOT_VERIFIED', null, 'Account closed or does not exist');
   answer(3, '111111111103', 'INVALID', null, 'Invalid Account Number');
-  store.insertKey(run, '111111111104', 'SBIN0000001', 4);
+  store.insertPayee(run, '111111111104', 'SBIN0000001', 4);
   store.markDone(run, 4, 'reuse', earlierD.id, earlierD.requestId);
   clock = T0 + 20_000;
   for (const idx of [5, 6, 7]) {
@@ -62,9 +63,9 @@ function buildState(t: TestContext) {
   }
   call(8, '111111111108');
   store.markStatus(run, 8, 'UNCONFIRMED', 'no readable answer to the penny-drop request (socket hang up) for 111111111108', 'r-8');
-  store.insertKey(run, '111111111109', 'SBIN0000001', 9);
+  store.insertPayee(run, '111111111109', 'SBIN0000001', 9);
   store.markStatus(run, 9, 'DEFERRED', 'daily transaction limit reached', null, T0 + DAY);
-  store.insertKey(run, '111111111110', 'SBIN0000001', 10);
+  store.insertPayee(run, '111111111110', 'SBIN0000001', 10);
   clock = T0 + 40_000;
   call(11, '111111111111');
   store.flushSync();

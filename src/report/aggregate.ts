@@ -4,6 +4,7 @@
  * run, and capped lists. Nothing here writes to the state.
  */
 import type Database from 'better-sqlite3';
+import { UsageError } from '../errors.js';
 import { maskAccountNumber, maskLongDigits } from './escape.js';
 import { REPORT_STATUSES, type ActionItem, type CappedList, type ChangedHolder, type ReportStatus, type RunInfo, type TimeBin } from './model.js';
 
@@ -31,9 +32,8 @@ export interface RunAggregates {
   topReasons: Array<{ reason: string; count: number }>;
 }
 
-export class RunNotFoundError extends Error {
-  override readonly name = 'UsageError';
-}
+/** `--run N` names a run the state does not hold: a usage error (exit 2). */
+export class RunNotFoundError extends UsageError {}
 
 /** The newest run of the state file, or undefined when it has none. */
 export function latestRunId(db: Db): number | undefined {

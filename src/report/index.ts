@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { StateFileError } from '../errors.js';
 import type { ColumnOverrides } from '../pipeline/columns.js';
 import { readRunAggregates } from './aggregate.js';
 import { buildReport, type BuildOptions } from './build.js';
@@ -110,7 +111,5 @@ export async function writeReportFromState(options: ReportFromStateOptions): Pro
   }
 }
 
-/** A state file that cannot give a report: a usage error (exit 2), named like the CLI expects. */
-export class ReportStateError extends Error {
-  override readonly name = 'StateFileError';
-}
+/** A state file that cannot give a report: a state-file error (exit 2). */
+export class ReportStateError extends StateFileError {}
