@@ -1,53 +1,31 @@
 /**
  * The embedded sandbox (docs/ARCHITECTURE.md, "The sandbox"): a local HTTP server that speaks the
  * remote interface, with test accounts, injected faults, quotas and a document-locker consent flow, and that
- * counts what it did so tests can assert on requests and deposits.
+ * counts what it did so tests can assert on requests and deposits. This module routes requests and
+ * composes the parts; each part has its own module (see docs/ARCHITECTURE.md, "Layout").
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import {
-  createServer,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import {
-  API_PREFIX,
-  BankRequestSchema,
-  dailyLimitMessage,
-  DEFAULT_TOKEN_PATH,
-  MESSAGES,
-  OPS,
-  type BankResult,
-  type DocFetchResult,
-  type DocInitResult,
-  type DocumentInfo,
-  type OpName,
-} from '../api/schemas.js';
-import { renderConsentPage, renderExpiredPage, renderResultPage } from './consent-page.js';
-import { documentsFor, renderPdf, renderXml, type IssuedDocument } from './documents.js';
-import { basicCredentials, bearerToken, formFields, parseJson, readBody } from './http-util.js';
-import { ifscDetailsFor } from './ifsc.js';
-import { resolveOptions, type FaultKind, type ResolvedOptions, type SandboxOptions } from './options.js';
-import { createRandom, hashString, pick, type Random } from './prng.js';
+import { API_PREFIX, DEFAULT_TOKEN_PATH, MESSAGES, OPS, type OpName } from '../api/schemas.js';
+import { ApiOps } from './api.js';
+import { Attempts, BankHandler } from './bank.js';
+import { DocLockerOps } from './doclocker-api.js';
+import { ConsentFlow } from './doclocker-consent.js';
+import { DocumentFiles } from './doclocker-files.js';
+import { SessionStore } from './doclocker-sessions.js';
+import { WebhookSender } from './doclocker-webhooks.js';
+import { envelopeError, Responder, type Exchange } from './exchange.js';
+import { FaultInjector } from './faults.js';
+import { TokenEndpoint, TokenStore } from './oauth.js';
+import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
+import { DailyQuota, RateWindow } from './quotas.js';
 import { loadRegistry, Registry, type RegistryEntry } from './registry.js';
-import { buildBankResult, planBankRequest } from './scenarios.js';
+import { SandboxCounters, StatsRoutes, type SandboxStats } from './stats.js';
+import { Latency, SandboxClosedError, Waits } from './timing.js';
 
-/** What the sandbox counted since start or the last reset (also at GET /__sandbox/stats). */
-export interface SandboxStats {
-  /** Requests received per op name, plus `token` (OAuth) and `webhook` (callbacks sent). */
-  requests: Record<string, number>;
-  /** Responses sent per HTTP status (as a string); dropped connections are not answers. */
-  responses: Record<string, number>;
-  /** One-rupee deposits actually made, per account number. */
-  deposits: Record<string, number>;
-  /** Faults injected by faultRate. */
-  faults: number;
-}
+export type { SandboxStats } from './stats.js';
 
 /** A running sandbox. */
 export interface Sandbox {
@@ -62,65 +40,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000; // Asia/Kolkata has no DST
-const DAY_MS = 24 * 60 * 60 * 1000;
-const WEBHOOK_TIMEOUT_MS = 5000;
-const ACCOUNT_PATTERN = /^\d{9,18}$/;
-const JSON_TYPE = 'application/json; charset=utf-8';
-const HTML_TYPE = 'text/html; charset=utf-8';
-const TEXT_TYPE = 'text/plain; charset=utf-8';
 const OP_BY_NAME: ReadonlyMap<string, OpName> = new Map(Object.values(OPS).map((op) => [op, op]));
-
-/** Thrown into pending waits by close(); handlers stop quietly on it. */
-class SandboxClosedError extends Error {
-  constructor() {
-    super('sandbox closed');
-  }
-}
-
-type SessionStatus = 'Pending' | 'Completed' | 'Denied';
-
-interface Session {
-  readonly id: string;
-  /** Creation order; seeds the generated documents so runs are reproducible. */
-  readonly seq: number;
-  readonly expiresAt: number;
-  readonly pinless: boolean;
-  readonly successWebhookUrl: string | null;
-  readonly failureWebhookUrl: string | null;
-  /** Unguessable path segment of the file URLs (no auth on files, like signed URLs). */
-  readonly fileToken: string;
-  status: SessionStatus;
-  documents: IssuedDocument[];
-  completedAt: number | null;
-  timer: NodeJS.Timeout | null;
-}
-
-interface Exchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  /** Control routes (/__sandbox/*) are not counted, so reading stats does not change them. */
-  readonly counted: boolean;
-}
-
-type Payload = { readonly json: unknown } | { readonly text: string };
-
-const envelopeError = (status: number, message: string) => ({ ok: false, responseCode: status, message });
-const errorIn200 = (message: string) => ({ errorCode: 200, errorType: 'proxy', errorMessage: message });
-const QUOTA_BODY = { errorCode: 429, errorType: 'proxy', errorMessage: MESSAGES.quota } as const;
-const success = <T>(body: T) => ({ ok: true, responseCode: 200, message: MESSAGES.ok, body });
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function isWebUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 function safeDecode(segment: string): string {
   try {
@@ -130,12 +50,60 @@ function safeDecode(segment: string): string {
   }
 }
 
-function emptyStats(): SandboxStats {
-  return { requests: {}, responses: {}, deposits: {}, faults: 0 };
+/** The sandbox's state, each piece in its own small class; reset() clears those a reset covers. */
+class SandboxState {
+  readonly counters = new SandboxCounters();
+  readonly waits = new Waits();
+  readonly attempts = new Attempts();
+  readonly daily: DailyQuota;
+  readonly rateWindow: RateWindow;
+  readonly tokens: TokenStore;
+  readonly sessions: SessionStore;
+  readonly webhooks = new WebhookSender(this.counters);
+
+  constructor(config: ResolvedOptions) {
+    this.daily = new DailyQuota(config.dailyLimit, config.now);
+    this.rateWindow = new RateWindow(config.rateLimit, config.now);
+    this.tokens = new TokenStore(config.token, config.tokenTtlSeconds, config.now);
+    this.sessions = new SessionStore(config.now, config.sessionTtlSeconds);
+  }
+
+  reset(): void {
+    this.counters.clear();
+    this.attempts.clear();
+    this.daily.clear();
+    this.rateWindow.clear();
+  }
 }
 
-function bump(counter: Record<string, number>, key: string): void {
-  counter[key] = (counter[key] ?? 0) + 1;
+/** The handlers, wired to the state they share. */
+interface Handlers {
+  readonly responder: Responder;
+  readonly api: ApiOps;
+  readonly token: TokenEndpoint;
+  readonly control: StatsRoutes;
+  readonly consent: ConsentFlow;
+  readonly files: DocumentFiles;
+}
+
+function composeHandlers(config: ResolvedOptions, registry: Registry, state: SandboxState, baseUrl: () => string): Handlers {
+  const { counters, waits, sessions, webhooks } = state;
+  const responder = new Responder(counters, waits, new Latency(config.latency, config.seed));
+  const { seed, autoAuthorizeMs, now } = config;
+  const consent = new ConsentFlow({ seed, autoAuthorizeMs, now, sessions, webhooks, responder, waits });
+  const files = new DocumentFiles(sessions, responder, now, baseUrl);
+  const api = new ApiOps({
+    counters,
+    faults: new FaultInjector(config.faultRate, config.faults, seed, responder),
+    rateWindow: state.rateWindow,
+    tokens: state.tokens,
+    responder,
+    bank: new BankHandler({ seed, registry, attempts: state.attempts, daily: state.daily, counters, responder, waits }),
+    docLocker: new DocLockerOps({ sessions, consent, files, responder, baseUrl }),
+  });
+  const token = new TokenEndpoint(config, state.tokens, counters, responder);
+  const control = new StatsRoutes(counters, responder, () => state.reset());
+  return { responder, api, token, control, consent, files };
 }
 
 class SandboxServer {
@@ -143,29 +111,16 @@ class SandboxServer {
   port = 0;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
-  private readonly waits = new Set<{ timer: NodeJS.Timeout; reject: (error: Error) => void }>();
-  private readonly webhooks = new Set<ClientRequest>();
-  private readonly sessions = new Map<string, Session>();
-  private readonly sessionsByFileToken = new Map<string, Session>();
-  /** Issued OAuth tokens → expiry (ms since epoch). */
-  private readonly tokens = new Map<string, number>();
-  // Separate streams so that turning latency on does not change which requests get faults.
-  private readonly faultRandom: Random;
-  private readonly latencyRandom: Random;
-  private counters: SandboxStats = emptyStats();
-  private attempts = new Map<string, number>();
-  private daily: { day: number; used: Map<string, number> } = { day: -1, used: new Map() };
-  private rateWindow: number[] = [];
-  private sessionCount = 0;
-  private closed = false;
+  private readonly state: SandboxState;
+  private readonly handlers: Handlers;
   private closing: Promise<void> | null = null;
 
   constructor(
     private readonly config: ResolvedOptions,
-    private readonly registry: Registry,
+    registry: Registry,
   ) {
-    this.faultRandom = createRandom(hashString(`faults:${config.seed}`));
-    this.latencyRandom = createRandom(hashString(`latency:${config.seed}`));
+    this.state = new SandboxState(config);
+    this.handlers = composeHandlers(config, registry, this.state, () => this.url);
     this.server = createServer((req, res) => {
       this.route(req, res).catch((error: unknown) => this.onHandlerError(req, res, error));
     });
@@ -190,19 +145,11 @@ class SandboxServer {
   }
 
   snapshot(): SandboxStats {
-    return {
-      requests: { ...this.counters.requests },
-      responses: { ...this.counters.responses },
-      deposits: { ...this.counters.deposits },
-      faults: this.counters.faults,
-    };
+    return this.state.counters.snapshot();
   }
 
   reset(): void {
-    this.counters = emptyStats();
-    this.attempts = new Map();
-    this.daily = { day: -1, used: new Map() };
-    this.rateWindow = [];
+    this.state.reset();
   }
 
   close(): Promise<void> {
@@ -211,463 +158,69 @@ class SandboxServer {
   }
 
   private async shutDown(): Promise<void> {
-    this.closed = true;
-    for (const wait of this.waits) {
-      clearTimeout(wait.timer);
-      wait.reject(new SandboxClosedError());
-    }
-    this.waits.clear();
-    for (const session of this.sessions.values()) if (session.timer !== null) clearTimeout(session.timer);
-    for (const webhook of this.webhooks) webhook.destroy();
-    this.webhooks.clear();
+    this.state.waits.close();
+    this.state.sessions.clearTimers();
+    this.state.webhooks.destroyAll();
     const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
     // Hung and keep-alive connections would hold server.close() open forever.
     for (const socket of this.sockets) socket.destroy();
     await stopped;
   }
 
-  // ---- routing ----
-
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('x-request-id', `sbx-${randomBytes(8).toString('hex')}`);
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
     const ex: Exchange = { req, res, counted: !path.startsWith('/__sandbox/') };
+    const { responder, api, token, control } = this.handlers;
 
     if (path.startsWith(API_PREFIX)) {
       const op = OP_BY_NAME.get(path.slice(API_PREFIX.length));
-      if (op === undefined) return this.notFound(ex);
-      if (method !== 'POST') return this.methodNotAllowed(ex, 'POST');
-      return this.handleApi(ex, op);
+      if (op === undefined) return responder.notFound(ex);
+      if (method !== 'POST') return responder.methodNotAllowed(ex, 'POST');
+      return api.handle(ex, op);
     }
     if (path === DEFAULT_TOKEN_PATH && this.config.client !== null) {
-      if (method !== 'POST') return this.methodNotAllowed(ex, 'POST');
-      return this.handleToken(ex);
+      if (method !== 'POST') return responder.methodNotAllowed(ex, 'POST');
+      return token.handle(ex);
     }
     if (path === '/__sandbox/stats') {
-      if (method !== 'GET') return this.methodNotAllowed(ex, 'GET');
-      return this.sendJson(ex, 200, this.snapshot());
+      if (method !== 'GET') return responder.methodNotAllowed(ex, 'GET');
+      return control.stats(ex);
     }
     if (path === '/__sandbox/reset') {
-      if (method !== 'POST') return this.methodNotAllowed(ex, 'POST');
-      this.reset();
-      return this.sendJson(ex, 200, { ok: true });
+      if (method !== 'POST') return responder.methodNotAllowed(ex, 'POST');
+      return control.resetAll(ex);
     }
-    const consent = /^\/consent\/([^/]+)(?:\/(approve|deny))?$/.exec(path);
-    if (consent !== null) {
-      const sessionId = safeDecode(consent[1] ?? '');
-      const action = consent[2];
+    return this.routeDocLockerPages(ex, method, path);
+  }
+
+  /** The consent page and its forms, and the document files. */
+  private async routeDocLockerPages(ex: Exchange, method: string, path: string): Promise<void> {
+    const { responder, consent, files } = this.handlers;
+    const consentPath = /^\/consent\/([^/]+)(?:\/(approve|deny))?$/.exec(path);
+    if (consentPath !== null) {
+      const sessionId = safeDecode(consentPath[1] ?? '');
+      const action = consentPath[2];
       if (action === undefined) {
-        if (method !== 'GET' && method !== 'HEAD') return this.methodNotAllowed(ex, 'GET, HEAD');
-        return this.showConsent(ex, sessionId);
+        if (method !== 'GET' && method !== 'HEAD') return responder.methodNotAllowed(ex, 'GET, HEAD');
+        return consent.show(ex, sessionId);
       }
-      if (method !== 'POST') return this.methodNotAllowed(ex, 'POST');
-      return this.answerConsent(ex, sessionId, action === 'approve' ? 'Completed' : 'Denied');
+      if (method !== 'POST') return responder.methodNotAllowed(ex, 'POST');
+      return consent.answer(ex, sessionId, action === 'approve' ? 'Completed' : 'Denied');
     }
     const file = /^\/files\/([A-Za-z0-9_-]+)\/([a-z]+)\.(pdf|xml)$/.exec(path);
     if (file !== null) {
-      if (method !== 'GET' && method !== 'HEAD') return this.methodNotAllowed(ex, 'GET, HEAD');
-      return this.serveFile(ex, file[1] ?? '', file[2] ?? '', file[3] === 'pdf' ? 'pdf' : 'xml');
+      if (method !== 'GET' && method !== 'HEAD') return responder.methodNotAllowed(ex, 'GET, HEAD');
+      return files.serve(ex, file[1] ?? '', file[2] ?? '', file[3] === 'pdf' ? 'pdf' : 'xml');
     }
-    return this.notFound(ex);
+    return responder.notFound(ex);
   }
 
   private onHandlerError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-    if (error instanceof SandboxClosedError || this.closed) return;
+    if (error instanceof SandboxClosedError || this.state.waits.closed) return;
     // A bug in the sandbox must still answer, or the client under test would hang.
-    this.sendJson({ req, res, counted: true }, 500, envelopeError(500, MESSAGES.internal));
-  }
-
-  // ---- sending ----
-
-  private send(ex: Exchange, status: number, body: string | Buffer, type: string, headers: Record<string, string> = {}): void {
-    const { req, res } = ex;
-    if (res.headersSent || res.destroyed || req.socket.destroyed) return;
-    if (ex.counted) bump(this.counters.responses, String(status));
-    res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...headers });
-    res.end(body);
-  }
-
-  private sendJson(ex: Exchange, status: number, value: unknown, headers: Record<string, string> = {}): void {
-    this.send(ex, status, JSON.stringify(value), JSON_TYPE, headers);
-  }
-
-  private notFound(ex: Exchange): void {
-    this.sendJson(ex, 404, envelopeError(404, 'Not Found'));
-  }
-
-  private methodNotAllowed(ex: Exchange, allow: string): void {
-    this.sendJson(ex, 405, envelopeError(405, 'Method Not Allowed'), { allow });
-  }
-
-  /** Every API answer goes through here so the configured latency applies to all of them. */
-  private async answerApi(ex: Exchange, status: number, payload: Payload, headers: Record<string, string> = {}): Promise<void> {
-    await this.wait(this.drawLatency());
-    if ('text' in payload) this.send(ex, status, payload.text, TEXT_TYPE, headers);
-    else this.sendJson(ex, status, payload.json, headers);
-  }
-
-  /** Drops the connection without an answer (a reset the client cannot tell from a crash). */
-  private async dropConnection(ex: Exchange): Promise<void> {
-    await this.wait(this.drawLatency());
-    ex.req.socket.destroy();
-  }
-
-  private wait(ms: number): Promise<void> {
-    if (this.closed) return Promise.reject(new SandboxClosedError());
-    if (ms <= 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const entry = {
-        timer: setTimeout(() => {
-          this.waits.delete(entry);
-          resolve();
-        }, ms),
-        reject,
-      };
-      this.waits.add(entry);
-    });
-  }
-
-  private drawLatency(): number {
-    const [min, max] = this.config.latency;
-    if (max === min) return min;
-    return Math.round(min + this.latencyRandom() * (max - min));
-  }
-
-  // ---- API ops: count → fault → rate limit → auth → validation → scenario → latency → answer ----
-
-  private async handleApi(ex: Exchange, op: OpName): Promise<void> {
-    bump(this.counters.requests, op);
-    const body = await readBody(ex.req);
-
-    const fault = this.drawFault();
-    if (fault !== null) {
-      this.counters.faults += 1;
-      return this.injectFault(ex, fault);
-    }
-    const retryAfter = this.takeRateSlot();
-    if (retryAfter !== null) {
-      return this.answerApi(ex, 429, { json: QUOTA_BODY }, { 'retry-after': String(retryAfter) });
-    }
-    if (!this.isAuthorized(ex.req)) {
-      return this.answerApi(ex, 401, { json: envelopeError(401, MESSAGES.invalidCredentials) }, {
-        'www-authenticate': 'Bearer error="invalid_token"',
-      });
-    }
-    switch (op) {
-      case OPS.pennyLess:
-        return this.handleBank(ex, op, body, false);
-      case OPS.pennyDrop:
-        return this.handleBank(ex, op, body, true);
-      case OPS.docInit:
-        return this.handleDocInit(ex, body);
-      case OPS.docFetch:
-        return this.handleDocFetch(ex, body);
-    }
-  }
-
-  private drawFault(): FaultKind | null {
-    const { faultRate, faults } = this.config;
-    if (faultRate <= 0) return null;
-    if (this.faultRandom() >= faultRate) return null;
-    return pick(this.faultRandom, faults);
-  }
-
-  private async injectFault(ex: Exchange, kind: FaultKind): Promise<void> {
-    switch (kind) {
-      case '429':
-        return this.answerApi(ex, 429, { json: QUOTA_BODY }, { 'retry-after': '1' });
-      case '500':
-        return this.answerApi(ex, 500, { json: envelopeError(500, MESSAGES.internal) });
-      case '503':
-        return this.answerApi(ex, 503, { text: MESSAGES.unavailable });
-      case 'reset':
-        return this.dropConnection(ex);
-      case 'hang':
-        // Never answer: the socket stays open until the client gives up or close() runs.
-        return;
-    }
-  }
-
-  /** Takes a slot in the sliding window, or answers the Retry-After seconds when full. */
-  private takeRateSlot(): number | null {
-    const limit = this.config.rateLimit;
-    if (limit === null) return null;
-    // Below 1 rps the window stretches so that e.g. 0.5 means one request per two seconds.
-    const windowMs = limit >= 1 ? 1000 : 1000 / limit;
-    const capacity = Math.max(1, Math.floor(limit));
-    const now = this.config.now();
-    while (this.rateWindow.length > 0 && (this.rateWindow[0] ?? now) <= now - windowMs) this.rateWindow.shift();
-    if (this.rateWindow.length >= capacity) {
-      const oldest = this.rateWindow[0] ?? now;
-      return Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
-    }
-    this.rateWindow.push(now);
-    return null;
-  }
-
-  private isAuthorized(req: IncomingMessage): boolean {
-    const token = bearerToken(req);
-    if (token === null) return false;
-    if (token === this.config.token) return true;
-    const expiresAt = this.tokens.get(token);
-    if (expiresAt === undefined) return false;
-    if (this.config.now() < expiresAt) return true;
-    this.tokens.delete(token);
-    return false;
-  }
-
-  // ---- bank verification ----
-
-  private async handleBank(ex: Exchange, op: OpName, body: string | null, isPennyDrop: boolean): Promise<void> {
-    const parsed = BankRequestSchema.safeParse(parseJson(body));
-    if (!parsed.success) return this.answerApi(ex, 400, { json: envelopeError(400, MESSAGES.invalidRequest) });
-    const { accountNumber, ifscNumber } = parsed.data;
-    if (!ACCOUNT_PATTERN.test(accountNumber)) {
-      return this.answerApi(ex, 400, { json: envelopeError(400, MESSAGES.invalidAccount) });
-    }
-    if (ifscNumber.length !== 11) return this.answerApi(ex, 200, { json: errorIn200(MESSAGES.ifscLength) });
-    const ifscDetails = ifscDetailsFor(ifscNumber);
-    if (ifscDetails === null) return this.answerApi(ex, 200, { json: errorIn200(MESSAGES.invalidIfsc) });
-
-    const attemptKey = `${op}:${accountNumber}`;
-    const attempt = (this.attempts.get(attemptKey) ?? 0) + 1;
-    this.attempts.set(attemptKey, attempt);
-    const plan = planBankRequest(accountNumber, attempt);
-    switch (plan.kind) {
-      case 'fail':
-        return plan.status === 503
-          ? this.answerApi(ex, 503, { text: MESSAGES.unavailable })
-          : this.answerApi(ex, 500, { json: envelopeError(500, MESSAGES.internal) });
-      case 'error200':
-        return this.answerApi(ex, 200, { json: errorIn200(plan.message) });
-      case 'process':
-        break;
-    }
-    if (!this.takeDailySlot(accountNumber)) {
-      return this.answerApi(ex, 200, { json: errorIn200(dailyLimitMessage(accountNumber)) });
-    }
-
-    const entry: RegistryEntry | undefined = this.registry.find(accountNumber, ifscNumber);
-    const result: BankResult = buildBankResult({ accountNumber, ifscDetails, isPennyDrop, entry, seed: this.config.seed });
-    // The rupee moves as soon as the request is processed, whatever happens to the answer.
-    if (isPennyDrop) bump(this.counters.deposits, accountNumber);
-
-    await this.wait(plan.delayMs);
-    if (plan.dropConnection) return this.dropConnection(ex);
-    return this.answerApi(ex, 200, { json: success(result) });
-  }
-
-  /** Counts one processed request against the account's allowance for the current IST day. */
-  private takeDailySlot(accountNumber: string): boolean {
-    const limit = this.config.dailyLimit;
-    if (limit === null) return true;
-    const day = Math.floor((this.config.now() + IST_OFFSET_MS) / DAY_MS);
-    if (day !== this.daily.day) this.daily = { day, used: new Map() };
-    const used = this.daily.used.get(accountNumber) ?? 0;
-    if (used >= limit) return false;
-    this.daily.used.set(accountNumber, used + 1);
-    return true;
-  }
-
-  // ---- OAuth client credentials ----
-
-  private async handleToken(ex: Exchange): Promise<void> {
-    bump(this.counters.requests, 'token');
-    const body = await readBody(ex.req);
-    const client = this.config.client;
-    if (client === null) return this.notFound(ex);
-    const fields = formFields(ex.req, body);
-    const basic = basicCredentials(ex.req);
-    const id = basic?.id ?? fields.get('client_id');
-    const secret = basic?.secret ?? fields.get('client_secret');
-    const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
-    if (id !== client.id || secret !== client.secret) {
-      return this.sendJson(ex, 401, { error: 'invalid_client' }, { ...noStore, 'www-authenticate': 'Basic realm="vas-verify sandbox"' });
-    }
-    const grantType = fields.get('grant_type');
-    if (grantType !== 'client_credentials') {
-      return this.sendJson(ex, 400, { error: grantType === undefined ? 'invalid_request' : 'unsupported_grant_type' }, noStore);
-    }
-    const now = this.config.now();
-    for (const [token, expiresAt] of this.tokens) if (expiresAt <= now) this.tokens.delete(token);
-    const accessToken = `sbx_${randomBytes(24).toString('base64url')}`;
-    this.tokens.set(accessToken, now + this.config.tokenTtlSeconds * 1000);
-    return this.sendJson(ex, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: this.config.tokenTtlSeconds }, noStore);
-  }
-
-  // ---- document locker ----
-
-  private async handleDocInit(ex: Exchange, body: string | null): Promise<void> {
-    const request = parseJson(body);
-    const invalid = () => this.answerApi(ex, 400, { json: envelopeError(400, MESSAGES.invalidRequest) });
-    if (!isRecord(request) || typeof request['pinlessVerification'] !== 'boolean') return invalid();
-    const webhook = (key: string): string | null | undefined => {
-      const value = request[key];
-      if (value === undefined || value === null) return null;
-      return typeof value === 'string' && isWebUrl(value) ? value : undefined;
-    };
-    const successWebhookUrl = webhook('successWebhookUrl');
-    const failureWebhookUrl = webhook('failureWebhookUrl');
-    if (successWebhookUrl === undefined || failureWebhookUrl === undefined) return invalid();
-
-    this.pruneSessions();
-    const now = this.config.now();
-    const session: Session = {
-      id: randomUUID(),
-      seq: (this.sessionCount += 1),
-      expiresAt: now + this.config.sessionTtlSeconds * 1000,
-      pinless: request['pinlessVerification'],
-      successWebhookUrl,
-      failureWebhookUrl,
-      fileToken: randomBytes(18).toString('base64url'),
-      status: 'Pending',
-      documents: [],
-      completedAt: null,
-      timer: null,
-    };
-    this.sessions.set(session.id, session);
-    this.sessionsByFileToken.set(session.fileToken, session);
-    if (this.config.autoAuthorizeMs !== null) {
-      session.timer = setTimeout(() => {
-        session.timer = null;
-        if (this.liveSession(session.id) !== undefined) this.decide(session, 'Completed');
-      }, this.config.autoAuthorizeMs);
-    }
-    const result: DocInitResult = { sessionId: session.id, url: `${this.url}/consent/${session.id}` };
-    return this.answerApi(ex, 200, { json: success(result) });
-  }
-
-  private async handleDocFetch(ex: Exchange, body: string | null): Promise<void> {
-    const request = parseJson(body);
-    if (!isRecord(request) || typeof request['sessionId'] !== 'string') {
-      return this.answerApi(ex, 400, { json: envelopeError(400, MESSAGES.badBody) });
-    }
-    const session = this.liveSession(request['sessionId']);
-    if (session === undefined) return this.answerApi(ex, 400, { json: envelopeError(400, MESSAGES.sessionExpired) });
-    const result: DocFetchResult = {
-      sessionId: session.id,
-      status: session.status,
-      documents: session.documents.map((doc) => this.documentInfo(session, doc)),
-    };
-    return this.answerApi(ex, 200, { json: success(result) });
-  }
-
-  private documentInfo(session: Session, doc: IssuedDocument): DocumentInfo {
-    const base = `${this.url}/files/${session.fileToken}/${doc.docType}`;
-    return { ...doc, pdfUrl: `${base}.pdf`, xmlUrl: `${base}.xml` };
-  }
-
-  /** The session if it exists and has not expired; expired ones are forgotten on sight. */
-  private liveSession(id: string): Session | undefined {
-    const session = this.sessions.get(id);
-    if (session === undefined) return undefined;
-    if (this.config.now() < session.expiresAt) return session;
-    this.forgetSession(session);
-    return undefined;
-  }
-
-  private pruneSessions(): void {
-    const now = this.config.now();
-    for (const session of this.sessions.values()) if (session.expiresAt <= now) this.forgetSession(session);
-  }
-
-  private forgetSession(session: Session): void {
-    if (session.timer !== null) clearTimeout(session.timer);
-    this.sessions.delete(session.id);
-    this.sessionsByFileToken.delete(session.fileToken);
-  }
-
-  /** Approves or denies a pending session and sends the matching callback. */
-  private decide(session: Session, outcome: 'Completed' | 'Denied'): void {
-    if (session.status !== 'Pending' || this.closed) return;
-    if (session.timer !== null) {
-      clearTimeout(session.timer);
-      session.timer = null;
-    }
-    const now = this.config.now();
-    session.status = outcome;
-    session.completedAt = now;
-    const timestamp = new Date(now).toISOString();
-    if (outcome === 'Completed') {
-      session.documents = documentsFor(`session-${session.seq}`, this.config.seed);
-      if (session.successWebhookUrl !== null) {
-        this.sendWebhook(session.successWebhookUrl, {
-          event: 'doclocker.success',
-          sessionId: session.id,
-          status: 'Completed',
-          timestamp,
-        });
-      }
-    } else if (session.failureWebhookUrl !== null) {
-      this.sendWebhook(session.failureWebhookUrl, {
-        event: 'doclocker.failure',
-        sessionId: session.id,
-        status: 'Denied',
-        reason: 'User denied consent',
-        timestamp,
-      });
-    }
-  }
-
-  /** Fire and forget: a callback that fails is the receiver's problem, as with the real service. */
-  private sendWebhook(target: string, payload: Record<string, unknown>): void {
-    bump(this.counters.requests, 'webhook');
-    const body = JSON.stringify(payload);
-    const url = new URL(target);
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, {
-      method: 'POST',
-      // A fresh connection each time, so no pooled socket outlives close().
-      agent: false,
-      timeout: WEBHOOK_TIMEOUT_MS,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(body)),
-        'user-agent': 'vas-verify-sandbox',
-      },
-    });
-    this.webhooks.add(request);
-    const done = (): void => {
-      this.webhooks.delete(request);
-    };
-    request.on('timeout', () => request.destroy());
-    request.on('error', done);
-    request.on('close', done);
-    request.on('response', (response) => response.resume());
-    request.end(body);
-  }
-
-  private showConsent(ex: Exchange, sessionId: string): void {
-    const session = this.liveSession(sessionId);
-    if (session === undefined) return this.send(ex, 404, renderExpiredPage(), HTML_TYPE);
-    if (session.status !== 'Pending') return this.send(ex, 200, renderResultPage(session.status, true), HTML_TYPE);
-    const page = renderConsentPage({
-      sessionId: session.id,
-      pinlessVerification: session.pinless,
-      expiresAt: new Date(session.expiresAt),
-    });
-    return this.send(ex, 200, page, HTML_TYPE, { 'cache-control': 'no-store' });
-  }
-
-  private async answerConsent(ex: Exchange, sessionId: string, outcome: 'Completed' | 'Denied'): Promise<void> {
-    await readBody(ex.req); // the PIN, if any: every PIN is accepted in the sandbox
-    const session = this.liveSession(sessionId);
-    if (session === undefined) return this.send(ex, 404, renderExpiredPage(), HTML_TYPE);
-    if (session.status !== 'Pending') return this.send(ex, 409, renderResultPage(session.status, true), HTML_TYPE);
-    this.decide(session, outcome);
-    return this.send(ex, 200, renderResultPage(outcome), HTML_TYPE);
-  }
-
-  private serveFile(ex: Exchange, fileToken: string, docType: string, format: 'pdf' | 'xml'): void {
-    const session = this.sessionsByFileToken.get(fileToken);
-    const live = session === undefined ? undefined : this.liveSession(session.id);
-    const doc = live?.documents.find((candidate) => candidate.docType === docType);
-    if (live === undefined || doc === undefined) return this.notFound(ex);
-    const issuedAt = new Date(live.completedAt ?? this.config.now());
-    const headers = { 'content-disposition': `inline; filename="${docType}.${format}"`, 'cache-control': 'no-store' };
-    if (format === 'pdf') return this.send(ex, 200, renderPdf(doc, issuedAt), 'application/pdf', headers);
-    return this.send(ex, 200, renderXml(doc, issuedAt), 'application/xml; charset=utf-8', headers);
+    this.handlers.responder.sendJson({ req, res, counted: true }, 500, envelopeError(500, MESSAGES.internal));
   }
 }
 

@@ -1,0 +1,66 @@
+/** Quotas: the requests-per-second window (`--rate-limit`) and the per-account daily allowance (`--daily-limit`). */
+
+const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000; // Asia/Kolkata has no DST
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A sliding window of request times across API ops. */
+export class RateWindow {
+  private stamps: number[] = [];
+
+  constructor(
+    private readonly limit: number | null,
+    private readonly now: () => number,
+  ) {}
+
+  /** Takes a slot in the sliding window, or answers the Retry-After seconds when full. */
+  take(): number | null {
+    const limit = this.limit;
+    if (limit === null) return null;
+    // Below 1 rps the window stretches so that e.g. 0.5 means one request per two seconds.
+    const windowMs = limit >= 1 ? 1000 : 1000 / limit;
+    const capacity = Math.max(1, Math.floor(limit));
+    const now = this.now();
+    while (this.stamps.length > 0 && (this.stamps[0] ?? now) <= now - windowMs) this.stamps.shift();
+    if (this.stamps.length >= capacity) {
+      const oldest = this.stamps[0] ?? now;
+      return Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
+    }
+    this.stamps.push(now);
+    return null;
+  }
+
+  clear(): void {
+    this.stamps = [];
+  }
+}
+
+/** Processed requests per account number in the current Asia/Kolkata day. */
+export class DailyQuota {
+  private day = -1;
+  private used = new Map<string, number>();
+
+  constructor(
+    private readonly limit: number | null,
+    private readonly now: () => number,
+  ) {}
+
+  /** Counts one processed request against the account's allowance for the current IST day. */
+  take(accountNumber: string): boolean {
+    const limit = this.limit;
+    if (limit === null) return true;
+    const day = Math.floor((this.now() + IST_OFFSET_MS) / DAY_MS);
+    if (day !== this.day) {
+      this.day = day;
+      this.used = new Map();
+    }
+    const used = this.used.get(accountNumber) ?? 0;
+    if (used >= limit) return false;
+    this.used.set(accountNumber, used + 1);
+    return true;
+  }
+
+  clear(): void {
+    this.day = -1;
+    this.used = new Map();
+  }
+}
