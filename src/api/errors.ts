@@ -2,6 +2,7 @@
  * Errors are values with a kind (DESIGN.md §2). One class, created only through the factories
  * below, so every error carries the same fields and the request id is never lost.
  */
+import { redact } from '../redact.js';
 
 export type ErrorKind =
   | 'auth'
@@ -34,7 +35,11 @@ export type ErrorCode =
   | 'bad-json'
   | 'schema'
   | 'token-rejected'
-  | 'credentials-rejected';
+  | 'credentials-rejected'
+  /** The total deadline of a request or download passed (an answer trickled, or too slow). */
+  | 'deadline'
+  /** A document URL on a host outside --docs-allow-host. */
+  | 'host-not-allowed';
 
 export interface VasErrorInit {
   kind: ErrorKind;
@@ -64,7 +69,9 @@ export class VasError extends Error {
   readonly raw: string | undefined;
 
   constructor(init: VasErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    // Redacted where it is created: the message and the raw excerpt go to CSV cells, the state
+    // file, summaries and logs, and an upstream may have echoed a token into them.
+    super(redact(init.message), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     this.code = init.code;
     this.retryable = init.retryable ?? false;
@@ -72,7 +79,7 @@ export class VasError extends Error {
     this.status = init.status;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
-    this.raw = init.raw;
+    this.raw = init.raw === undefined ? undefined : redact(init.raw);
   }
 
   /** A copy with fields replaced (errors are immutable values). */

@@ -5,6 +5,8 @@
  * live set (tens of MB): a million-row run then stays near 250 MB of RSS instead of 400+.
  */
 import { main } from './main.js';
+import { redact } from '../redact.js';
+import { stripControl } from '../terminal.js';
 
 const stop = new AbortController();
 let signals = 0;
@@ -22,10 +24,14 @@ process.on('SIGTERM', () => onSignal('SIGTERM'));
 const write = (stream: NodeJS.WriteStream) => (text: string) => {
   stream.write(text);
 };
+/** stdout carries text from outside (API values, session ids): redacted, no control characters. */
+const writeClean = (stream: NodeJS.WriteStream) => (text: string) => {
+  stream.write(stripControl(redact(text)));
+};
 
 main(process.argv.slice(2), {
   env: process.env,
-  stdout: write(process.stdout),
+  stdout: writeClean(process.stdout),
   stderr: write(process.stderr),
   stderrIsTty: process.stderr.isTTY === true,
   stopSignal: stop.signal,
@@ -36,7 +42,7 @@ main(process.argv.slice(2), {
     setTimeout(() => process.exit(code), 2000).unref();
   },
   (error: unknown) => {
-    process.stderr.write(`internal error (this is a bug, please report it): ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`internal error (this is a bug, please report it): ${stripControl(redact(error instanceof Error ? error.message : String(error)))}\n`);
     process.exitCode = 1;
   },
 );

@@ -10,7 +10,7 @@ import { createLogger, type CliLogger, type LogFormat } from './logger.js';
 import type { BankFlags, CommandIo } from './commands/bank.js';
 import { sandboxOptions } from './commands/sandbox-options.js';
 import { registerDocsCommands } from './commands/docs.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT, type Env } from './config.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT, DEFAULT_DEADLINE, type Env } from './config.js';
 
 export interface MainIo {
   env: Env;
@@ -78,6 +78,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('price-pd', { type: 'number', describe: 'Price of a penny-drop call (env VAS_PRICE_PD, default 0)' })
           .option('dry-run', { type: 'boolean', default: false, describe: 'Check the file and report what a run would call and cost; no calls' })
           .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request timeout for headers and body, e.g. 30s' })
+          .option('deadline', { type: 'string', default: DEFAULT_DEADLINE, describe: 'Longest total time of one request, e.g. 2m (a trickled answer is cut; 0 for none)' })
           .option('redis', { type: 'string', describe: 'Share one rate limit across processes through Redis (needs ioredis)' })
           .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
           .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
@@ -109,6 +110,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
               pricePd: args['price-pd'],
               dryRun: args['dry-run'],
               timeout: args.timeout,
+              deadline: args.deadline,
               redis: args.redis,
             } satisfies BankFlags,
             commandIo(args as { quiet?: boolean; logFormat?: string }),

@@ -13,6 +13,7 @@ import type { DocumentInfo } from '../api/schemas.js';
 import { isVasError } from '../api/errors.js';
 import { isSafeSessionId, planDocumentFiles, safeSegment } from './files.js';
 import { checkPdf, checkXml, type FileCheck } from './validate.js';
+import { symlinkProblem } from '../safe-path.js';
 
 export interface SaveOptions {
   /** Root download directory; created 0700 when missing. */
@@ -32,6 +33,8 @@ export interface SavedFile {
   path: string;
   state: SaveState;
   bytes: number;
+  /** Where it was fetched from: scheme, host and port (the API may name any host). */
+  source: string;
 }
 
 export interface SaveFailure {
@@ -85,7 +88,7 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
         continue;
       }
       const written = writeNew(target, bytes);
-      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length });
+      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length, source: client.documentSource(url) });
       else fail(written.reason);
     }
   }
@@ -93,6 +96,9 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
 }
 
 function prepareDirectory(root: string, sessionDir: string): void {
+  // Never through a link (src/safe-path.ts): documents hold personal data.
+  const linked = symlinkProblem(root, 'download directory');
+  if (linked) throw new DownloadDirError(linked);
   try {
     fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -151,6 +157,8 @@ function writeNew(target: string, bytes: Buffer): WriteResult {
 }
 
 function sameContent(target: string, bytes: Buffer): WriteResult {
+  const linked = symlinkProblem(target, 'download path');
+  if (linked) return { ok: false, reason: `${linked}: not overwritten` };
   let existing: Buffer;
   try {
     existing = fs.readFileSync(target);

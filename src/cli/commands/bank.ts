@@ -12,7 +12,7 @@ import { parseDuration } from '../../pipeline/time.js';
 import { matchNames } from '../../match/index.js';
 import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../config.js';
 import type { CliLogger } from '../logger.js';
-import { connect, resolveApiConnection, type Connected } from '../connect.js';
+import { connect, limitOptions, resolveApiConnection, type Connected } from '../connect.js';
 import { createProgress } from '../progress.js';
 import { formatSummary, summaryJson } from '../summary.js';
 
@@ -38,6 +38,8 @@ export interface BankFlags {
   pricePd?: number | undefined;
   dryRun: boolean;
   timeout: string;
+  /** --deadline: total time of one request (default DEFAULT_DEADLINE). */
+  deadline?: string | undefined;
   redis?: string | undefined;
 }
 
@@ -73,6 +75,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
   const output = flags.output ?? defaultOutputPath(flags.input);
   if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
+  const limits = limitOptions({ deadline: flags.deadline });
   const statePath = resolveStatePath(flags.state, env);
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
@@ -92,6 +95,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     if (connection) {
       connected = await connect(connection, log, {
         timeoutMs,
+        ...limits,
         connections: Math.max(concurrency, 1),
         retry: BULK_RETRY,
         onRetry: (event: RetryEvent) => {

@@ -30,7 +30,7 @@ import { parseDuration } from '../../pipeline/time.js';
 import { openDatabase, type Db } from '../../state/db.js';
 import { DocsStore } from '../../state/docs-store.js';
 import { resolveStatePath } from '../config.js';
-import { connect, resolveApiConnection, type Connected } from '../connect.js';
+import { connect, limitOptions, resolveApiConnection, type Connected } from '../connect.js';
 import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './docs.js';
 
 /** How long `docs listen --fetch` waits for a session to show Completed after its callback. */
@@ -122,7 +122,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
       successWebhookUrl = listener.successUrl;
       failureWebhookUrl = listener.failureUrl;
     }
-    connected = await connect(connection, log);
+    connected = await connect(connection, log, limitOptions(flags));
     if (connected.sandbox !== undefined) {
       log.warn('the embedded sandbox stops when this command ends, and its consent page with it: for a page that stays up run `vas-verify sandbox` and pass --base-url');
     }
@@ -181,7 +181,7 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
-    connected = await connect(connection, log);
+    connected = await connect(connection, log, limitOptions(flags));
     let outcome: FetchOutcome;
     try {
       outcome = await fetchDocuments(connected.client, sessionId, {
@@ -269,7 +269,7 @@ async function reportFetch(
     io.stdout(`session ${sessionId}: ${result.status}, ${result.documents.length} document(s)\n`);
     if (result.documents.length > 0) io.stdout(formatDocumentsTable(result.documents));
     if (report !== undefined) {
-      for (const file of report.files) io.stdout(`${file.state === 'saved' ? 'saved' : 'already saved'}: ${file.path}\n`);
+      for (const file of report.files) io.stdout(`${file.state === 'saved' ? 'saved' : 'already saved'}: ${file.path} (from ${file.source})\n`);
     }
   }
   if (report !== undefined) {
@@ -301,7 +301,7 @@ function printFetchJson(io: DocsIo, result: DocFetchResult, requestId: string | 
       ? {}
       : {
           directory: report.directory,
-          files: report.files.map((f) => ({ docType: f.docType, format: f.format, path: f.path, state: f.state })),
+          files: report.files.map((f) => ({ docType: f.docType, format: f.format, path: f.path, state: f.state, source: f.source })),
           failures: report.failures,
         }),
   };
@@ -359,7 +359,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
   const fetching = new Map<string, Promise<void>>();
   let listener: Awaited<ReturnType<typeof startWebhookListener>> | undefined;
   try {
-    if (connection !== undefined) connected = await connect(connection, log);
+    if (connection !== undefined) connected = await connect(connection, log, limitOptions(flags));
     const host = flags.host;
     const hostPart = host.includes(':') ? `[${host}]` : host;
     // A fixed address keeps its secret across restarts, so callbacks of sessions started
