@@ -305,3 +305,172 @@ test('bodies of hundreds of MB (an API error, a 200 answer, the token endpoint, 
   }
   for (const [key, bytes] of Object.entries(sent)) assert.ok(bytes < 64 * MB, `${key}: ${bytes / MB} MB written before the client hung up`);
 });
+
+/** Answers one byte a second: never silent for long enough to trip an idle timeout. */
+function trickle(res: http.ServerResponse, text: string): void {
+  let i = 0;
+  const timer = setInterval(() => {
+    if (i >= text.length || res.destroyed) {
+      clearInterval(timer);
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(text[i]!);
+    i += 1;
+  }, 1_000);
+  res.on('close', () => clearInterval(timer));
+}
+
+test('trickled answers (a byte a second) end by --deadline with a clear status: a penny-drop is UNCONFIRMED and never re-sent; a trickled document fails docs fetch', { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-upstream-trickle-');
+  const requests: Record<string, number> = {};
+  const base = await startTestServer(t, async (req, res) => {
+    const url = req.url ?? '';
+    requests[url] = (requests[url] ?? 0) + 1;
+    await readBody(req);
+    if (url === `${API}doclocker-fetch-status`) {
+      res.setHeader('content-type', 'application/json');
+      res.end(fetchAnswer(`http://${req.headers.host}`, '/files/slow.pdf'));
+      return;
+    }
+    res.setHeader('content-type', url.startsWith('/files/') ? 'application/pdf' : 'application/json');
+    trickle(res, url.startsWith('/files/') ? `%PDF-1.4\n${'x'.repeat(1000)}` : bankAnswer('610000000011', 'Asha Rao'));
+  });
+  fs.writeFileSync(path.join(dir, 'payees.csv'), 'Name,Account Number,IFSC\nA,610000000011,SBIN0001234\n');
+  let started = Date.now();
+  const bank = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', base, '--mode', 'pd', '--timeout', '5s', '--deadline', '3s'], { cwd: dir });
+  const bankSeconds = (Date.now() - started) / 1000;
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows[0]!.verify_status, 'UNCONFIRMED', bank.stderr);
+  assert.match(rows[0]!.verify_reason!, /within the 3 s deadline/);
+  assert.equal(requests[`${API}account-verification-pd`], 1, 'never re-sent');
+  assert.ok(bankSeconds < 20, `the run ended by the deadline (${bankSeconds} s)`);
+
+  started = Date.now();
+  const docs = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'docs', '--deadline', '2s'], { cwd: dir });
+  const docsSeconds = (Date.now() - started) / 1000;
+  assert.equal(docs.code, 1, docs.stderr);
+  assert.match(docs.stderr, /pan PDF: download failed: no complete answer from http:\/\/127\.0\.0\.1:\d+\/files\/slow\.pdf in time: .*2 s deadline/);
+  assert.equal(requests['/files/slow.pdf'], 2, 'a trickled document is not retried (one PDF, one XML)');
+  assert.ok(docsSeconds < 20, `docs fetch ended by the deadline (${docsSeconds} s)`);
+  const usage = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', base, '--deadline', 'soon'], { cwd: dir });
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /^error: --deadline: /);
+});
+
+test('symbolic links are refused before anything is touched: --state (to a file, dangling), -o, --summary, --download', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-upstream-links-');
+  fs.writeFileSync(path.join(dir, 'payees.csv'), 'Name,Account Number,IFSC\nA,610000000011,SBIN0001234\n');
+  fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a database\n', { mode: 0o644 });
+  fs.chmodSync(path.join(dir, 'notes.txt'), 0o644);
+  fs.symlinkSync('notes.txt', path.join(dir, 'state-link.sqlite'));
+  fs.symlinkSync('nowhere.sqlite', path.join(dir, 'dangling.sqlite'));
+  fs.symlinkSync('notes.txt', path.join(dir, 'out-link.csv'));
+  fs.mkdirSync(path.join(dir, 'real-docs'));
+  fs.symlinkSync('real-docs', path.join(dir, 'docs-link'));
+  const base = await startTestServer(t, async (req, res) => {
+    await readBody(req);
+    res.setHeader('content-type', 'application/json');
+    res.end(fetchAnswer(`http://${req.headers.host}`, '/files/pan.pdf'));
+  });
+  const run = (args: string[]) => runCli(args, { cwd: dir, env: { VAS_TOKEN: 'sandbox-token' } });
+  const cases: Array<[string[], RegExp]> = [
+    [['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state-link.sqlite', '--sandbox'], /state file state-link\.sqlite is a symbolic link: refusing to follow it/],
+    [['bank', 'payees.csv', '-o', 'out.csv', '--state', 'dangling.sqlite', '--sandbox'], /state file dangling\.sqlite is a symbolic link/],
+    [['bank', 'payees.csv', '-o', 'out-link.csv', '--state', 'ok.sqlite', '--sandbox'], /-o path out-link\.csv is a symbolic link/],
+    [['bank', 'payees.csv', '-o', 'out.csv', '--state', 'ok.sqlite', '--summary', 'out-link.csv', '--sandbox'], /--summary path out-link\.csv is a symbolic link/],
+    [['docs', 'fetch', SESSION, '--state', 'docs.sqlite', '--base-url', base, '--download', 'docs-link'], /download directory docs-link is a symbolic link/],
+  ];
+  for (const [args, pattern] of cases) {
+    const r = await run(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, pattern);
+    assert.doesNotMatch(r.stderr, /\n\s+at |this is a bug/);
+  }
+  assert.equal(fs.statSync(path.join(dir, 'notes.txt')).mode & 0o777, 0o644, 'the link target was not chmod\'ed');
+  assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'not a database\n');
+  assert.ok(!fs.existsSync(path.join(dir, 'nowhere.sqlite')), 'a dangling link did not create its target');
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'real-docs')), []);
+});
+
+test('control characters from outside (a webhook sessionId with ESC and BEL, an API message) never reach the terminal', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-upstream-ctrl-');
+  const hostile = 'abc\u001b[2J\u001b]0;owned\u0007\rdef\u009b31m';
+  const base = await startTestServer(t, async (req, res) => {
+    await readBody(req);
+    res.statusCode = 401;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ ok: false, responseCode: 401, message: `Invalid Credentials ${hostile}` }));
+  });
+  const listener = spawnCli(['docs', 'listen', '--port', '0', '--state', 'state.sqlite'], { cwd: dir });
+  t.after(() => listener.child.kill('SIGTERM'));
+  const until = Date.now() + 20_000;
+  while (!/^success webhook: /m.test(listener.stdout()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  const successUrl = /^success webhook: (\S+)$/m.exec(listener.stdout())?.[1];
+  assert.ok(successUrl, listener.stderr());
+  const payload = JSON.stringify({ event: 'doclocker.success', sessionId: hostile, status: 'Completed' });
+  for (let i = 0; i < 2; i += 1) {
+    const res = await fetch(successUrl, { method: 'POST', body: payload, headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 200);
+  }
+  while (!/repeated success callback/.test(listener.stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  listener.child.kill('SIGTERM');
+  const done = await listener.result;
+  assert.match(done.stderr, /repeated success callback for session abc\ufffd\[2J/);
+  // A bank run whose failure message carries escape sequences: its log lines are clean too.
+  fs.writeFileSync(path.join(dir, 'payees.csv'), 'Name,Account Number,IFSC\nA,610000000011,SBIN0001234\n');
+  const bank = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'bank.sqlite', '--base-url', base, '--mode', 'pd', '--log-format', 'text'], { cwd: dir });
+  assert.match(bank.stderr, /the API refused the token \(Invalid Credentials abc\ufffd\[2J/, bank.stderr);
+  for (const [what, text] of [['listener stdout', done.stdout], ['listener stderr', done.stderr], ['bank stdout', bank.stdout], ['bank stderr', bank.stderr]] as const) {
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what}: ${JSON.stringify(text.slice(0, 500))}`);
+  }
+});
+
+test('documents from a host the API names: the output says where each came from; --docs-allow-host refuses other hosts', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-upstream-hosts-');
+  const pdf = '%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n';
+  let fileRequests = 0;
+  const files = await startTestServer(t, (req, res) => {
+    fileRequests += 1;
+    assert.equal(req.headers.authorization, undefined, 'no token to another origin');
+    res.end(req.url?.endsWith('.xml') ? '<?xml version="1.0"?><doc/>' : pdf);
+  });
+  const base = await startTestServer(t, async (req, res) => {
+    await readBody(req);
+    res.setHeader('content-type', 'application/json');
+    res.end(fetchAnswer(files.replace('127.0.0.1', 'localhost'), '/files/pan.pdf').replace(/("xmlUrl":"[^"]*)\.pdf"/, '$1.xml"'));
+  });
+  const filesHost = new URL(files).host.replace('127.0.0.1', 'localhost');
+  const open = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'docs'], { cwd: dir });
+  assert.equal(open.code, 0, open.stderr);
+  assert.match(open.stdout, new RegExp(`saved: .*pan\\.pdf \\(from http://${filesHost}\\)`));
+  const json = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'docs', '--json'], { cwd: dir });
+  assert.equal((JSON.parse(json.stdout) as { files: Array<{ source: string }> }).files[0]!.source, `http://${filesHost}`);
+  const before = fileRequests;
+  const refused = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'docs2', '--docs-allow-host', 'docs.example.com'], { cwd: dir });
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, new RegExp(`document host ${filesHost} is not in --docs-allow-host: not fetched`));
+  assert.equal(fileRequests, before, 'nothing fetched from a host not allowed');
+  const allowed = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'docs3', '--docs-allow-host', filesHost], { cwd: dir });
+  assert.equal(allowed.code, 0, allowed.stderr);
+});
+
+test('beneficiary names through the CLI: a 900,000-character name is stored cut; an undecodable name is NOT_VERIFIED with a reason', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-upstream-names-');
+  const base = await startTestServer(t, async (req, res) => {
+    const account = (JSON.parse(await readBody(req)) as { accountNumber: string }).accountNumber;
+    const name = account.endsWith('11') ? Buffer.from('N'.repeat(900_000)) : Buffer.from([0x52, 0x61, 0x6f, 0x20, 0xff, 0xfe]);
+    res.setHeader('content-type', 'application/json');
+    const [head, tail] = bankAnswer(account, '@@NAME@@').split('@@NAME@@');
+    res.end(Buffer.concat([Buffer.from(head!), name, Buffer.from(tail!)]));
+  });
+  fs.writeFileSync(path.join(dir, 'payees.csv'), 'Name,Account Number,IFSC\nN,610000000011,SBIN0001234\nRao,610000000012,SBIN0001234\n');
+  const r = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', base], { cwd: dir });
+  assert.ok(r.code === 0 || r.code === 3, r.stderr);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows[0]!.beneficiary_name!.length, 300);
+  assert.equal(rows[1]!.verify_status, 'NOT_VERIFIED');
+  assert.match(rows[1]!.verify_reason!, /not valid UTF-8/);
+  const stored = fs.statSync(path.join(dir, 'state.sqlite')).size + (fs.existsSync(path.join(dir, 'state.sqlite-wal')) ? fs.statSync(path.join(dir, 'state.sqlite-wal')).size : 0);
+  assert.ok(stored < 800_000, `the state file does not hold the whole name (${stored} bytes)`);
+});
