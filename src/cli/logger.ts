@@ -27,7 +27,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): CliLogger {
   // Secrets live in the process-wide registry (src/redact.ts): ones the client learns later (an
   // issued token) are redacted here too. Control characters never reach the terminal.
-  const clean = (message: string) => stripControl(redact(maskDigits(message)));
+  const clean = (message: string) => stripControl(maskDigits(redact(message)));
   const emit = (level: Level, message: string) => {
     if (options.quiet && level === 'info') return;
     const text = clean(message);

@@ -77,7 +77,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('price-pl', { type: 'number', describe: 'Price of a penny-less call (env VAS_PRICE_PL, default 0)' })
           .option('price-pd', { type: 'number', describe: 'Price of a penny-drop call (env VAS_PRICE_PD, default 0)' })
           .option('dry-run', { type: 'boolean', default: false, describe: 'Check the file and report what a run would call and cost; no calls' })
-          .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request timeout for headers and body, e.g. 30s' })
+          .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request idle timeout: longest wait for headers or between body bytes, e.g. 30s' })
           .option('deadline', { type: 'string', default: DEFAULT_DEADLINE, describe: 'Longest total time of one request, e.g. 2m (a trickled answer is cut; 0 for none)' })
           .option('redis', { type: 'string', describe: 'Share one rate limit across processes through Redis (needs ioredis)' })
           .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')

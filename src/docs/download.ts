@@ -14,6 +14,7 @@ import { isVasError } from '../api/errors.js';
 import { isSafeSessionId, planDocumentFiles, safeSegment } from './files.js';
 import { checkPdf, checkXml, type FileCheck } from './validate.js';
 import { symlinkProblem } from '../safe-path.js';
+import { redact } from '../redact.js';
 
 export interface SaveOptions {
   /** Root download directory; created 0700 when missing. */
@@ -54,6 +55,9 @@ export interface SaveReport {
 /** A download directory problem: nothing could be saved. */
 export class DownloadDirError extends Error {
   override readonly name = 'DownloadDirError';
+  constructor(message: string) {
+    super(redact(message));
+  }
 }
 
 export async function saveDocuments(client: Client, options: SaveOptions): Promise<SaveReport> {
@@ -65,7 +69,8 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
     for (const format of ['pdf', 'xml'] as const) {
       const target = path.join(sessionDir, format === 'pdf' ? plan.pdf : plan.xml);
       const url = format === 'pdf' ? doc.pdfUrl : doc.xmlUrl;
-      const fail = (reason: string) => report.failures.push({ docType: doc.docType, format, path: target, reason });
+      // Redacted where it is made: a reason may quote the start of what a hostile host sent.
+      const fail = (reason: string) => report.failures.push({ docType: doc.docType, format, path: target, reason: redact(reason) });
       if (url.trim() === '') {
         fail(`the API gave no ${format.toUpperCase()} URL`);
         continue;
