@@ -28,7 +28,9 @@ export function resolveApiConnection(flags: ConnectionFlags, env: Env, log: CliL
 export function limitOptions(flags: { deadline?: string | undefined; docsAllowHost?: readonly string[] | undefined }): Pick<ConnectOptions, 'deadlineMs' | 'documentHosts'> {
   let deadlineMs: number;
   try {
-    deadlineMs = parseDuration(flags.deadline ?? DEFAULT_DEADLINE);
+    const text = flags.deadline ?? DEFAULT_DEADLINE;
+    // 0 (with or without a unit): no total deadline, only the idle --timeout.
+    deadlineMs = text.trim() === '0' ? 0 : parseDuration(text);
   } catch (error) {
     throw new UsageError(`--deadline: ${(error as Error).message}`);
   }
