@@ -145,6 +145,14 @@ function hostileApi(issued: string[]): http.RequestListener {
         res.setHeader('content-type', 'text/html');
         res.end(`<html><title>Gateway login</title><body><p>Your request:</p><pre>${echo}</pre></body></html>`);
         return;
+      case '06': {
+        // A success answer whose remark echoes the request (a gateway rewriting bodies).
+        const answer = JSON.parse(bankAnswer(account, 'Asha Rao')) as { body: Record<string, unknown> };
+        answer.body.verificationStatus = 'NOT_VERIFIED';
+        answer.body.transactionRemark = `declined for ${echo}`;
+        res.end(JSON.stringify(answer));
+        return;
+      }
       default:
         res.end(bankAnswer(account, 'Asha Rao'));
     }
@@ -154,7 +162,7 @@ function hostileApi(issued: string[]): http.RequestListener {
 function writeEchoPayees(dir: string): string {
   const lines = ['Name,Account Number,IFSC'];
   // Each echo class between two good rows: the breaker (3 failures in a row) does not stop the run.
-  for (const ending of ['01', '02', '03', '04', '05']) {
+  for (const ending of ['01', '02', '03', '04', '05', '06']) {
     lines.push(`Good ${ending},7100000000${ending}90,SBIN0001234`);
     lines.push(`Echo ${ending},71000000009${ending},SBIN0001234`);
   }
@@ -171,10 +179,10 @@ async function echoScenario(t: TestContext, env: Record<string, string | undefin
   const bank = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', base, '--summary', 'summary.json', '--retry-unconfirmed'], { cwd: dir, env });
   runs.push(['bank', bank]);
   const rows = readCsvObjects(path.join(dir, 'out.csv'));
-  assert.equal(rows.length, 10, bank.stderr);
+  assert.equal(rows.length, 12, bank.stderr);
   const byName = Object.fromEntries(rows.map((r) => [r.Name, r]));
   // The echo reached the rows (so the test does test something), redacted.
-  for (const ending of ['02', '03', '04', '05']) {
+  for (const ending of ['02', '03', '04', '05', '06']) {
     assert.match(byName[`Echo ${ending}`]!.verify_reason!, /\[redacted\]/, `Echo ${ending}: ${byName[`Echo ${ending}`]!.verify_reason}`);
     assert.ok(byName[`Echo ${ending}`]!.verify_reason!.length < 400, 'an echoed body is cut to an excerpt');
   }
@@ -205,7 +213,7 @@ async function echoScenario(t: TestContext, env: Record<string, string | undefin
   for (const [name, bytes] of written) assertNoSecret(name, bytes, secrets);
 }
 
-test('echoed Authorization headers (500, 400, 422, a 200 error, an HTML page, a document error page): the static token is nowhere in CSV, state, WAL, summary, stdout, stderr', { timeout: 120_000 }, async (t) => {
+test('echoed Authorization headers (500, 400, 422, a 200 error, an HTML page, a success remark, a document error page): the static token is nowhere in CSV, state, WAL, summary, stdout, stderr', { timeout: 120_000 }, async (t) => {
   const token = `tok_${randomBytes(12).toString('hex')}`;
   await echoScenario(t, { VAS_TOKEN: token }, [token]);
 });

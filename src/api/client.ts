@@ -266,7 +266,10 @@ export function createClient(options: ClientOptions): Client {
     verifyBankAccount(input, callOptions) {
       const op = input.mode === 'pd' ? OPS.pennyDrop : OPS.pennyLess;
       return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry)
-        .then((answer) => ({ ...answer, result: checkBankResult(answer.result) }));
+        .then((answer) => {
+          const checked = checkBankResult(answer.result);
+          return checked === answer.result ? answer : { ...answer, result: checked };
+        });
     },
     docInit(input, callOptions) {
       return call(OPS.docInit, input, INIT_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
