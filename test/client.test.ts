@@ -288,7 +288,12 @@ test('an AbortSignal cancels a call in flight', async (t) => {
   const shared = new AbortController();
   const before = sandbox.stats().requests['account-verification-pl'] ?? 0;
   const calls = Array.from({ length: 5 }, (_, i) => failure(client.verifyBankAccount({ accountNumber: `50000000${i}096`, ifsc: IFSC, mode: 'pl' }, { signal: shared.signal })));
-  setTimeout(() => shared.abort(), 100);
+  // Aborted once all five are in flight at the sandbox (a fixed 100 ms was too short on a loaded
+  // machine: calls still queued were, correctly, never sent). Bounded wait.
+  for (const until = Date.now() + 10_000; (sandbox.stats().requests['account-verification-pl'] ?? 0) < before + 5 && Date.now() < until;) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  shared.abort();
   for (const cancelled of await Promise.all(calls)) assert.equal(cancelled.code, 'aborted');
   assert.equal(sandbox.stats().requests['account-verification-pl'], before + 5);
   const late = await failure(client.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' }, { signal: shared.signal }));
