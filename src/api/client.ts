@@ -1,8 +1,8 @@
 /**
- * The typed client for the four operations of DESIGN.md §2 and document downloads, over undici's
- * dispatcher on a keep-alive Agent (src/api/exchange.ts: every body bounded in size and time). It
- * is the only retry layer: callers get either a parsed result or one VasError after the policy has
- * given up.
+ * The typed client for the four operations (docs/ARCHITECTURE.md, "The remote interface") and
+ * document downloads, over undici's dispatcher on a keep-alive Agent (src/api/exchange.ts: every
+ * body bounded in size and time). It is the only retry layer: callers get either a parsed result
+ * or one VasError after the policy has given up.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';

@@ -1,8 +1,9 @@
 /**
- * Errors are values with a kind (DESIGN.md §2). One class, created only through the factories
+ * Errors are values with a kind (docs/ARCHITECTURE.md, "Errors"). One class, created only through the factories
  * below, so every error carries the same fields and the request id is never lost.
  */
 import { redact } from '../redact.js';
+import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
 
 export type ErrorKind =
   | 'auth'
@@ -57,7 +58,7 @@ export interface VasErrorInit {
   cause?: unknown;
 }
 
-export class VasError extends Error {
+export class VasError extends AppError {
   override readonly name = 'VasError';
   readonly kind: ErrorKind;
   readonly code: ErrorCode | undefined;
@@ -69,9 +70,9 @@ export class VasError extends Error {
   readonly raw: string | undefined;
 
   constructor(init: VasErrorInit) {
-    // Redacted where it is created: the message and the raw excerpt go to CSV cells, the state
-    // file, summaries and logs, and an upstream may have echoed a token into them.
-    super(redact(init.message), init.cause === undefined ? undefined : { cause: init.cause });
+    // Redacted where it is created (the message by AppError, the raw excerpt here): both go to CSV
+    // cells, the state file, summaries and logs, and an upstream may have echoed a token into them.
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     this.code = init.code;
     this.retryable = init.retryable ?? false;
@@ -80,6 +81,11 @@ export class VasError extends Error {
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.raw = init.raw === undefined ? undefined : redact(init.raw);
+  }
+
+  /** Input the API refused before any answer (no HTTP status) is a usage error; the rest are fatal. */
+  override get exitCode(): ExitCode {
+    return this.kind === 'invalid-input' && this.status === undefined ? EXIT_CODES.usage : EXIT_CODES.fatal;
   }
 
   /** A copy with fields replaced (errors are immutable values). */

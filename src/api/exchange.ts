@@ -15,6 +15,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { RawResponse } from './classify.js';
+import { AppError } from '../errors.js';
 
 /** Largest answer read to an API call: a verification answer is well under 2 KB. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -34,20 +35,23 @@ export type BinaryExchange =
   | { ok: true; status: number; headers: RawResponse['headers']; body: Buffer; truncated: boolean }
   | { ok: false; error: unknown; status: number | undefined; headers: RawResponse['headers'] | undefined };
 
-export class AnswerTooLargeError extends Error {
+/** A body over its cap. Inside the client it becomes a VasError; should one escape, it is fatal (exit 1). */
+export class AnswerTooLargeError extends AppError {
+  override readonly name = 'AnswerTooLargeError';
+  readonly kind = 'protocol';
   readonly code = 'VAS_ANSWER_TOO_LARGE';
   constructor(readonly maxBytes: number) {
     super(`answer larger than ${maxBytes} bytes`);
-    this.name = 'AnswerTooLargeError';
   }
 }
 
 /** The total deadline of one exchange passed before its answer was complete. */
-export class DeadlineError extends Error {
+export class DeadlineError extends AppError {
+  override readonly name = 'DeadlineError';
+  readonly kind = 'timeout';
   readonly code = 'VAS_DEADLINE';
   constructor(readonly deadlineMs: number) {
     super(`no complete answer within the ${formatMs(deadlineMs)} deadline`);
-    this.name = 'DeadlineError';
   }
 }
 

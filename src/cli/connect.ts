@@ -5,7 +5,7 @@
  */
 import { createClient, type Client, type RetryEvent } from '../api/client.js';
 import { parseDuration } from '../pipeline/time.js';
-import { UsageError } from '../pipeline/errors.js';
+import { UsageError } from '../errors.js';
 import type { RetryPolicy } from '../api/retry.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
 import { DEFAULT_DEADLINE, resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';

@@ -15,6 +15,7 @@ import { isSafeSessionId, planDocumentFiles, safeSegment } from './files.js';
 import { checkPdf, checkXml, type FileCheck } from './validate.js';
 import { symlinkProblem } from '../safe-path.js';
 import { redact } from '../redact.js';
+import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
 
 export interface SaveOptions {
   /** Root download directory; created 0700 when missing. */
@@ -52,11 +53,12 @@ export interface SaveReport {
   failures: SaveFailure[];
 }
 
-/** A download directory problem: nothing could be saved. */
-export class DownloadDirError extends Error {
+/** A download directory problem: nothing could be saved. An output error: exit 2 (AppError redacts its message). */
+export class DownloadDirError extends AppError {
   override readonly name = 'DownloadDirError';
-  constructor(message: string) {
-    super(redact(message));
+  readonly kind = 'output';
+  override get exitCode(): ExitCode {
+    return EXIT_CODES.usage;
   }
 }
 
