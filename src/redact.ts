@@ -1,8 +1,92 @@
 /**
- * Secret redaction hook. Every AppError's message passes through `redact()` (src/errors.ts), so a
- * registry of secrets (tokens, client secrets) can keep them out of every error text. This
- * stub passes text through unchanged; the registry replaces it.
+ * The one redaction point (README, Security). Every secret the process learns — the static token,
+ * the client secret, every access token the token endpoint issues, the password of a URL — is
+ * registered here the moment it is known, and every error text is passed through `redact` where
+ * the error is created, so nothing built from it (a CSV cell, the state file, a summary, JSON
+ * output, a log line) can carry a secret an upstream echoed back.
+ *
+ * The registry is process-wide on purpose: secrets are learned deep inside the client (a refreshed
+ * OAuth token) while errors are created in many modules, and the error base class must be able to
+ * redact without being handed a registry. A process holds one set of credentials; a secret
+ * registered stays registered (over-redacting a string that merely equals an old token is harmless).
  */
+
+/** What a secret is replaced with. */
+export const REDACTED = '[redacted]';
+/** Shorter values are not registered: redacting them would mangle ordinary text. */
+export const MIN_SECRET_LENGTH = 4;
+/** Longest excerpt of an upstream body kept in an error (characters, after redaction). */
+export const EXCERPT_LIMIT = 200;
+
+const secrets = new Set<string>();
+/** Registered values, longest first (a token that contains another is replaced whole). */
+let ordered: string[] = [];
+
+/** Registers a secret, and the forms an echo may show it in (URL-encoded, as in a form body). */
+export function registerSecret(value: string | undefined | null): void {
+  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  const forms = new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)]);
+  try {
+    forms.add(decodeURIComponent(value));
+  } catch {
+    // Not URL-encoded text: nothing more to add.
+  }
+  let added = false;
+  for (const form of forms) {
+    if (form.length >= MIN_SECRET_LENGTH && !secrets.has(form)) {
+      secrets.add(form);
+      added = true;
+    }
+  }
+  if (added) ordered = [...secrets].sort((a, b) => b.length - a.length);
+}
+
+/** Registers the userinfo (password, and a user name given with it) of a URL, if it has any. */
+export function registerUrlSecrets(text: string | undefined): void {
+  if (!text) return;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return;
+  }
+  if (url.password) {
+    registerSecret(url.password);
+    registerSecret(decodeURIComponentSafe(url.password));
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `text` with every registered secret replaced by REDACTED. */
 export function redact(text: string): string {
-  return text;
+  if (ordered.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
+  let out = text;
+  for (const secret of ordered) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+/**
+ * A short, one-line, redacted excerpt of an upstream body. Redacted before it is cut, so a secret
+ * cut in half by the limit cannot survive as a prefix.
+ */
+export function excerpt(text: string, limit: number = EXCERPT_LIMIT): string {
+  // Only the start is ever shown: do not scan hundreds of kilobytes of an echoed page.
+  const head = text.length > limit * 8 ? text.slice(0, limit * 8) : text;
+  const oneLine = redact(head).replace(/\s+/g, ' ').trim();
+  return oneLine.length > limit || head.length < text.length ? `${oneLine.slice(0, limit)}…` : oneLine;
+}
+
+/** For tests: forget every registered secret. */
+export function clearSecretsForTest(): void {
+  secrets.clear();
+  ordered = [];
 }

@@ -260,7 +260,9 @@ test('a misbehaving server gives clear protocol and timeout errors, never a cras
   assert.equal(huge.ambiguous, true, 'a 200 that could not be read may have done its work');
   const huge503 = await call('huge503');
   assert.deepEqual([huge503.kind, huge503.status, huge503.ambiguous], ['unavailable', 503, false]);
-  assert.match(huge503.message, /answer larger than 1048576 bytes, not read/);
+  // An error body is read up to 64 KiB, no further, and only a short excerpt of it is kept.
+  assert.match(huge503.message, /^\{"ok": true, "padding": "x+…$/);
+  assert.ok(huge503.message.length <= 201, `an excerpt: ${huge503.message.length} characters`);
   const bom = await call('bom');
   assert.deepEqual([bom.kind, bom.code, bom.message], ['invalid-input', 'invalid-account', 'Invalid Account Number']);
   const cut = await call('cut');
@@ -286,7 +288,12 @@ test('an AbortSignal cancels a call in flight', async (t) => {
   const shared = new AbortController();
   const before = sandbox.stats().requests['account-verification-pl'] ?? 0;
   const calls = Array.from({ length: 5 }, (_, i) => failure(client.verifyBankAccount({ accountNumber: `50000000${i}096`, ifsc: IFSC, mode: 'pl' }, { signal: shared.signal })));
-  setTimeout(() => shared.abort(), 100);
+  // Aborted once all five are in flight at the sandbox (a fixed 100 ms was too short on a loaded
+  // machine: calls still queued were, correctly, never sent). Bounded wait.
+  for (const until = Date.now() + 10_000; (sandbox.stats().requests['account-verification-pl'] ?? 0) < before + 5 && Date.now() < until;) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  shared.abort();
   for (const cancelled of await Promise.all(calls)) assert.equal(cancelled.code, 'aborted');
   assert.equal(sandbox.stats().requests['account-verification-pl'], before + 5);
   const late = await failure(client.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' }, { signal: shared.signal }));
@@ -298,4 +305,97 @@ test('no credentials and a base URL that is not a URL are clear errors', () => {
   assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1' }), /no credentials: set VAS_TOKEN/);
   assert.throws(() => createClient({ baseUrl: 'not a url', token: 'x' }), /is not a URL/);
   assert.throws(() => createClient({ baseUrl: 'ftp://x', token: 'x' }), /http:\/\/ or https:\/\//);
+});
+
+test('a trickled answer (one byte every 100 ms, never silent for long) ends at the total deadline: a timeout, ambiguous, a penny-drop never re-sent', async (t) => {
+  let requests = 0;
+  const base = await startTestServer(t, (req, res) => {
+    requests += 1;
+    req.resume();
+    res.setHeader('content-type', 'application/json');
+    const text = '{"ok": true, "responseCode": 200, "message": "Transmission OK", "body": {}}'.repeat(100);
+    let i = 0;
+    const timer = setInterval(() => {
+      if (i >= text.length || res.destroyed) {
+        clearInterval(timer);
+        if (!res.destroyed) res.end();
+        return;
+      }
+      res.write(text[i]);
+      i += 1;
+    }, 100);
+    res.on('close', () => clearInterval(timer));
+  });
+  const client = createClient({ baseUrl: base, token: 't0k3n-secret', bodyTimeoutMs: 1_000, headersTimeoutMs: 1_000, deadlineMs: 800, retry: { ...FAST_RETRY, maxAttempts: 3 } });
+  t.after(() => client.close());
+  const started = Date.now();
+  const error = await failure(client.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pd' }));
+  assert.deepEqual([error.kind, error.code, error.ambiguous], ['timeout', 'deadline', true]);
+  assert.match(error.message, /within the 800 ms deadline/);
+  assert.equal(requests, 1, 'a penny-drop cut by the deadline is never sent again');
+  assert.ok(Date.now() - started < 3_000, `ended by the deadline (${Date.now() - started} ms)`);
+  // A penny-less call is retried like any timeout, and each attempt ends at its deadline.
+  const pl = await failure(client.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' }));
+  assert.equal(pl.code, 'deadline');
+  assert.equal(requests, 4);
+});
+
+test('secrets echoed into error bodies are redacted where the error is created: static token, issued token, URL password', async (t) => {
+  const issued = 'iss_9f8e7d6c5b4a39281706f5e4';
+  const base = await startTestServer(t, (req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      if (req.url === '/oauth/v1/token') {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ access_token: issued, token_type: 'Bearer', expires_in: 3600 }));
+        return;
+      }
+      res.statusCode = 400;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ errorCode: 400, errorType: 'proxy', errorMessage: `bad: ${req.headers.authorization} ${body}` }));
+    });
+  });
+  const statics = createClient({ baseUrl: base, token: 'tok_static_5a4b3c2d1e', retry: FAST_RETRY });
+  t.after(() => statics.close());
+  const one = await failure(statics.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' }));
+  assert.match(one.message, /^bad: Bearer \[redacted\] /);
+  const oauth = createClient({ baseUrl: base, clientId: 'id', clientSecret: 'cs_secret_0a1b2c3d', retry: FAST_RETRY });
+  t.after(() => oauth.close());
+  const two = await failure(oauth.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' }));
+  assert.match(two.message, /^bad: Bearer \[redacted\] /);
+  assert.ok(!two.message.includes(issued), 'an issued token is a secret from the moment it is known');
+  const withPassword = createClient({ baseUrl: 'http://user:pa55-w0rd-x@127.0.0.1:9', token: 'x1234', retry: { ...FAST_RETRY, maxAttempts: 1 } });
+  t.after(() => withPassword.close());
+  const refused = await failure(withPassword.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' }));
+  assert.equal(refused.code, 'refused');
+  assert.ok(!refused.message.includes('pa55-w0rd-x'), refused.message);
+  assert.match(refused.message, /user:\[redacted\]@127\.0\.0\.1:9/);
+});
+
+test('beneficiary names: cut at 300 characters; invalid UTF-8 is not passed off as VERIFIED', async (t) => {
+  const base = await startTestServer(t, (req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const account = (JSON.parse(body) as { accountNumber: string }).accountNumber;
+      const name = account.endsWith('1') ? Buffer.from('N'.repeat(900_000)) : Buffer.from([0x41, 0x73, 0x68, 0x61, 0x20, 0xff, 0xfe, 0xc3]);
+      res.setHeader('content-type', 'application/json');
+      res.end(Buffer.concat([
+        Buffer.from(`{"ok":true,"responseCode":200,"message":"Transmission OK","body":{"accountNumber":"${account}","beneficiaryName":"`),
+        name,
+        Buffer.from('","verificationStatus":"VERIFIED","transactionRemark":null,"isPennyDrop":false,"ifscDetails":null}}'),
+      ]));
+    });
+  });
+  const client = createClient({ baseUrl: base, token: 't0k3n-secret', retry: FAST_RETRY });
+  t.after(() => client.close());
+  const long = await client.verifyBankAccount({ accountNumber: '123456789011', ifsc: IFSC, mode: 'pl' });
+  assert.equal(long.result.beneficiaryName!.length, 300);
+  assert.match(long.result.beneficiaryName!, /^N+…$/);
+  assert.equal(long.result.verificationStatus, 'VERIFIED');
+  const broken = await client.verifyBankAccount({ accountNumber: '123456789012', ifsc: IFSC, mode: 'pl' });
+  assert.equal(broken.result.verificationStatus, 'NOT_VERIFIED');
+  assert.match(broken.result.transactionRemark!, /not valid UTF-8/);
+  assert.match(broken.result.beneficiaryName!, /^Asha \ufffd/);
 });

@@ -2,8 +2,10 @@
  * Bearer tokens: a static token, or OAuth 2.0 client credentials with a cached token that is
  * refreshed shortly before expiry. Concurrent callers share one fetch and one refresh.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { VasError } from './errors.js';
+import { AnswerTooLargeError, bodyText, exchangeBytes } from './exchange.js';
+import { registerSecret } from '../redact.js';
 import { TokenResponseSchema } from './schemas.js';
 import { classifyTransportError, describeSchemaError, requestIdOf } from './classify.js';
 
@@ -21,7 +23,11 @@ export interface TokenSource {
   refresh(failed: Token, signal?: AbortSignal): Promise<Token>;
 }
 
+/** Largest token endpoint answer read: a token answer is a few hundred bytes. */
+export const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+
 export function createStaticTokenSource(token: string): TokenSource {
+  registerSecret(token);
   const value: Token = { value: token, generation: 0 };
   return {
     refreshable: false,
@@ -43,8 +49,10 @@ export function refreshMarginMs(ttlMs: number): number {
 
 export function createOAuthTokenSource(
   credentials: ClientCredentials,
-  options: { dispatcher: Dispatcher; now: () => number; timeoutMs: number },
+  options: { dispatcher: Dispatcher; now: () => number; timeoutMs: number; deadlineMs?: number | undefined },
 ): TokenSource {
+  registerSecret(credentials.clientSecret);
+  const target = new URL(credentials.tokenUrl);
   let current: (Token & { refreshAt: number }) | undefined;
   let inflight: Promise<Token> | undefined;
   let generation = 0;
@@ -55,26 +63,29 @@ export function createOAuthTokenSource(
       client_id: credentials.clientId,
       client_secret: credentials.clientSecret,
     });
-    let status: number;
-    let text: string;
-    let requestId: string | undefined;
-    try {
-      const res = await request(credentials.tokenUrl, {
-        method: 'POST',
-        dispatcher: options.dispatcher,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: form.toString(),
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-        signal: signal ?? null,
-      });
-      status = res.statusCode;
-      requestId = requestIdOf(res.headers);
-      text = await res.body.text();
-    } catch (error) {
+    const exchange = await exchangeBytes(options.dispatcher, {
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+      signal,
+      maxBytes: MAX_TOKEN_ANSWER_BYTES,
+      maxErrorBytes: MAX_TOKEN_ANSWER_BYTES,
+      deadlineMs: options.deadlineMs,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    if (!exchange.ok) {
+      if (exchange.error instanceof AnswerTooLargeError) {
+        throw new VasError({ kind: 'protocol', message: `the token endpoint's ${exchange.error.message}`, status: exchange.status, requestId: exchange.headers && requestIdOf(exchange.headers) });
+      }
       // Fetching a token moves no money: any transport failure is plainly retryable.
-      throw classifyTransportError(error, 'the token endpoint', signal?.aborted ?? false).with({ ambiguous: false });
+      throw classifyTransportError(exchange.error, 'the token endpoint', signal?.aborted ?? false).with({ ambiguous: false });
     }
+    const status = exchange.status;
+    const requestId = requestIdOf(exchange.headers);
+    const text = bodyText(exchange.body);
     if (status === 400 || status === 401 || status === 403) {
       throw new VasError({
         kind: 'auth',
@@ -109,6 +120,9 @@ export function createOAuthTokenSource(
         requestId,
       });
     }
+    // A secret from the moment it is known: an upstream that echoes the Authorization header
+    // must not get it into any error text.
+    registerSecret(parsed.data.access_token);
     const ttlMs = parsed.data.expires_in * 1000;
     generation += 1;
     current = {

@@ -13,6 +13,7 @@ import {
   ProxyErrorSchema,
 } from './schemas.js';
 import { parseRetryAfter } from './retry-after.js';
+import { excerpt } from '../redact.js';
 
 export interface RawResponse {
   status: number;
@@ -20,8 +21,6 @@ export interface RawResponse {
   headers: Record<string, string | string[] | undefined>;
   text: string;
 }
-
-const RAW_LIMIT = 300;
 
 function headerValue(headers: RawResponse['headers'], name: string): string | undefined {
   const value = headers[name];
@@ -32,9 +31,9 @@ export function requestIdOf(headers: RawResponse['headers']): string | undefined
   return headerValue(headers, 'x-request-id');
 }
 
+/** An upstream body as error text: a short one-line excerpt, every known secret redacted. */
 function boundedText(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > RAW_LIMIT ? `${oneLine.slice(0, RAW_LIMIT)}…` : oneLine;
+  return excerpt(text);
 }
 
 function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -124,7 +123,7 @@ export function classifyResponse<T>(
       const { kind, code } = codeForMessage(in200.data.errorMessage);
       return {
         ok: false,
-        error: new VasError({ kind, code, message: in200.data.errorMessage, status, requestId }),
+        error: new VasError({ kind, code, message: excerpt(in200.data.errorMessage), status, requestId }),
       };
     }
     const envelopeError = shape.ok === false ? EnvelopeErrorSchema.safeParse(parsed.value) : undefined;
@@ -132,7 +131,7 @@ export function classifyResponse<T>(
       const { kind, code } = codeForMessage(envelopeError.data.message);
       return {
         ok: false,
-        error: new VasError({ kind, code, message: envelopeError.data.message, status, requestId }),
+        error: new VasError({ kind, code, message: excerpt(envelopeError.data.message), status, requestId }),
       };
     }
     const body = envelopeSchema.safeParse(parsed.value);
@@ -156,11 +155,12 @@ export function classifyResponse<T>(
     return { ok: true, value: body.data.body, requestId };
   }
 
-  const message = parsed.ok ? errorMessageOf(parsed.value) : undefined;
+  const found = parsed.ok ? errorMessageOf(parsed.value) : undefined;
+  const message = found === undefined ? undefined : excerpt(found);
   const base = errorForStatus(status);
   let kind = base.kind;
   let code = base.code;
-  if (status === 400 && message !== undefined) ({ kind, code } = codeForMessage(message));
+  if (status === 400 && found !== undefined) ({ kind, code } = codeForMessage(found));
   const retryAfterMs =
     status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs) : undefined;
   const raw = message === undefined ? boundedText(text) : undefined;
@@ -231,6 +231,17 @@ export function classifyTransportError(error: unknown, target: string, abortedBy
       message: `${what}: ${target}`,
       retryable: true,
       ambiguous: false,
+      cause: error,
+    });
+  }
+  if (code === 'VAS_DEADLINE') {
+    // Like a timeout: a trickled penny-drop answer cut here is ambiguous, never re-sent.
+    return new VasError({
+      kind: 'timeout',
+      code: 'deadline',
+      message: `no complete answer from ${target} in time: ${(error as Error).message} (--deadline)`,
+      retryable: true,
+      ambiguous: true,
       cause: error,
     });
   }

@@ -1,12 +1,15 @@
 /**
- * The typed client for the four operations (docs/ARCHITECTURE.md, "The remote interface"), over undici `request()` on a
- * keep-alive Agent. It is the only retry layer: callers get either a parsed result or one
- * VasError after the policy has given up.
+ * The typed client for the four operations (docs/ARCHITECTURE.md, "The remote interface") and
+ * document downloads, over undici's dispatcher on a keep-alive Agent (src/api/exchange.ts: every
+ * body bounded in size and time). It is the only retry layer: callers get either a parsed result
+ * or one VasError after the policy has given up.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { classifyResponse, classifyTransportError, requestIdOf } from './classify.js';
-import { AnswerTooLargeError, postJson } from './exchange.js';
+import { AnswerTooLargeError, bodyText, DeadlineError, exchangeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, postJson } from './exchange.js';
+import { registerSecret, registerUrlSecrets } from '../redact.js';
+import { checkBankResult } from './names.js';
 import { VasError } from './errors.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy, type RetryReason } from './retry.js';
 import { createOAuthTokenSource, createStaticTokenSource, type Token, type TokenSource } from './auth.js';
@@ -36,6 +39,11 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /** Largest document download accepted. */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+/**
+ * Longest total time of one request or one download, from sending to the last byte, beside the
+ * idle timeouts: an answer trickled a byte at a time never goes silent for long.
+ */
+export const DEFAULT_DEADLINE_MS = 120_000;
 
 export interface ClientOptions {
   /** Base URL of the API, e.g. https://api.example.com (required). */
@@ -55,6 +63,13 @@ export interface ClientOptions {
   headersTimeoutMs?: number | undefined;
   /** Per-request body silence limit in ms; default 30000. */
   bodyTimeoutMs?: number | undefined;
+  /** Total time of one request or one download in ms (0: none); default 120000. */
+  deadlineMs?: number | undefined;
+  /**
+   * Hosts (besides the API's own) documents may be downloaded from; default: any host (no token
+   * is ever sent to another origin).
+   */
+  documentHosts?: readonly string[] | undefined;
   /** Overrides of the retry policy; default DEFAULT_RETRY_POLICY. */
   retry?: Partial<RetryPolicy> | undefined;
   /** Uniform [0,1) random source for jitter; default Math.random. */
@@ -103,6 +118,8 @@ export interface Client {
   docFetchStatus(sessionId: string, options?: CallOptions): Promise<CallResult<DocFetchResult>>;
   /** Downloads a document URL. The bearer token goes only to the API's own origin. */
   download(url: string, options?: CallOptions & { maxBytes?: number }): Promise<Buffer>;
+  /** Where a document URL points (scheme, host and port, no credentials): for saying where a file came from. */
+  documentSource(url: string): string;
   close(): Promise<void>;
 }
 
@@ -124,6 +141,11 @@ export function normaliseBaseUrl(text: string): string {
 }
 
 export function createClient(options: ClientOptions): Client {
+  // Known secrets from the start: a password in the base URL, the token, the client secret.
+  registerUrlSecrets(options.baseUrl);
+  registerUrlSecrets(options.tokenUrl);
+  registerSecret(options.token);
+  registerSecret(options.clientSecret);
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const origin = new URL(baseUrl).origin;
   const now = options.now ?? Date.now;
@@ -132,6 +154,8 @@ export function createClient(options: ClientOptions): Client {
   const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const bodyTimeout = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const keepAlive = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const documentHosts = options.documentHosts === undefined ? undefined : new Set(options.documentHosts.map((h) => h.toLowerCase()));
   const agent = new Agent({
     connections: options.connections ?? DEFAULT_CONNECTIONS,
     keepAliveTimeout: keepAlive,
@@ -139,7 +163,7 @@ export function createClient(options: ClientOptions): Client {
     headersTimeout,
     bodyTimeout,
   });
-  const tokens = createTokenSource(options, baseUrl, agent, now, headersTimeout);
+  const tokens = createTokenSource(options, baseUrl, agent, now, headersTimeout, deadlineMs);
   let closed = false;
   // The same few strings and headers for every call, built once (and again when the token changes).
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
@@ -163,13 +187,14 @@ export function createClient(options: ClientOptions): Client {
     token: Token,
     signal: AbortSignal | undefined,
   ): Promise<{ ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError }> {
-    const exchange = await postJson(agent, origin, pathOf(op), headersFor(token), JSON.stringify(payload), signal);
+    const exchange = await postJson(agent, origin, pathOf(op), headersFor(token), JSON.stringify(payload), signal, MAX_ANSWER_BYTES, deadlineMs, MAX_ERROR_BYTES);
     if (!exchange.ok) {
       const { error: cause, status, headers } = exchange;
       if (cause instanceof AnswerTooLargeError && status !== undefined && headers !== undefined) {
-        // An error status means what it says, unread body or not. A 200 that cannot be read is an
-        // answer lost: the call may have done its work (a penny-drop may have deposited).
-        if (status !== 200) return classifyResponse({ status, headers, text: `(${cause.message}, not read)` }, envelope, now());
+        // An error status means what it says, unread body or not (error bodies are cut to an
+        // excerpt before this). A 2xx that cannot be read is an answer lost: the call may have
+        // done its work (a penny-drop may have deposited).
+        if (status < 200 || status >= 300) return classifyResponse({ status, headers, text: `(${cause.message}, not read)` }, envelope, now());
         return { ok: false, error: new VasError({ kind: 'protocol', message: `${op}: ${cause.message}`, status, requestId: requestIdOf(headers), ambiguous: true }) };
       }
       const failure = classifyTransportError(cause, targetOf(op), signal?.aborted ?? false);
@@ -240,7 +265,11 @@ export function createClient(options: ClientOptions): Client {
     baseUrl,
     verifyBankAccount(input, callOptions) {
       const op = input.mode === 'pd' ? OPS.pennyDrop : OPS.pennyLess;
-      return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry);
+      return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry)
+        .then((answer) => {
+          const checked = checkBankResult(answer.result);
+          return checked === answer.result ? answer : { ...answer, result: checked };
+        });
     },
     docInit(input, callOptions) {
       return call(OPS.docInit, input, INIT_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
@@ -248,48 +277,59 @@ export function createClient(options: ClientOptions): Client {
     docFetchStatus(sessionId, callOptions) {
       return call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
     },
+    documentSource(url) {
+      const target = new URL(url, baseUrl);
+      return `${target.protocol}//${target.host}`;
+    },
     async download(url, callOptions) {
       const maxBytes = callOptions?.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
       const target = new URL(url, baseUrl);
+      const signal = callOptions?.signal;
       if (target.protocol !== 'https:' && target.protocol !== 'http:') {
         throw new VasError({ kind: 'protocol', message: `document URL has an unsupported scheme: ${target.protocol}` });
       }
+      // Shown in errors and reports: never the query (it may hold a signature) nor any userinfo.
+      const where = `${target.protocol}//${target.host}${target.pathname}`;
+      if (documentHosts !== undefined && target.origin !== origin && !documentHosts.has(target.hostname.toLowerCase()) && !documentHosts.has(target.host.toLowerCase())) {
+        throw new VasError({ kind: 'protocol', code: 'host-not-allowed', message: `document host ${target.host} is not in --docs-allow-host: not fetched (${where})` });
+      }
+      registerUrlSecrets(target.href);
       const headers: Record<string, string> = {};
-      if (target.origin === origin) headers.authorization = `Bearer ${(await tokens.get(callOptions?.signal)).value}`;
+      if (target.origin === origin) headers.authorization = `Bearer ${(await tokens.get(signal)).value}`;
       let attempt = 0;
       for (;;) {
         attempt += 1;
         let error: VasError;
-        try {
-          const res = await request(target, { method: 'GET', dispatcher: agent, headers, signal: callOptions?.signal ?? null });
-          if (res.statusCode === 200) {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            for await (const chunk of res.body) {
-              size += (chunk as Buffer).length;
-              if (size > maxBytes) {
-                res.body.destroy();
-                throw new VasError({ kind: 'protocol', message: `document larger than ${maxBytes} bytes: ${target.pathname}` });
-              }
-              chunks.push(chunk as Buffer);
-            }
-            return Buffer.concat(chunks);
-          }
-          const text = await res.body.text();
-          const classified = classifyResponse({ status: res.statusCode, headers: res.headers, text }, INIT_ENVELOPE, now());
+        const exchange = await exchangeBytes(agent, {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
+          method: 'GET',
+          headers,
+          signal,
+          maxBytes,
+          maxErrorBytes: MAX_ERROR_BYTES,
+          deadlineMs,
+        });
+        if (exchange.ok && exchange.status === 200) return exchange.body;
+        if (exchange.ok) {
+          const classified = classifyResponse({ status: exchange.status, headers: exchange.headers, text: bodyText(exchange.body) }, INIT_ENVELOPE, now());
           error = classified.ok
-            ? new VasError({ kind: 'protocol', message: `unexpected answer for ${target.pathname}` })
+            ? new VasError({ kind: 'protocol', message: `unexpected answer for ${target.pathname}`, status: exchange.status })
             : classified.error;
-        } catch (caught) {
-          if (caught instanceof VasError) throw caught;
+        } else if (exchange.error instanceof AnswerTooLargeError) {
+          throw new VasError({ kind: 'protocol', message: `document larger than ${maxBytes} bytes: ${target.pathname}`, status: exchange.status });
+        } else if (exchange.error instanceof DeadlineError && !signal?.aborted) {
+          // A trickled document: another try would trickle the same way.
+          throw classifyTransportError(exchange.error, where, false).with({ ambiguous: false, retryable: false });
+        } else {
           // A GET moves nothing: a failure after sending is safe to repeat.
-          error = classifyTransportError(caught, target.origin + target.pathname, callOptions?.signal?.aborted ?? false);
+          error = classifyTransportError(exchange.error, where, signal?.aborted ?? false);
           if (error.code === 'aborted') throw error;
           error = error.with({ ambiguous: false });
         }
         const decision = decideRetry({ error, attempt, pennyDrop: false, policy, random });
         if (!decision.retry) throw error;
-        await sleepFor(decision.delayMs, undefined, callOptions?.signal ? { signal: callOptions.signal } : undefined);
+        await sleepFor(decision.delayMs, undefined, signal ? { signal } : undefined);
       }
     },
     async close() {
@@ -306,6 +346,7 @@ function createTokenSource(
   dispatcher: Dispatcher,
   now: () => number,
   timeoutMs: number,
+  deadlineMs: number,
 ): TokenSource {
   if (options.clientId && options.clientSecret) {
     return createOAuthTokenSource(
@@ -314,7 +355,7 @@ function createTokenSource(
         clientId: options.clientId,
         clientSecret: options.clientSecret,
       },
-      { dispatcher, now, timeoutMs },
+      { dispatcher, now, timeoutMs, deadlineMs },
     );
   }
   if (options.token) return createStaticTokenSource(options.token);

@@ -2,7 +2,7 @@
  * Errors are values with a kind (docs/ARCHITECTURE.md, "Errors"). One class, created only through the factories
  * below, so every error carries the same fields and the request id is never lost.
  */
-
+import { redact } from '../redact.js';
 import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
 
 export type ErrorKind =
@@ -36,7 +36,11 @@ export type ErrorCode =
   | 'bad-json'
   | 'schema'
   | 'token-rejected'
-  | 'credentials-rejected';
+  | 'credentials-rejected'
+  /** The total deadline of a request or download passed (an answer trickled, or too slow). */
+  | 'deadline'
+  /** A document URL on a host outside --docs-allow-host. */
+  | 'host-not-allowed';
 
 export interface VasErrorInit {
   kind: ErrorKind;
@@ -66,6 +70,8 @@ export class VasError extends AppError {
   readonly raw: string | undefined;
 
   constructor(init: VasErrorInit) {
+    // Redacted where it is created (the message by AppError, the raw excerpt here): both go to CSV
+    // cells, the state file, summaries and logs, and an upstream may have echoed a token into them.
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     this.code = init.code;
@@ -74,7 +80,7 @@ export class VasError extends AppError {
     this.status = init.status;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
-    this.raw = init.raw;
+    this.raw = init.raw === undefined ? undefined : redact(init.raw);
   }
 
   /** Input the API refused before any answer (no HTTP status) is a usage error; the rest are fatal. */

@@ -1,31 +1,80 @@
 /**
- * One POST of a small JSON body and its whole answer, on undici's dispatcher interface.
+ * One HTTP exchange and its whole, bounded answer, on undici's dispatcher interface (the
+ * onRequestStart / onResponseStart / onResponseData / onResponseEnd / onResponseError handler of
+ * undici 7+, driven through its DispatchController).
  *
- * `request()` wraps every answer in a Readable stream, an AsyncResource and a promise chain,
- * and parses every header into an object: about 17 µs of CPU per call, a third of the client's
- * cost, to read a body of a few hundred bytes. Here the body's chunks are collected as they come
- * and only the headers the classifier reads are decoded. Timeouts (headers, body) are the
- * dispatcher's own, as with `request()`; an answer larger than `maxBytes` is cut off.
+ * `request()` wraps every answer in a Readable stream, an AsyncResource and a promise chain: about
+ * 17 µs of CPU per call, a third of the client's cost, to read a body of a few hundred bytes. Here
+ * the body's chunks are collected as they come. Every body read by this program goes through here,
+ * so every one is bounded the same way (README, Security):
+ * - size: a body larger than `maxBytes` is aborted (AnswerTooLargeError); with `maxErrorBytes`, an
+ *   error body is cut there and the connection dropped, keeping the excerpt (the status says enough);
+ * - time: the dispatcher's idle timeouts (headers, body silence) and, beside them, a total
+ *   `deadlineMs` from dispatch to the last byte (DeadlineError), so an answer trickled one byte a
+ *   second cannot hold a call forever.
  */
 import type { Dispatcher } from 'undici';
 import type { RawResponse } from './classify.js';
+import { AppError } from '../errors.js';
 
 /** Largest answer read to an API call: a verification answer is well under 2 KB. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
+/** Largest error body read (any non-2xx answer): every error shape fits, and only an excerpt is kept. */
+export const MAX_ERROR_BYTES = 64 * 1024;
+
 /** The headers the classifier reads (request id, content type, Retry-After), lower-case. */
-const WANTED = new Set(['x-request-id', 'content-type', 'retry-after']);
+const WANTED = ['x-request-id', 'content-type', 'retry-after'] as const;
 
 export type Exchange =
-  | ({ ok: true } & RawResponse)
+  | ({ ok: true; /** The error body was longer than its cap and cut. */ truncated?: boolean } & RawResponse)
   /** A failure below HTTP; `status` and `headers` are set when it came after the headers. */
   | { ok: false; error: unknown; status: number | undefined; headers: RawResponse['headers'] | undefined };
 
-export class AnswerTooLargeError extends Error {
-  constructor(maxBytes: number) {
+export type BinaryExchange =
+  | { ok: true; status: number; headers: RawResponse['headers']; body: Buffer; truncated: boolean }
+  | { ok: false; error: unknown; status: number | undefined; headers: RawResponse['headers'] | undefined };
+
+/** A body over its cap. Inside the client it becomes a VasError; should one escape, it is fatal (exit 1). */
+export class AnswerTooLargeError extends AppError {
+  override readonly name = 'AnswerTooLargeError';
+  readonly kind = 'protocol';
+  readonly code = 'VAS_ANSWER_TOO_LARGE';
+  constructor(readonly maxBytes: number) {
     super(`answer larger than ${maxBytes} bytes`);
-    this.name = 'AnswerTooLargeError';
   }
+}
+
+/** The total deadline of one exchange passed before its answer was complete. */
+export class DeadlineError extends AppError {
+  override readonly name = 'DeadlineError';
+  readonly kind = 'timeout';
+  readonly code = 'VAS_DEADLINE';
+  constructor(readonly deadlineMs: number) {
+    super(`no complete answer within the ${formatMs(deadlineMs)} deadline`);
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+export interface ExchangeRequest {
+  origin: string;
+  path: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Largest 2xx body; larger is aborted with AnswerTooLargeError. Default MAX_ANSWER_BYTES. */
+  maxBytes?: number | undefined;
+  /** Largest non-2xx body kept as an excerpt, the rest not read; without it an error body over `maxBytes` fails like a success body. */
+  maxErrorBytes?: number | undefined;
+  /** Total time from dispatch to the last byte, in ms; none when undefined or 0. */
+  deadlineMs?: number | undefined;
+  /** Idle timeouts of this request, in ms; default the dispatcher's. */
+  headersTimeout?: number | undefined;
+  bodyTimeout?: number | undefined;
 }
 
 /**
@@ -49,7 +98,116 @@ function watch(signal: AbortSignal, cancel: (reason: unknown) => void): () => vo
   return () => set.delete(cancel);
 }
 
-export function postJson(
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(reason === undefined ? 'aborted' : String(reason));
+}
+
+/** Performs one exchange and collects its body as bytes (documents, token answers, API answers). */
+export function exchangeBytes(dispatcher: Dispatcher, req: ExchangeRequest): Promise<BinaryExchange> {
+  const maxBytes = req.maxBytes ?? MAX_ANSWER_BYTES;
+  const maxErrorBytes = req.maxErrorBytes;
+  const { signal } = req;
+  return new Promise<BinaryExchange>((resolve) => {
+    let status: number | undefined;
+    let answerHeaders: RawResponse['headers'] | undefined;
+    let chunks: Buffer[] = [];
+    let size = 0;
+    let controller: Dispatcher.DispatchController | undefined;
+    let cancelled: Error | undefined;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const cancel = (reason: Error) => {
+      if (cancelled !== undefined || settled) return;
+      cancelled = reason;
+      if (controller && !controller.aborted) controller.abort(reason);
+    };
+    const unwatch = signal ? watch(signal, (reason) => cancel(asError(reason))) : undefined;
+    const settle = (exchange: BinaryExchange) => {
+      if (settled) return;
+      settled = true;
+      unwatch?.();
+      if (timer !== undefined) clearTimeout(timer);
+      chunks = [];
+      resolve(exchange);
+    };
+    const fail = (error: unknown) => settle({ ok: false, error, status, headers: answerHeaders });
+    if (signal?.aborted) {
+      settle({ ok: false, error: signal.reason ?? new Error('aborted'), status: undefined, headers: undefined });
+      return;
+    }
+    if (req.deadlineMs !== undefined && req.deadlineMs > 0) {
+      const deadlineMs = req.deadlineMs;
+      timer = setTimeout(() => {
+        const error = new DeadlineError(deadlineMs);
+        cancel(error);
+        // Settle now: the connection is torn down on its own time, the caller is not kept waiting.
+        fail(error);
+      }, deadlineMs);
+    }
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(started) {
+        controller = started;
+        if (cancelled !== undefined) started.abort(cancelled);
+      },
+      onResponseStart(started, statusCode, headers) {
+        controller = started;
+        // An informational answer (100 Continue, 103 Early Hints) precedes the real one.
+        if (statusCode < 200) return;
+        status = statusCode;
+        answerHeaders = pickHeaders(headers);
+      },
+      onResponseData(started, chunk) {
+        if (settled) return;
+        size += chunk.length;
+        const success = status !== undefined && status < 300;
+        if ((success || maxErrorBytes === undefined) && size > maxBytes) {
+          const error = new AnswerTooLargeError(maxBytes);
+          fail(error);
+          started.abort(error);
+          return;
+        }
+        if (!success && maxErrorBytes !== undefined && size > maxErrorBytes) {
+          // An error status means what it says: keep the first bytes as its excerpt, read no more.
+          chunks.push(chunk.subarray(0, chunk.length - (size - maxErrorBytes)));
+          settle({ ok: true, status: status!, headers: answerHeaders!, body: concat(chunks), truncated: true });
+          started.abort(new AnswerTooLargeError(maxErrorBytes));
+          return;
+        }
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        if (settled) return;
+        settle({ ok: true, status: status!, headers: answerHeaders ?? {}, body: concat(chunks), truncated: false });
+      },
+      onResponseError(_controller, error) {
+        fail(cancelled ?? error);
+      },
+    };
+    try {
+      const options: Dispatcher.DispatchOptions = { origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body ?? null };
+      if (req.headersTimeout !== undefined) options.headersTimeout = req.headersTimeout;
+      if (req.bodyTimeout !== undefined) options.bodyTimeout = req.bodyTimeout;
+      dispatcher.dispatch(options, handler);
+    } catch (error) {
+      // undici reports its failures through onResponseError (a closed agent too); a throw here
+      // would be options it refuses, and fails the call like any other error.
+      fail(error);
+    }
+  });
+}
+
+function concat(chunks: Buffer[]): Buffer {
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** UTF-8 text of a body, without the byte-order mark some gateways put first (request()'s text() dropped it too). */
+export function bodyText(body: Buffer): string {
+  const start = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
+  return body.toString('utf8', start);
+}
+
+/** One POST of a small JSON body and its whole answer as text. */
+export async function postJson(
   dispatcher: Dispatcher,
   origin: string,
   path: string,
@@ -57,85 +215,23 @@ export function postJson(
   body: string,
   signal: AbortSignal | undefined,
   maxBytes: number = MAX_ANSWER_BYTES,
+  deadlineMs?: number,
+  maxErrorBytes?: number,
 ): Promise<Exchange> {
-  return new Promise<Exchange>((resolve) => {
-    let status: number | undefined;
-    let answerHeaders: RawResponse['headers'] | undefined;
-    let chunks: Buffer[] = [];
-    let size = 0;
-    let abort: ((reason: unknown) => void) | undefined;
-    let cancelled: unknown;
-    let settled = false;
-    const unwatch = signal ? watch(signal, (reason) => {
-      cancelled = reason ?? new Error('aborted');
-      abort?.(cancelled);
-    }) : undefined;
-    const settle = (exchange: Exchange) => {
-      if (settled) return;
-      settled = true;
-      unwatch?.();
-      resolve(exchange);
-    };
-    if (signal?.aborted) {
-      settle({ ok: false, error: signal.reason ?? new Error('aborted'), status: undefined, headers: undefined });
-      return;
-    }
-    // undici's own handler interface (the one its core calls without an adapter).
-    const handler = {
-      onConnect(abortRequest: (reason: unknown) => void) {
-        if (cancelled !== undefined) abortRequest(cancelled);
-        else abort = abortRequest;
-      },
-      onHeaders(statusCode: number, raw: Buffer[]) {
-        // An informational answer (100 Continue, 103 Early Hints) precedes the real one.
-        if (statusCode < 200) return true;
-        status = statusCode;
-        answerHeaders = pickHeaders(raw);
-        return true;
-      },
-      onData(chunk: Buffer) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          abort?.(new AnswerTooLargeError(maxBytes));
-          return false;
-        }
-        chunks.push(chunk);
-        return true;
-      },
-      onComplete() {
-        let body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        chunks = [];
-        // A byte-order mark some gateways put first is not text (request()'s text() dropped it too).
-        if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) body = body.subarray(3);
-        const text = body.toString('utf8');
-        settle({ ok: true, status: status!, headers: answerHeaders!, text });
-      },
-      onError(error: Error) {
-        settle({ ok: false, error, status, headers: answerHeaders });
-      },
-    };
-    try {
-      dispatcher.dispatch({ origin, path, method: 'POST', headers, body }, handler as unknown as Dispatcher.DispatchHandler);
-    } catch (error) {
-      // undici reports its failures through onError (a closed agent too); a throw here would be
-      // options it refuses, and fails the call like any other error.
-      settle({ ok: false, error, status: undefined, headers: undefined });
-    }
-  });
+  const exchange = await exchangeBytes(dispatcher, { origin, path, method: 'POST', headers, body, signal, maxBytes, deadlineMs, maxErrorBytes });
+  if (!exchange.ok) return exchange;
+  const text = bodyText(exchange.body);
+  return exchange.truncated
+    ? { ok: true, status: exchange.status, headers: exchange.headers, text, truncated: true }
+    : { ok: true, status: exchange.status, headers: exchange.headers, text };
 }
 
-/** The wanted headers of undici's raw [name, value, name, value, …] list. */
-function pickHeaders(raw: Buffer[]): RawResponse['headers'] {
-  const headers: RawResponse['headers'] = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    // The wanted names are 11 or 12 characters long: most headers are skipped unread.
-    if (name.length < 11 || name.length > 12) continue;
-    const key = name.toString('latin1').toLowerCase();
-    if (!WANTED.has(key)) continue;
-    const value = raw[i + 1]!.toString('latin1');
-    const existing = headers[key];
-    headers[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+/** The wanted headers of undici's parsed header object. */
+function pickHeaders(headers: Record<string, string | string[] | undefined>): RawResponse['headers'] {
+  const picked: RawResponse['headers'] = {};
+  for (const name of WANTED) {
+    const value = headers[name];
+    if (value !== undefined) picked[name] = value;
   }
-  return headers;
+  return picked;
 }

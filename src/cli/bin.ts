@@ -6,6 +6,8 @@
  */
 import { internalErrorMessage } from './exit.js';
 import { main } from './main.js';
+import { redact } from '../redact.js';
+import { stripControl } from '../terminal.js';
 
 const stop = new AbortController();
 let signals = 0;
@@ -23,10 +25,14 @@ process.on('SIGTERM', () => onSignal('SIGTERM'));
 const write = (stream: NodeJS.WriteStream) => (text: string) => {
   stream.write(text);
 };
+/** stdout carries text from outside (API values, session ids): redacted, no control characters. */
+const writeClean = (stream: NodeJS.WriteStream) => (text: string) => {
+  stream.write(stripControl(redact(text)));
+};
 
 main(process.argv.slice(2), {
   env: process.env,
-  stdout: write(process.stdout),
+  stdout: writeClean(process.stdout),
   stderr: write(process.stderr),
   stderrIsTty: process.stderr.isTTY === true,
   stopSignal: stop.signal,
@@ -37,7 +43,7 @@ main(process.argv.slice(2), {
     setTimeout(() => process.exit(code), 2000).unref();
   },
   (error: unknown) => {
-    process.stderr.write(`${internalErrorMessage(error)}\n`);
+    process.stderr.write(`${stripControl(internalErrorMessage(error))}\n`);
     process.exitCode = 1;
   },
 );

@@ -9,6 +9,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export const DEFAULT_STATE_FILE = 'vas-verify.sqlite';
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_TIMEOUT = '30s';
+/** Longest total time of one request or one download (--deadline), beside the --timeout silence limit. */
+export const DEFAULT_DEADLINE = '2m';
 /**
  * Retry budget of a bulk run: it is unattended and a FAILED row costs another run, so a call is
  * tried 8 times (one in 400,000 rows fails at a 20% fault rate, against one in 3,000 with 5), and

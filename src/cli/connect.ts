@@ -4,9 +4,11 @@
  * secrets the same way: registered with the logger before anything can print them.
  */
 import { createClient, type Client, type RetryEvent } from '../api/client.js';
+import { parseDuration } from '../pipeline/time.js';
+import { UsageError } from '../errors.js';
 import type { RetryPolicy } from '../api/retry.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
-import { resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
+import { DEFAULT_DEADLINE, resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
 import type { CliLogger } from './logger.js';
 
 /** The token the embedded sandbox accepts. */
@@ -22,9 +24,30 @@ export function resolveApiConnection(flags: ConnectionFlags, env: Env, log: CliL
   return connection;
 }
 
+/** --deadline (a duration, 0 for none) and --docs-allow-host (repeatable) as client options. */
+export function limitOptions(flags: { deadline?: string | undefined; docsAllowHost?: readonly string[] | undefined }): Pick<ConnectOptions, 'deadlineMs' | 'documentHosts'> {
+  let deadlineMs: number;
+  try {
+    const text = flags.deadline ?? DEFAULT_DEADLINE;
+    // 0 (with or without a unit): no total deadline, only the idle --timeout.
+    deadlineMs = text.trim() === '0' ? 0 : parseDuration(text);
+  } catch (error) {
+    throw new UsageError(`--deadline: ${(error as Error).message}`);
+  }
+  const hosts = (flags.docsAllowHost ?? []).map((h) => h.trim()).filter((h) => h !== '');
+  for (const host of hosts) {
+    if (/[/\\@\s]/.test(host)) throw new UsageError(`--docs-allow-host "${host}" must be a host name (optionally with :port), not a URL`);
+  }
+  return { deadlineMs, documentHosts: hosts.length > 0 ? hosts : undefined };
+}
+
 export interface ConnectOptions {
   /** Per-request headers and body timeout in ms; default the client's (30 s). */
   timeoutMs?: number | undefined;
+  /** Total time of one request or download in ms; default the client's (2 min). */
+  deadlineMs?: number | undefined;
+  /** Hosts documents may be downloaded from besides the API's (--docs-allow-host); default any. */
+  documentHosts?: readonly string[] | undefined;
   /** Connections per origin; default the client's. */
   connections?: number | undefined;
   onRetry?: ((event: RetryEvent) => void) | undefined;
@@ -67,6 +90,8 @@ export async function connect(connection: Connection, log: CliLogger, options: C
       tokenUrl: auth.tokenUrl,
       headersTimeoutMs: options.timeoutMs,
       bodyTimeoutMs: options.timeoutMs,
+      deadlineMs: options.deadlineMs,
+      documentHosts: options.documentHosts,
       connections: options.connections,
       onRetry: options.onRetry,
       retry: options.retry,

@@ -5,6 +5,7 @@
  */
 import { isVasError } from '../api/errors.js';
 import { EXIT_CODES, isAppError, type ExitCode } from '../errors.js';
+import { redact } from '../redact.js';
 
 export const EXIT = EXIT_CODES;
 
@@ -28,7 +29,8 @@ export function describeError(error: unknown): string {
 }
 
 export function internalErrorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // Not an AppError, so nothing redacted it where it was made (a bug's message may quote a secret).
+  const message = redact(error instanceof Error ? error.message : String(error));
   return `internal error (this is a bug, please report it): ${message}`;
 }
 

@@ -3,6 +3,8 @@
  * replaced, text or JSON lines, silenced by --quiet (errors are always said).
  */
 import { maskDigits } from '../pipeline/checks.js';
+import { redact, registerSecret } from '../redact.js';
+import { stripControl } from '../terminal.js';
 
 export type LogFormat = 'text' | 'json';
 export type Level = 'info' | 'warn' | 'error';
@@ -23,12 +25,9 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions): CliLogger {
-  const secrets: string[] = [];
-  const clean = (message: string) => {
-    let text = maskDigits(message);
-    for (const secret of secrets) text = text.split(secret).join('[redacted]');
-    return text;
-  };
+  // Secrets live in the process-wide registry (src/redact.ts): ones the client learns later (an
+  // issued token) are redacted here too. Control characters never reach the terminal.
+  const clean = (message: string) => stripControl(maskDigits(redact(message)));
   const emit = (level: Level, message: string) => {
     if (options.quiet && level === 'info') return;
     const text = clean(message);
@@ -44,7 +43,7 @@ export function createLogger(options: LoggerOptions): CliLogger {
     warn: (m) => emit('warn', m),
     error: (m) => emit('error', m),
     addSecret(secret) {
-      if (secret && secret.length >= 4 && !secrets.includes(secret)) secrets.push(secret);
+      registerSecret(secret);
     },
   };
 }

@@ -13,6 +13,9 @@ import type { DocumentInfo } from '../api/schemas.js';
 import { isVasError } from '../api/errors.js';
 import { isSafeSessionId, planDocumentFiles, safeSegment } from './files.js';
 import { checkPdf, checkXml, type FileCheck } from './validate.js';
+import { symlinkProblem } from '../safe-path.js';
+import { redact } from '../redact.js';
+import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
 
 export interface SaveOptions {
   /** Root download directory; created 0700 when missing. */
@@ -32,6 +35,8 @@ export interface SavedFile {
   path: string;
   state: SaveState;
   bytes: number;
+  /** Where it was fetched from: scheme, host and port (the API may name any host). */
+  source: string;
 }
 
 export interface SaveFailure {
@@ -48,9 +53,13 @@ export interface SaveReport {
   failures: SaveFailure[];
 }
 
-/** A download directory problem: nothing could be saved. */
-export class DownloadDirError extends Error {
+/** A download directory problem: nothing could be saved. An output error: exit 2 (AppError redacts its message). */
+export class DownloadDirError extends AppError {
   override readonly name = 'DownloadDirError';
+  readonly kind = 'output';
+  override get exitCode(): ExitCode {
+    return EXIT_CODES.usage;
+  }
 }
 
 export async function saveDocuments(client: Client, options: SaveOptions): Promise<SaveReport> {
@@ -62,7 +71,8 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
     for (const format of ['pdf', 'xml'] as const) {
       const target = path.join(sessionDir, format === 'pdf' ? plan.pdf : plan.xml);
       const url = format === 'pdf' ? doc.pdfUrl : doc.xmlUrl;
-      const fail = (reason: string) => report.failures.push({ docType: doc.docType, format, path: target, reason });
+      // Redacted where it is made: a reason may quote the start of what a hostile host sent.
+      const fail = (reason: string) => report.failures.push({ docType: doc.docType, format, path: target, reason: redact(reason) });
       if (url.trim() === '') {
         fail(`the API gave no ${format.toUpperCase()} URL`);
         continue;
@@ -85,7 +95,7 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
         continue;
       }
       const written = writeNew(target, bytes);
-      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length });
+      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length, source: client.documentSource(url) });
       else fail(written.reason);
     }
   }
@@ -93,6 +103,9 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
 }
 
 function prepareDirectory(root: string, sessionDir: string): void {
+  // Never through a link (src/safe-path.ts): documents hold personal data.
+  const linked = symlinkProblem(root, 'download directory');
+  if (linked) throw new DownloadDirError(linked);
   try {
     fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -151,6 +164,8 @@ function writeNew(target: string, bytes: Buffer): WriteResult {
 }
 
 function sameContent(target: string, bytes: Buffer): WriteResult {
+  const linked = symlinkProblem(target, 'download path');
+  if (linked) return { ok: false, reason: `${linked}: not overwritten` };
   let existing: Buffer;
   try {
     existing = fs.readFileSync(target);

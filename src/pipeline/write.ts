@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
 import type { ResultRecord } from '../state/types.js';
 
@@ -108,6 +109,9 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
 
 /** Fails early (before any call) when the output cannot be written where asked. */
 export function checkOutputPath(outputPath: string, flag = '-o'): void {
+  // A link there would be written through (src/safe-path.ts).
+  const linked = symlinkProblem(outputPath, `${flag} path`);
+  if (linked) throw new OutputError(linked);
   const dir = path.dirname(path.resolve(outputPath));
   let stat: fs.Stats;
   try {

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { RunLockedError, StateFileError } from '../errors.js';
 import { describeHolder, isAlive, liveHolder, LOCK_QUERY, type HeldLock } from './run-lock.js';
 import { MIGRATIONS } from './migrations.js';
+import { isSymlinkOpenError, O_NOFOLLOW, symlinkProblem } from '../safe-path.js';
 import type { Db } from './types.js';
 
 /** "VASV": tells our state files from any other SQLite database. */
@@ -58,13 +59,20 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
 }
 
 function prepareFile(path: string): void {
+  // Never through a link: it would be created, chmod'ed and opened elsewhere (src/safe-path.ts).
+  const linked = symlinkProblem(path, 'state file');
+  if (linked) throw new StateFileError(linked);
   try {
     // Create it ourselves so it is 0600 from the first byte: it holds personal data.
-    const fd = fs.openSync(path, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600);
-    fs.closeSync(fd);
-    fs.chmodSync(path, 0o600);
+    const fd = fs.openSync(path, fs.constants.O_CREAT | fs.constants.O_RDWR | O_NOFOLLOW, 0o600);
+    try {
+      fs.fchmodSync(fd, 0o600);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (isSymlinkOpenError(error)) throw new StateFileError(`state file ${path} is a symbolic link: refusing to follow it (give the real path)`);
     const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
     throw new StateFileError(`cannot create state file ${path}: ${why}`);
   }

@@ -14,7 +14,7 @@ import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';
 import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
 import type { Connection as ApiConnection } from '../../config.js';
-import { connect, resolveApiConnection, type Connected } from '../../connect.js';
+import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { CommandIo } from '../../io.js';
 import { createProgress } from '../../progress.js';
 import { formatSummary, summaryJson } from '../../summary.js';
@@ -26,6 +26,8 @@ interface BankSettings {
   concurrency: number;
   reuseMs: number | undefined;
   timeoutMs: number;
+  /** --deadline, resolved (src/cli/connect.ts). */
+  limits: ReturnType<typeof limitOptions>;
   pricePl: number;
   pricePd: number;
   output: string;
@@ -77,11 +79,12 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
   const output = flags.output ?? defaultOutputPath(flags.input);
   if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
+  const limits = limitOptions({ deadline: flags.deadline });
   const statePath = resolveStatePath(flags.state, env);
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report'); // --report
-  return { concurrency, reuseMs, timeoutMs, pricePl, pricePd, output, statePath };
+  return { concurrency, reuseMs, timeoutMs, limits, pricePl, pricePd, output, statePath };
 }
 
 /** Opens the state file and the connection, runs, and closes both whatever happens. */
@@ -108,6 +111,7 @@ async function runWithState(
     if (connection) {
       connected = await connect(connection, io.log, {
         timeoutMs: settings.timeoutMs,
+        ...settings.limits,
         connections: Math.max(settings.concurrency, 1),
         retry: BULK_RETRY,
         sandbox: sandboxAccounts === undefined ? undefined : { accounts: sandboxAccounts },

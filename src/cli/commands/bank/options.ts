@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import type { InputInfo } from '../../../pipeline/inspect.js';
 import { inspectInBackground } from '../../../pipeline/inspect.js';
 import type { RunMode } from '../../../state/types.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
 import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
 
 export interface BankFlags {
@@ -32,6 +32,8 @@ export interface BankFlags {
   pricePd?: number | undefined;
   dryRun: boolean;
   timeout: string;
+  /** --deadline: total time of one request (default DEFAULT_DEADLINE). */
+  deadline?: string | undefined;
   redis?: string | undefined;
 }
 
@@ -64,7 +66,8 @@ function bankOptions<T>(y: Argv<T>) {
     .option('price-pl', { type: 'number', describe: 'Price of a penny-less call (env VAS_PRICE_PL, default 0)' })
     .option('price-pd', { type: 'number', describe: 'Price of a penny-drop call (env VAS_PRICE_PD, default 0)' })
     .option('dry-run', { type: 'boolean', default: false, describe: 'Check the file and report what a run would call and cost; no calls' })
-    .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request timeout for headers and body, e.g. 30s' })
+    .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request idle timeout: longest wait for headers or between body bytes, e.g. 30s' })
+    .option('deadline', { type: 'string', default: DEFAULT_DEADLINE, describe: 'Longest total time of one request, e.g. 2m (a trickled answer is cut; 0 for none)' })
     .option('redis', { type: 'string', describe: 'Share one rate limit across processes through Redis (needs ioredis)' })
     .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
     .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
@@ -97,6 +100,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     pricePd: args['price-pd'] as number | undefined,
     dryRun: args['dry-run'] as boolean,
     timeout: args.timeout as string,
+    deadline: args.deadline as string | undefined,
     redis: args.redis as string | undefined,
   };
 }

@@ -11,7 +11,6 @@ import type { DocFetchResult } from '../../../api/schemas.js';
 import {
   checkWebhookUrl,
   DEFAULT_WAIT_TIMEOUT,
-  DownloadDirError,
   fetchDocuments,
   formatDocumentsTable,
   formatSessionsTable,
@@ -28,7 +27,7 @@ import { parseDuration } from '../../../pipeline/time.js';
 import { openDatabase, type Db } from '../../../state/db.js';
 import { DocsStore } from '../../../state/docs-store.js';
 import { resolveStatePath } from '../../config.js';
-import { connect, resolveApiConnection, type Connected } from '../../connect.js';
+import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './options.js';
 
 const EXIT = { ok: 0, fatal: 1, incomplete: 3 } as const;
@@ -115,7 +114,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
       successWebhookUrl = listener.successUrl;
       failureWebhookUrl = listener.failureUrl;
     }
-    connected = await connect(connection, log);
+    connected = await connect(connection, log, limitOptions(flags));
     if (connected.sandbox !== undefined) {
       log.warn('the embedded sandbox stops when this command ends, and its consent page with it: for a page that stays up run `vas-verify sandbox` and pass --base-url');
     }
@@ -174,7 +173,7 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
-    connected = await connect(connection, log);
+    connected = await connect(connection, log, limitOptions(flags));
     let outcome: FetchOutcome;
     try {
       outcome = await fetchDocuments(connected.client, sessionId, {
@@ -252,7 +251,7 @@ async function reportFetch(
     io.stdout(`session ${sessionId}: ${result.status}, ${result.documents.length} document(s)\n`);
     if (result.documents.length > 0) io.stdout(formatDocumentsTable(result.documents));
     if (report !== undefined) {
-      for (const file of report.files) io.stdout(`${file.state === 'saved' ? 'saved' : 'already saved'}: ${file.path}\n`);
+      for (const file of report.files) io.stdout(`${file.state === 'saved' ? 'saved' : 'already saved'}: ${file.path} (from ${file.source})\n`);
     }
   }
   if (report !== undefined) {
@@ -265,13 +264,9 @@ async function reportFetch(
   return EXIT.ok;
 }
 
+/** A DownloadDirError (nothing could be saved) ends the command with exit 2 (src/cli/exit.ts). */
 async function download(client: Client, dir: string, sessionId: string, result: DocFetchResult, signal: AbortSignal): Promise<SaveReport> {
-  try {
-    return await saveDocuments(client, { dir, sessionId, documents: result.documents, signal });
-  } catch (error) {
-    if (error instanceof DownloadDirError) throw new UsageError(error.message);
-    throw error;
-  }
+  return saveDocuments(client, { dir, sessionId, documents: result.documents, signal });
 }
 
 function printFetchJson(io: DocsIo, result: DocFetchResult, requestId: string | undefined, report: SaveReport | undefined): void {
@@ -284,7 +279,7 @@ function printFetchJson(io: DocsIo, result: DocFetchResult, requestId: string | 
       ? {}
       : {
           directory: report.directory,
-          files: report.files.map((f) => ({ docType: f.docType, format: f.format, path: f.path, state: f.state })),
+          files: report.files.map((f) => ({ docType: f.docType, format: f.format, path: f.path, state: f.state, source: f.source })),
           failures: report.failures,
         }),
   };
@@ -331,7 +326,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
   let connected: Connected | undefined;
   let service: WebhookListenService | undefined;
   try {
-    if (connection !== undefined) connected = await connect(connection, log);
+    if (connection !== undefined) connected = await connect(connection, log, limitOptions(flags));
     service = new WebhookListenService({
       store: state.store, client: connected?.client, download: flags.download, log, out: io.stdout, now: io.now, pid: process.pid,
     });

@@ -4,7 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import { DEFAULT_WAIT_TIMEOUT } from '../../../docs/poll.js';
-import { DEFAULT_STATE_FILE } from '../../config.js';
+import { DEFAULT_DEADLINE, DEFAULT_STATE_FILE } from '../../config.js';
 import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
 
 /** Sessions `docs fetch` lists without an id. */
@@ -18,6 +18,10 @@ interface CommonFlags {
   state?: string | undefined;
   baseUrl?: string | undefined;
   sandbox: boolean;
+  /** --deadline: total time of one request or download. */
+  deadline?: string | undefined;
+  /** --docs-allow-host: hosts documents may come from besides the API's. */
+  docsAllowHost?: string[] | undefined;
 }
 
 export interface DocsInitFlags extends CommonFlags {
@@ -56,11 +60,19 @@ function commonOptions<T>(y: Argv<T>) {
   return y
     .option('state', { type: 'string', describe: `State file (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
-    .option('sandbox', { type: 'boolean', default: false, describe: 'Use an in-process sandbox (it stops when the command ends)' });
+    .option('sandbox', { type: 'boolean', default: false, describe: 'Use an in-process sandbox (it stops when the command ends)' })
+    .option('deadline', { type: 'string', describe: `Longest total time of one API request or one document download, e.g. 2m; 0 for none (default ${DEFAULT_DEADLINE})` })
+    .option('docs-allow-host', { type: 'string', array: true, describe: 'Download documents only from the API\'s host and this HOST[:PORT] (repeatable; default any host)' });
 }
 
 function common(args: Record<string, unknown>): CommonFlags {
-  return { state: args.state as string | undefined, baseUrl: args['base-url'] as string | undefined, sandbox: args.sandbox === true };
+  return {
+    state: args.state as string | undefined,
+    baseUrl: args['base-url'] as string | undefined,
+    sandbox: args.sandbox === true,
+    deadline: args.deadline as string | undefined,
+    docsAllowHost: args['docs-allow-host'] as string[] | undefined,
+  };
 }
 
 type DocsContext = CommandContext<DocsCommands>;

@@ -1,0 +1,33 @@
+/** The redaction point and the terminal filter (src/redact.ts, src/terminal.ts): pure, table tests. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { excerpt, redact, registerSecret, registerUrlSecrets, REDACTED } from '../src/redact.js';
+import { stripControl } from '../src/terminal.js';
+
+test('redact: every registered secret, in the forms an echo shows it (plain, URL-encoded), longest first', () => {
+  registerSecret('s3cr3t+/=value');
+  registerSecret('abc'); // too short to register: ordinary text would be mangled
+  registerSecret('tok_AAAA');
+  registerSecret('tok_AAAA_longer');
+  assert.equal(redact('Bearer s3cr3t+/=value'), `Bearer ${REDACTED}`);
+  assert.equal(redact('client_secret=s3cr3t%2B%2F%3Dvalue&x=1'), `client_secret=${REDACTED}&x=1`);
+  assert.equal(redact('abc tok_AAAA_longer tok_AAAA'), `abc ${REDACTED} ${REDACTED}`);
+  registerUrlSecrets('https://user:p%40ss-w0rd@api.example.com/');
+  assert.equal(redact('connection to https://user:p%40ss-w0rd@api.example.com failed (p@ss-w0rd)'), `connection to https://user:${REDACTED}@api.example.com failed (${REDACTED})`);
+});
+
+test('excerpt: one line, at most 200 characters, redacted before it is cut (no half secret survives)', () => {
+  registerSecret('tok_cut_in_half_0123456789');
+  const body = `${'a'.repeat(190)} tok_cut_in_half_0123456789 ${'b'.repeat(10_000_000)}`;
+  const text = excerpt(body);
+  assert.ok(text.length <= 201);
+  assert.ok(!text.includes('tok_cut'), text.slice(180));
+  assert.equal(excerpt('line one\n\tline two  '), 'line one line two');
+});
+
+test('stripControl: C0 (but tab and newline), DEL, C1 and bidi overrides become U+FFFD; plain text is untouched', () => {
+  assert.equal(stripControl('a\u001b[2Jb\u0007c\rd\u009be\u202ef'), 'a\ufffd[2Jb\ufffdc\ufffdd\ufffde\ufffdf');
+  assert.equal(stripControl('tab\there\nnext line'), 'tab\there\nnext line');
+  const plain = 'session 3f6c… is Completed';
+  assert.equal(stripControl(plain), plain);
+});
