@@ -10,7 +10,8 @@
  *
  * Environment: BENCH_QUICK=1; BENCH_LOAD_WAIT_S (longest wait for the 1-minute load average to
  * drop below BENCH_LOAD_MAX, default 1.0, before the suite; default 600 full, 0 quick);
- * BENCH_CLI (another executable to measure); BENCH_ONLY=1,4 (run some scenarios only).
+ * BENCH_CLI (another executable to measure); BENCH_ONLY=1,4 or `--only rate-sweep,1` (run some
+ * scenarios only); BENCH_RATES=10,100 (the rates of the sweep, scenario 8).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,15 @@ import { CLI, ROOT, cpuSeconds, killAll, loadAverage, runBareLoop, runCli, start
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const SCALE = QUICK ? 0.1 : 1;
 const OUT = path.join(ROOT, 'bench', 'out');
-const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter((s) => s !== '').map(Number));
+/** Scenarios by name, for `npm run bench -- --only rate-sweep` (= BENCH_ONLY=8). */
+const NAMED: Record<string, number> = { throughput: 1, limiter: 2, latency: 3, memory: 4, resume: 6, calls: 7, 'rate-sweep': 8 };
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = new Set(
+  (onlyArg >= 0 ? process.argv[onlyArg + 1] ?? '' : process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .filter((s) => s !== '')
+    .map((s) => NAMED[s] ?? Number(s)),
+);
 const LOAD_MAX = Number(process.env.BENCH_LOAD_MAX ?? 1.0);
 const LOAD_WAIT_S = Number(process.env.BENCH_LOAD_WAIT_S ?? (QUICK ? 0 : 600));
 /** Between scenarios the wait is shorter: the suite's own previous scenario is still in the average. */
@@ -41,6 +50,9 @@ const SIZES = {
   memorySmallRows: Math.round(100_000 * SCALE),
   memoryLargeRows: Math.round(1_000_000 * SCALE),
   callsRows: Math.round(10_000 * SCALE),
+  /** Rate sweep (scenario 8): each rate runs for about this long. */
+  sweepSeconds: QUICK ? 4 : 12,
+  rates: (process.env.BENCH_RATES ?? '10,100,500,1500,3000').split(',').map(Number),
 };
 
 type Load = [number, number, number];
@@ -114,9 +126,12 @@ function figure(f: Figure): void {
   save();
 }
 
+/** The full suite writes bench/results.*; a partial one (--only 8) bench/results-only-8.*, leaving the full figures alone. */
+const RESULTS = ONLY.size === 0 ? 'results' : `results-only-${[...ONLY].sort((a, b) => a - b).join('-')}`;
+
 function save(): void {
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), markdown());
+  fs.writeFileSync(path.join(ROOT, 'bench', `${RESULTS}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(ROOT, 'bench', `${RESULTS}.md`), markdown());
 }
 
 function markdown(): string {
@@ -489,6 +504,56 @@ async function callsPerRow(): Promise<void> {
 
 // ---- main ----
 
+/**
+ * The rate sweep (issue #16): for each R, --rate R against a sandbox whose quota is R (a sliding
+ * second, 429 beyond it), with --concurrency 64 to cover the latency; the achieved rate is rows
+ * answered per second of the run, the 429 share is counted at the sandbox. The last line is the
+ * same file with no --rate and no quota: the ceiling the limiter works under.
+ */
+async function rateSweep(): Promise<void> {
+  process.stdout.write(`8. rate sweep: --rate R vs sandbox --rate-limit R, R = ${SIZES.rates.join(', ')} (${SIZES.sweepSeconds} s each)\n`);
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const lines: Array<Record<string, unknown>> = [];
+  const cells: string[] = [];
+  let worst = Infinity;
+  let worst429 = 0;
+  for (const rate of [...SIZES.rates, 0]) {
+    const rows = rate === 0 ? Math.round(30_000 * SCALE) : Math.max(40, Math.round(rate * SIZES.sweepSeconds));
+    const input = path.join(OUT, `rate-${rows}.csv`);
+    if (!fs.existsSync(input)) await writeUniqueFile(input, rows, 8);
+    const sandbox = await startSandboxProcess(rate === 0 ? {} : { rateLimit: rate });
+    try {
+      const flags = rate === 0 ? ['--concurrency', '64'] : ['--rate', String(rate), '--concurrency', '64'];
+      const run = await bank(sandbox, input, freshState(`rate-${rate}`), flags);
+      const too = run.responses['429'] ?? 0;
+      const share = run.calls === 0 ? 0 : too / run.calls;
+      const achieved = (rows * 1000) / run.summary.durationMs;
+      const line = { rate: rate === 0 ? null : rate, rows, durationMs: run.summary.durationMs, achieved: round(achieved, 1), ratio: rate === 0 ? null : round(achieved / rate, 3), calls: run.calls, too429: too, share429: round(share * 100, 3), exitCode: run.code, load: loadAverage() };
+      lines.push(line);
+      if (rate === 0) {
+        cells.push(`no --rate ${fmt(round(achieved, 0))} rows/s`);
+        process.stdout.write(`    no --rate, no quota: ${fmt(round(achieved, 0))} rows/s\n`);
+      } else {
+        worst = Math.min(worst, achieved / rate);
+        worst429 = Math.max(worst429, share);
+        cells.push(`${fmt(rate)}/s: ${round(achieved / rate, 3)}× (${round(share * 100, 2)}% 429)`);
+        process.stdout.write(`    --rate ${rate}: ${round(achieved, 1)} rows/s = ${round(achieved / rate, 3)}× R, ${too} × 429 of ${fmt(run.calls)} calls (${round(share * 100, 2)}%), exit ${run.code}\n`);
+      }
+    } finally {
+      await sandbox.stop();
+    }
+  }
+  results.scenarios.rateSweep = { lines, load };
+  figure({
+    id: 8,
+    scenario: 'Rate sweep, --rate R vs sandbox --rate-limit R, --concurrency 64',
+    measured: cells.join('; '),
+    target: '≥ 0.95× R, 429s ≤ 0.5%, every R',
+    pass: worst >= 0.95 && worst429 <= 0.005,
+    load,
+  });
+}
+
 const SCENARIOS: Array<[number[], () => Promise<void>]> = [
   [[1], throughput],
   [[2], limiter],
@@ -496,6 +561,7 @@ const SCENARIOS: Array<[number[], () => Promise<void>]> = [
   [[4, 5], memoryAndStart],
   [[6], resumeCost],
   [[7], callsPerRow],
+  [[8], rateSweep],
 ];
 
 process.on('exit', killAll);
@@ -529,7 +595,7 @@ async function main(): Promise<number> {
   }
   results.machine.loadAtEnd = loadAverage();
   save();
-  process.stdout.write(`\n${markdown()}\nwritten: bench/results.json, bench/results.md\n`);
+  process.stdout.write(`\n${markdown()}\nwritten: bench/${RESULTS}.json, bench/${RESULTS}.md\n`);
   return failed || results.figures.some((f) => f.id === 7 && f.pass === false) ? 1 : 0;
 }
 

@@ -78,7 +78,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('price-pd', { type: 'number', describe: 'Price of a penny-drop call (env VAS_PRICE_PD, default 0)' })
           .option('dry-run', { type: 'boolean', default: false, describe: 'Check the file and report what a run would call and cost; no calls' })
           .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request timeout for headers and body, e.g. 30s' })
-          .option('redis', { type: 'string', describe: 'Share one rate limit across processes through Redis (needs ioredis)' })
+          .option('redis', { type: 'string', describe: 'Share one --rate across processes and hosts through Redis (redis://[user:pass@]host:port; needs --rate)' })
           .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
           .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
           .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run'),

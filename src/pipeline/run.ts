@@ -4,11 +4,10 @@
  * (client, store, clock, stop signal, logger) is handed in; it never reads the process.
  */
 import { setMaxListeners } from 'node:events';
-import { createRequire } from 'node:module';
-import Bottleneck from 'bottleneck';
 import pLimit from 'p-limit';
 import type { Client } from '../api/client.js';
 import { isVasError, type VasError } from '../api/errors.js';
+import { createLimiter, LimiterLostError, LimiterSetupError, type Limiter } from '../limiter/index.js';
 import type { BankResult } from '../api/schemas.js';
 import { describeHolder, type BankStore, type CallMode, type KeyRecord, type NewResult, type ResultRecord, type RunMode } from '../state/bank-store.js';
 import { checkRow, maskAccount, maskDigits } from './checks.js';
@@ -32,8 +31,6 @@ export const READ_AHEAD_ROWS = 4_096;
 /** …and their bytes, so that a file of huge fields cannot fill memory either. */
 export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 export const PROGRESS_INTERVAL_MS = 1_000;
-/** Share of --rate actually used, leaving room for timing jitter against the quota. */
-export const RATE_HEADROOM = 0.975;
 /** The reader gives the event loop a turn after this many rows. */
 export const READER_YIELD_ROWS = 256;
 /** Most rows handed to the output in one write. */
@@ -63,7 +60,7 @@ export interface BankRunOptions {
   dryRun: boolean;
   breakerThreshold?: number | undefined;
   stopGraceMs?: number | undefined;
-  /** Bottleneck clustered mode: a Redis URL and the limiter id shared by every run of one credential. */
+  /** One quota shared through Redis (src/limiter): a Redis URL and the limiter id (a hash of the credential). */
   redis?: { url: string; limiterId: string } | undefined;
 }
 
@@ -268,13 +265,15 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     throw new UsageError(`input already has column(s) ${collisions.join(', ')} that the output appends: rename them or use the earlier output's input`);
   }
 
-  let limiter: Bottleneck | undefined;
+  // ---- limiter (src/limiter): set up before any call; an unusable --redis stops here ----
+  let limiter: Limiter | undefined;
   try {
-    limiter = createLimiter(options);
+    limiter = await createLimiter({ rate: options.rate, redis: options.redis, signal: deps.stopSignal });
   } catch (error) {
     reader.close();
-    throw error;
+    throw error instanceof LimiterSetupError ? new UsageError(error.message) : error;
   }
+  // ---- end limiter ----
 
   const summary: BankRunSummary = {
     runId: null,
@@ -304,6 +303,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     const lock = store.acquireLock(deps.pid, deps.isAlive);
     if (!lock.ok) {
       reader.close();
+      await limiter?.close();
       throw new RunLockedError(
         `${describeHolder(lock.holder)} is using this state file: wait for it to finish or use another --state`,
       );
@@ -340,6 +340,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     if (!options.dryRun) await store.flush();
   } catch (error) {
     reader.close();
+    await limiter?.close();
     if (heartbeat) clearInterval(heartbeat);
     if (lockHeld) store.releaseLock(deps.pid);
     throw error;
@@ -351,6 +352,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   const callAbort = new AbortController();
   // Every call in flight listens to this one signal.
   setMaxListeners(0, callAbort.signal);
+  // limiter: every row waiting for its turn listens to this one; aborted by any stop.
+  const turnAbort = new AbortController();
+  setMaxListeners(0, turnAbort.signal);
   let stopping: StopReason | null = null;
   let stopMessage: string | null = null;
   let consecutiveFailures = 0;
@@ -365,6 +369,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     stopping = reason;
     stopMessage = message;
     space.fire();
+    turnAbort.abort(); // limiter: rows waiting for their turn leave the queue unsent
     if (reason === 'signal') {
       const timer = setTimeout(() => callAbort.abort(), stopGraceMs);
       timer.unref();
@@ -425,6 +430,11 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     if (!deps.client || runId === null) throw new Error('runBank: no client for a real run');
     let phase: CallMode = options.mode === 'pd' ? 'pd' : 'pl';
     for (;;) {
+      // limiter: the one gate, taken before the row is marked IN_FLIGHT (a queued row is never in doubt)
+      if (limiter && !(await takeTurn())) {
+        if (phase === 'pd' && options.mode === 'hybrid') store.markStatus(runId, task.idx, 'PENDING', null, null);
+        return;
+      }
       // Counted before the first await, so concurrent workers never overshoot a budget.
       summary.calls[phase] += 1;
       summary.spend += phase === 'pd' ? options.pricePd : options.pricePl;
@@ -443,12 +453,11 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         store.markStatus(runId, task.idx, 'PENDING', null, null);
         return;
       }
-      if (sendSpacingMs > 0) await sendGate();
       let answer;
       try {
         answer = await deps.client.verifyBankAccount(
           { accountNumber: task.account, ifsc: task.ifsc, mode: phase },
-          { signal: callAbort.signal, beforeRetry: spaceRetry },
+          { signal: callAbort.signal, beforeRetry: spaceRetry, onRetry: noteRetry },
         );
       } catch (error) {
         handleFailure(task, phase, error);
@@ -547,30 +556,36 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     resolveTask(task, { status: 'FAILED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
   }
 
-  // The limiter spaces the start of each row, but its commit takes a variable time before the
-  // send; this gate keeps the sends themselves spaced, so commits cannot bunch them.
-  const sendSpacingMs = options.rate !== undefined && options.rate > 0 ? 1000 / (options.rate * RATE_HEADROOM) : 0;
-  let nextSendAt = 0;
-  const sendGate = async () => {
-    if (sendSpacingMs === 0) return;
-    const t = performance.now();
-    const wait = nextSendAt - t;
-    nextSendAt = Math.max(t, nextSendAt) + sendSpacingMs;
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  // ---- limiter (src/limiter): one gate for every request, first attempts and retries ----
+  /** Waits for this request's turn; false when the run stops meanwhile (or the shared limiter is lost). */
+  const takeTurn = async (): Promise<boolean> => {
+    try {
+      await limiter!.acquire(turnAbort.signal);
+      return !stopping;
+    } catch (error) {
+      if (error instanceof LimiterLostError) stop('fatal', error.message);
+      else if (!stopping) throw error;
+      return false;
+    }
   };
-  // A retry spends the same quota as a first attempt: it waits its turn in the rate limiter.
+  // A retry spends the same quota as a first attempt: it waits its turn too (a refusal cancels it).
   const spaceRetry = limiter
     ? async () => {
-        await limiter!.schedule(() => Promise.resolve());
-        await sendGate();
+        if (!(await takeTurn())) throw new Error('no turn: the run is stopping');
       }
     : undefined;
+  // A 429 slows every caller down, not only the one that got it (AIMD in the limiter).
+  const noteRetry = limiter
+    ? (event: { error: VasError }) => {
+        if (event.error.code === 'rate-limit') limiter!.penalize(event.error.retryAfterMs);
+      }
+    : undefined;
+  // ---- end limiter ----
 
   /** One row's calls, in a concurrency slot (and, with --rate, in its turn). */
   const work = async (task: KeyTask) => {
     try {
-      if (limiter && !stopping) await limiter.schedule(execute, task);
-      else await execute(task);
+      await execute(task);
     } catch (error) {
       // A bug, or the state file failing under us: stop everything and report it.
       stop('fatal', error instanceof Error ? error.message : String(error));
@@ -822,7 +837,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   }
   deps.stopSignal.removeEventListener('abort', onStopSignal);
   if (progressTimer) clearInterval(progressTimer);
-  await limiter?.disconnect();
+  await limiter?.close();
 
   const finalStatuses = summary.statuses;
   let complete = false;
@@ -902,29 +917,3 @@ function padTo(fields: string[], length: number): string[] {
   if (fields.length > length) return fields.slice(0, length);
   return [...fields, ...new Array<string>(length - fields.length).fill('')];
 }
-
-function createLimiter(options: BankRunOptions): Bottleneck | undefined {
-  if (options.rate === undefined || options.rate <= 0) return undefined;
-  // Requests are spaced 2.5% wider than --rate asks: a quota counted over a sliding second
-  // otherwise sees the odd 201st request whenever either side's event loop bunches two.
-  const minTime = 1000 / (options.rate * RATE_HEADROOM);
-  if (options.redis) {
-    // Clustered mode: every run of one credential shares one quota through Redis. Bottleneck
-    // loads ioredis itself; it is optional, so say how to get it rather than fail obscurely.
-    try {
-      createRequire(import.meta.url).resolve('ioredis');
-    } catch {
-      throw new UsageError('--redis needs the ioredis package: npm install ioredis');
-    }
-    return new Bottleneck({
-      id: options.redis.limiterId,
-      datastore: 'ioredis',
-      clearDatastore: false,
-      clientOptions: options.redis.url,
-      minTime,
-      reservoir: null,
-    } as Bottleneck.ConstructorOptions);
-  }
-  return new Bottleneck({ minTime });
-}
-
