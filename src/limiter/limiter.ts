@@ -80,6 +80,9 @@ export function createLocalSource(now: () => number = () => performance.now()): 
   };
 }
 
+/** A run starts at this share of its rate and reaches the rate within a second (see AimdOptions.startShare). */
+export const SLOW_START_SHARE = 0.9;
+
 export class RateLimiter implements Limiter {
   private readonly source: TokenSource;
   private readonly now: () => number;
@@ -100,7 +103,7 @@ export class RateLimiter implements Limiter {
     if (!(options.rate > 0)) throw new RangeError(`rate must be > 0, got ${options.rate}`);
     this.source = options.source ?? createLocalSource(options.now);
     this.now = options.now ?? (() => performance.now());
-    this.aimd = new Aimd({ target: options.rate });
+    this.aimd = new Aimd({ target: options.rate, startShare: SLOW_START_SHARE, startAt: this.now() });
     this.lostAfterMs = options.lostAfterMs ?? 3000;
     this.pollMs = options.pollMs ?? 5;
     this.onLost = options.onLost;

@@ -64,6 +64,13 @@ export interface AimdOptions {
   holdMs?: number;
   /** Lowest rate, as a share of `target`. Default 0.01 (at least 0.1/s). */
   floorShare?: number;
+  /**
+   * Start below the target, as if cut at `startAt`: the first requests of a run are the slowest
+   * to arrive (connections are being opened), so a full-rate first second would put one request
+   * too many into the quota's first window. Default 1 (no slow start).
+   */
+  startShare?: number;
+  startAt?: number;
 }
 
 /** Additive-increase, multiplicative-decrease of the rate. Pure: the caller passes the clock. */
@@ -76,6 +83,7 @@ export class Aimd {
   /** The rate right after the last cut, and when it was cut. */
   private cutRate: number;
   private cutAt = Number.NEGATIVE_INFINITY;
+  private violatedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: AimdOptions) {
     this.target = options.target;
@@ -84,6 +92,11 @@ export class Aimd {
     this.holdMs = options.holdMs ?? 250;
     this.floor = Math.max(0.1, options.target * (options.floorShare ?? 0.01));
     this.cutRate = options.target;
+    const startShare = options.startShare ?? 1;
+    if (startShare < 1 && options.startAt !== undefined) {
+      this.cutRate = options.target * startShare;
+      this.cutAt = options.startAt;
+    }
   }
 
   /** The rate to use at `now`. */
@@ -94,9 +107,10 @@ export class Aimd {
 
   /** A 429: cut the rate (once per hold period). Returns whether it was cut. */
   onViolation(now: number): boolean {
-    if (now - this.cutAt < this.holdMs) return false;
+    if (now - this.violatedAt < this.holdMs) return false;
     this.cutRate = Math.max(this.floor, this.rate(now) * this.decrease);
     this.cutAt = now;
+    this.violatedAt = now;
     return true;
   }
 }

@@ -134,7 +134,8 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     ]);
   } catch (error) {
     redis.disconnect();
-    const why = (error as Error).message || lastError?.message || 'connection failed';
+    // ioredis's own rejection says only "Connection is closed"; the socket's error says why.
+    const why = (lastError?.message ?? (error as Error).message ?? 'connection failed').replace(/\.+$/, '');
     throw new LimiterSetupError(`cannot use the Redis at --redis ${shown} for the shared rate limit: ${why}. Check the URL and that Redis is running; no call was made`, { cause: error });
   } finally {
     if (timer) clearTimeout(timer);
