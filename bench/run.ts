@@ -19,6 +19,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { RateLimiter } from '../src/limiter/index.js';
 import { payee, writeMixedFile, writeUniqueFile, type Payee } from './lib/data.js';
 import { CLI, ROOT, cpuSeconds, killAll, loadAverage, runBareLoop, runCli, startSandboxProcess, type CliRun, type SandboxProcess } from './lib/procs.js';
 
@@ -50,6 +51,8 @@ const SIZES = {
   memorySmallRows: Math.round(100_000 * SCALE),
   memoryLargeRows: Math.round(1_000_000 * SCALE),
   callsRows: Math.round(10_000 * SCALE),
+  /** Rate sweep (scenario 8): the limiter alone runs for this long per rate. */
+  limiterAloneSeconds: QUICK ? 1 : 3,
   /** Rate sweep (scenario 8): each rate runs for about this long. */
   sweepSeconds: QUICK ? 4 : 12,
   rates: (process.env.BENCH_RATES ?? '10,100,500,1500,3000').split(',').map(Number),
@@ -505,6 +508,29 @@ async function callsPerRow(): Promise<void> {
 // ---- main ----
 
 /**
+ * The embedded limiter in this process with 64 callers and nothing else to do: turns granted per
+ * second over R. It tells the limiter's own exactness apart from a pipeline starved of CPU.
+ */
+async function limiterAlone(rate: number): Promise<number> {
+  const limiter = new RateLimiter({ rate });
+  const ms = SIZES.limiterAloneSeconds * 1000;
+  const until = performance.now() + ms;
+  let granted = 0;
+  const callers = Array.from({ length: 64 }, async () => {
+    for (;;) {
+      await limiter.acquire();
+      if (performance.now() >= until) return;
+      granted += 1;
+    }
+  });
+  await sleep(ms);
+  // The callers still waiting are turned away by close().
+  await limiter.close();
+  await Promise.allSettled(callers);
+  return (granted * 1000) / ms / rate;
+}
+
+/**
  * The rate sweep (issue #16): for each R, --rate R against a sandbox whose quota is R (a sliding
  * second, 429 beyond it), with --concurrency 64 to cover the latency; the achieved rate is rows
  * per second from the sandbox's first request to the CLI's exit (the CLI's start-up, which the
@@ -531,15 +557,18 @@ async function rateSweep(): Promise<void> {
       // From the first request to the end of the run: the rate the quota saw, not the CLI's start.
       const sendingMs = run.spawnAt + run.wallMs - (await sandbox.firstRequest);
       const achieved = (rows * 1000) / sendingMs;
-      const line = { rate: rate === 0 ? null : rate, rows, durationMs: run.summary.durationMs, sendingMs: round(sendingMs, 0), rowsPerSecInRun: perSecond(rows, run.summary.durationMs), achieved: round(achieved, 1), ratio: rate === 0 ? null : round(achieved / rate, 3), calls: run.calls, too429: too, share429: round(share * 100, 3), exitCode: run.code, load: loadAverage() };
+      const line: Record<string, unknown> = { rate: rate === 0 ? null : rate, rows, durationMs: run.summary.durationMs, sendingMs: round(sendingMs, 0), rowsPerSecInRun: perSecond(rows, run.summary.durationMs), achieved: round(achieved, 1), ratio: rate === 0 ? null : round(achieved / rate, 3), calls: run.calls, too429: too, share429: round(share * 100, 3), exitCode: run.code, load: loadAverage() };
       lines.push(line);
       if (rate === 0) {
         cells.push(`no --rate ${fmt(round(achieved, 0))} rows/s`);
         process.stdout.write(`    no --rate, no quota: ${fmt(round(achieved, 0))} rows/s\n`);
       } else {
+        const alone = await limiterAlone(rate);
+        line.limiterAlone = round(alone, 3);
+        process.stdout.write(`    --rate ${rate}, the limiter alone (64 callers, ${SIZES.limiterAloneSeconds} s, no I/O): ${round(alone, 3)}× R\n`);
         worst = Math.min(worst, achieved / rate);
         worst429 = Math.max(worst429, share);
-        cells.push(`${fmt(rate)}/s: ${round(achieved / rate, 3)}× (${round(share * 100, 2)}% 429)`);
+        cells.push(`${fmt(rate)}/s: ${round(achieved / rate, 3)}× (${round(share * 100, 2)}% 429; limiter alone ${round(alone, 3)}×)`);
         process.stdout.write(`    --rate ${rate}: ${round(achieved, 1)} rows/s = ${round(achieved / rate, 3)}× R, ${too} × 429 of ${fmt(run.calls)} calls (${round(share * 100, 2)}%), exit ${run.code}\n`);
       }
     } finally {

@@ -6,15 +6,16 @@
  */
 
 /** Share of --rate actually used, leaving room for timing jitter against a quota counted over a sliding second. */
-export const RATE_HEADROOM = 0.97;
+export const RATE_HEADROOM = 0.96;
 /**
  * How far behind the clock the limiter may catch up, in ms. The queue is woken by one timer,
  * which fires late by a millisecond or more (more on a busy machine): the tokens that accrued
  * meanwhile leave together instead of being lost. Idle time beyond it accrues nothing, so a
- * quiet limiter starts with at most that much. In any second at most floor((1000 + 20) / interval) + 1
- * leave: with the headroom, ≤ 0.99 × R + 1, within a quota of R for every R ≥ 1.
+ * quiet limiter starts with at most that much. In any second at most floor((1000 + 10) / interval) + 1
+ * leave: with the headroom, ≤ 0.97 × R + 1, within a quota of R for every R ≥ 1, and a request
+ * may arrive up to 30 ms late (a busy event loop, a new connection) without a 429.
  */
-export const CATCH_UP_MS = 20;
+export const CATCH_UP_MS = 10;
 
 export interface Pace {
   /** Milliseconds between two tokens. */
@@ -52,12 +53,12 @@ export function takeTokens(tat: number, now: number, want: number, pace: Pace): 
 export interface AimdOptions {
   /** The rate asked for (requests per second): never exceeded. */
   target: number;
-  /** Factor applied on a quota violation. Default 0.8. */
+  /** Factor applied on a quota violation. Default 0.9 (a lone 429 from jitter costs little; a low quota is still reached, 0.9 per hold). */
   decrease?: number;
   /**
    * Growth per second after a cut, as a share of the rate the cut left (additive from there, so
-   * a quota far below `target` is approached in steps of its own size). Default 0.15 (from 0.8×
-   * back to the target in 1.7 s).
+   * a quota far below `target` is approached in steps of its own size). Default 0.15 (from 0.9×
+   * back to the target in 0.75 s).
    */
   recoverPerSecond?: number;
   /** Violations closer together than this cut once (one crowded second gives many 429s). Default 250 ms. */
@@ -87,7 +88,7 @@ export class Aimd {
 
   constructor(options: AimdOptions) {
     this.target = options.target;
-    this.decrease = options.decrease ?? 0.8;
+    this.decrease = options.decrease ?? 0.9;
     this.recoverShare = (options.recoverPerSecond ?? 0.15) / 1000;
     this.holdMs = options.holdMs ?? 250;
     this.floor = Math.max(0.1, options.target * (options.floorShare ?? 0.01));

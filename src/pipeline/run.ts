@@ -268,7 +268,8 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // ---- limiter (src/limiter): set up before any call; an unusable --redis stops here ----
   let limiter: Limiter | undefined;
   try {
-    limiter = await createLimiter({ rate: options.rate, redis: options.redis, signal: deps.stopSignal });
+    // A dry run makes no call, so it neither needs nor touches a shared limiter.
+    limiter = options.dryRun ? undefined : await createLimiter({ rate: options.rate, redis: options.redis, signal: deps.stopSignal });
   } catch (error) {
     reader.close();
     throw error instanceof LimiterSetupError ? new UsageError(error.message) : error;
