@@ -11,11 +11,12 @@ export const RATE_HEADROOM = 0.96;
  * How far behind the clock the limiter may catch up, in ms. The queue is woken by one timer,
  * which fires late by a millisecond or more (more on a busy machine): the tokens that accrued
  * meanwhile leave together instead of being lost. Idle time beyond it accrues nothing, so a
- * quiet limiter starts with at most that much. In any second at most floor((1000 + 10) / interval) + 1
- * leave: with the headroom, ≤ 0.97 × R + 1, within a quota of R for every R ≥ 1, and a request
- * may arrive up to 30 ms late (a busy event loop, a new connection) without a 429.
+ * quiet limiter starts with at most that much. In any second at most floor((1000 + 20) / interval) + 1
+ * leave: with the headroom, ≤ 0.98 × R + 1, within a quota of R for every R ≥ 1, and a request
+ * may arrive up to 20 ms late (a busy event loop, a new connection) without a 429. (10 ms lost
+ * a tenth of the rate in a pipeline whose event loop is busy for longer than that.)
  */
-export const CATCH_UP_MS = 10;
+export const CATCH_UP_MS = 20;
 
 export interface Pace {
   /** Milliseconds between two tokens. */
