@@ -1,5 +1,5 @@
 /**
- * One quota across processes through a real Redis (DESIGN.md §4 "One quota, many processes"):
+ * One quota across processes through a real Redis (README, "Sharing one quota across hosts"):
  * real CLI processes, the sandbox on port 0 counting requests, 429s and deposits, and Debian's
  * redis-server on a free loopback port started by the test (helpers/redis.ts). Without
  * redis-server these tests skip outside CI, saying how to install it; in CI they fail.

@@ -1,5 +1,5 @@
 /**
- * The rate limiter of the bulk run (DESIGN.md §4): embedded by default, shared through Redis
+ * The rate limiter of the bulk run (README, "The rate"; docs/ARCHITECTURE.md, "Layout"): embedded by default, shared through Redis
  * with `--redis URL`. `createLimiter` is all a run needs; the parts are exported for tests.
  */
 import { RateLimiter, type Limiter, type LimiterLostError } from './limiter.js';

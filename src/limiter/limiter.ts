@@ -1,5 +1,5 @@
 /**
- * The rate limiter of a bulk run (DESIGN.md §4 "The rate, exactly"): one gate that every request
+ * The rate limiter of a bulk run (README, "The rate"; docs/ARCHITECTURE.md, "Layout"): one gate that every request
  * passes, first attempts and retries alike. Callers wait in one queue; tokens are taken from a
  * source in batches (the embedded GCRA, or a Redis shared by every run of one credential) and
  * the whole queue is woken by one timer, so the rate is exact from 0.1/s to thousands per second

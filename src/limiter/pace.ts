@@ -1,5 +1,5 @@
 /**
- * The pure arithmetic of the rate limiter (DESIGN.md §4 "The rate, exactly"): a generic cell-rate
+ * The pure arithmetic of the rate limiter (README, "The rate"; docs/ARCHITECTURE.md, "Layout"): a generic cell-rate
  * algorithm (GCRA) that hands out tokens in batches, and an AIMD controller that lowers the rate
  * on a 429 and raises it again afterwards. No timers, no I/O: the embedded limiter runs the GCRA
  * here, the Redis one runs the same formula in a Lua script (redis.ts).

@@ -1,6 +1,6 @@
 /**
- * One quota shared by every run of one credential, through Redis (DESIGN.md §4 "One quota, many
- * processes"). The shared state is one key per limiter id holding the GCRA's theoretical arrival
+ * One quota shared by every run of one credential, through Redis (README, "Sharing one quota
+ * across hosts"). The shared state is one key per limiter id holding the GCRA's theoretical arrival
  * time (pace.ts), updated by a Lua script that reads Redis's own clock, so hosts need no clock
  * agreement. Nothing else is stored: every ask carries the caller's --rate, so a new --rate
  * takes effect on the next run, and a Redis that restarted empty simply starts a new bucket.

@@ -2,6 +2,7 @@
  * Finding the account, IFSC and name columns among the headers a spreadsheet happens to use.
  * Headers are compared case-, space- and punctuation-insensitively.
  */
+import { ColumnError } from '../errors.js';
 
 export interface ColumnOverrides {
   account?: string | undefined;
@@ -37,9 +38,6 @@ const NAME_HEADERS = [
   'nameasperbank', 'nameinbank',
 ];
 
-export class ColumnError extends Error {
-  override readonly name = 'ColumnError';
-}
 
 function findColumn(headers: readonly string[], normalised: readonly string[], known: readonly string[], override: string | undefined, what: string, flag: string): number {
   if (override !== undefined) {

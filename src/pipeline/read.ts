@@ -4,9 +4,10 @@
  */
 import fs from 'node:fs';
 import { parse, type Parser } from 'csv-parse';
-import { InputError, type Encoding } from './inspect.js';
+import { InputError } from '../errors.js';
+import type { Encoding } from './inspect.js';
 
-export { inspectInput, InputError, utf8Boundary, type Encoding, type InputInfo } from './inspect.js';
+export { inspectInput, utf8Boundary, type Encoding, type InputInfo } from './inspect.js';
 
 export interface CsvRecord {
   /** Fields as text. */

@@ -1,11 +1,12 @@
 /**
- * The enriched CSV: input columns unchanged, then the columns of DESIGN.md §4. Written to a
+ * The enriched CSV: input columns unchanged, then the columns of docs/ARCHITECTURE.md, "Output columns". Written to a
  * temporary file beside the target and renamed into place only when the run has ended.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import type { ResultRecord } from '../state/bank-store.js';
+import { OutputError } from '../errors.js';
+import type { ResultRecord } from '../state/types.js';
 
 export const APPENDED_COLUMNS = [
   'verify_status',
@@ -104,9 +105,6 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
   return cells;
 }
 
-export class OutputError extends Error {
-  override readonly name = 'OutputError';
-}
 
 /** Fails early (before any call) when the output cannot be written where asked. */
 export function checkOutputPath(outputPath: string, flag = '-o'): void {
