@@ -16,6 +16,8 @@ const registry = path.join(root, 'samples', 'holders.csv');
 const workDir = path.join(root, '.vas-demo');
 const output = path.join(workDir, 'payees.verified.csv');
 const state = path.join(workDir, 'demo.sqlite');
+const report = path.join(workDir, 'report.html');
+const rel = (file: string) => path.relative(process.cwd(), file) || file;
 
 fs.rmSync(workDir, { recursive: true, force: true });
 fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
@@ -29,7 +31,8 @@ const stop = new AbortController();
 process.once('SIGINT', () => stop.abort());
 
 const code = await main(
-  ['bank', input, '-o', output, '--state', state, '--base-url', sandbox.url, '--concurrency', '16', '--summary', path.join(workDir, 'summary.json')],
+  // Paths relative to where the demo runs, as a person would type them (they show in the report).
+  ['bank', rel(input), '-o', rel(output), '--state', rel(state), '--base-url', sandbox.url, '--concurrency', '16', '--summary', rel(path.join(workDir, 'summary.json')), '--report', rel(report)],
   {
     env: { VAS_TOKEN: 'sandbox-token', VAS_PRICE_PL: '1.5', VAS_PRICE_PD: '3' },
     stdout: (t) => process.stdout.write(t),
@@ -43,6 +46,7 @@ if (fs.existsSync(output)) printSample(output);
 await sandbox.close();
 process.stdout.write(`\nsandbox counted ${Object.values(stats.requests).reduce((a, b) => a + b, 0)} requests, ${Object.keys(stats.deposits).length} deposits\n`);
 process.stdout.write(`enriched CSV: ${path.relative(process.cwd(), output)}  (exit code ${code}: 3 means some rows wait for a later --resume, e.g. daily-limit deferrals)\n`);
+if (fs.existsSync(report)) process.stdout.write(`run report (open it in a browser): ${path.relative(process.cwd(), report)}\n`);
 process.exitCode = code === 3 ? 0 : code;
 
 /** A few rows of the enriched CSV: one per status and per name verdict, so the columns speak. */

@@ -9,6 +9,7 @@ import { createLogger, type CliLogger } from './logger.js';
 import { registerBankCommand } from './commands/bank/options.js';
 import { registerDocsCommands } from './commands/docs/options.js';
 import { registerNameMatchCommand } from './commands/name-match/options.js';
+import { registerReportCommand } from './commands/report/options.js';
 import { registerSandboxCommand } from './commands/sandbox/options.js';
 import { EXIT, reportError } from './exit.js';
 import { createCommandIo, type CommandContext, type GlobalFlags, type MainIo } from './io.js';
@@ -41,9 +42,10 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   parser = registerBankCommand(parser, context(() => import('./commands/bank/index.js')));
   parser = registerSandboxCommand(parser, context(() => import('./commands/sandbox/index.js')));
   parser = registerNameMatchCommand(parser, context(() => import('./commands/name-match/index.js')));
+  parser = registerReportCommand(parser, context(() => import('./commands/report/index.js')));
   parser = registerDocsCommands(parser, context(() => import('./commands/docs/index.js')));
   parser = parser
-    .demandCommand(1, 'name a command: bank, docs, name-match or sandbox')
+    .demandCommand(1, 'name a command: bank, docs, name-match, report or sandbox')
     .strict()
     .recommendCommands()
     .help()

@@ -33,7 +33,7 @@ interface BankSettings {
 }
 
 /** What the run left: its summary, or the state file's failure. */
-type RunEnd = { summary: BankRunSummary; retries: Record<string, number> } | { stateFailure: InstanceType<typeof Database.SqliteError> | undefined };
+type RunEnd = { summary: BankRunSummary; retries: Record<string, number>; retryTimes: number[] } | { stateFailure: InstanceType<typeof Database.SqliteError> | undefined };
 
 /** `inspection`: the input's fingerprint pass, when the caller has started it early. */
 export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number> {
@@ -56,7 +56,8 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     io.log.error(`the state file ${settings.statePath} failed (${what}); the run stopped, rows checkpointed before this are kept. Free the space or restore the file, then resume with: ${resumeHint}`);
     return 1;
   }
-  return reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
+  const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
+  return flags.report ? writeReport(flags, settings, end, resumeHint, io, exitCode) : exitCode; // --report
 }
 
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {
@@ -81,6 +82,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const statePath = resolveStatePath(flags.state, env);
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
+  if (flags.report) checkOutputPath(flags.report, '--report'); // --report
   return { concurrency, reuseMs, timeoutMs, pricePl, pricePd, output, statePath };
 }
 
@@ -97,6 +99,8 @@ async function runWithState(
   const store = new BankStore(db, io.now);
   let connected: Connected | undefined;
   const retries: Record<string, number> = {};
+  /** When each retry happened, for the report's timeline (--report); bounded. */
+  const retryTimes: number[] = [];
   const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => io.log.info(line), quiet: io.quiet, now: io.now });
   let summary: BankRunSummary | undefined;
   // A state file that cannot be written mid-run (full disk, I/O error, damaged pages).
@@ -112,6 +116,7 @@ async function runWithState(
         onRetry: (event: RetryEvent) => {
           const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
           retries[cause] = (retries[cause] ?? 0) + 1;
+          if (retryTimes.length < MAX_RETRY_TIMES) retryTimes.push(io.now()); // --report
         },
       });
       client = connected.client;
@@ -134,7 +139,7 @@ async function runWithState(
     }
     db.close();
   }
-  return stateFailure || !summary ? { stateFailure } : { summary, retries };
+  return stateFailure || !summary ? { stateFailure } : { summary, retries, retryTimes };
 }
 
 function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiConnection | undefined, inspection: Promise<InputInfo> | undefined): BankRunOptions {
@@ -195,3 +200,40 @@ async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accoun
   }
   return loadRegistry(text);
 }
+
+// ---- --report (src/report/): also after a stop, from what the state and the summary know ----
+
+/** Retry times kept for the report's timeline (8 bytes each). */
+const MAX_RETRY_TIMES = 1_000_000;
+
+/** Writes the run's HTML report; a failure to write it makes a successful run fail (exit 1). */
+async function writeReport(
+  flags: BankFlags,
+  settings: BankSettings,
+  end: { summary: BankRunSummary; retries: Record<string, number>; retryTimes: number[] },
+  resumeHint: string,
+  io: CommandIo,
+  exitCode: number,
+): Promise<number> {
+  const { summary } = end;
+  const reportPath = flags.report as string;
+  if (summary.runId === null) {
+    io.log.warn('--report: a dry run makes no run to report on; no report written');
+    return exitCode;
+  }
+  try {
+    const { writeReportFromState } = await import('../../../report/index.js');
+    await writeReportFromState({
+      statePath: settings.statePath, runId: summary.runId, reportPath, generatedAt: io.now(), resumeCommand: resumeHint,
+      summary, retries: { byCause: end.retries, times: end.retryTimes }, prices: { pl: settings.pricePl, pd: settings.pricePd },
+      csvPath: summary.stopped ? undefined : settings.output,
+      columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+    });
+    io.log.info(`report: ${reportPath}`);
+  } catch (error) {
+    io.log.error(`--report: could not write ${reportPath}: ${(error as Error).message}`);
+    return exitCode === 0 ? 1 : exitCode;
+  }
+  return exitCode;
+}
+// ---- end --report ----

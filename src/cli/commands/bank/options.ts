@@ -20,6 +20,8 @@ export interface BankFlags {
   reuse?: string | undefined;
   retryUnconfirmed: boolean;
   summary?: string | undefined;
+  /** --report FILE.html: the run's HTML report, written when the run ends (src/report/). */
+  report?: string | undefined;
   baseUrl?: string | undefined;
   sandbox: boolean;
   /** With `sandbox`: a holder registry CSV for the in-process sandbox; default none (generated holders). */
@@ -53,6 +55,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
     .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
+    .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' }) // --report
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
     .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
     .option('sandbox-accounts', { type: 'string', describe: 'With --sandbox: holder registry CSV (accountNumber,ifsc,name[,status]) the sandbox answers from' })
@@ -84,6 +87,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     reuse: args.reuse as string | undefined,
     retryUnconfirmed: args['retry-unconfirmed'] as boolean,
     summary: args.summary as string | undefined,
+    report: args.report as string | undefined, // --report
     baseUrl: args['base-url'] as string | undefined,
     sandbox: args.sandbox as boolean,
     sandboxAccounts: args['sandbox-accounts'] as string | undefined,

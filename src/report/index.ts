@@ -1,0 +1,115 @@
+/**
+ * The HTML run report (DESIGN.md §4, --report): aggregates from the state, the run's own
+ * summary when there is one, the enriched CSV for name verdicts, rendered to one page written
+ * mode 0600 (it holds payee names).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { StateFileError } from '../errors.js';
+import type { ColumnOverrides } from '../pipeline/columns.js';
+import { readRunAggregates } from './aggregate.js';
+import { buildReport, type BuildOptions } from './build.js';
+import { DEFAULT_LIST_CAP } from './model.js';
+import { scanOutput } from './output-scan.js';
+import { renderReport } from './render.js';
+
+export { latestRunId, listRuns, readRunAggregates, RunNotFoundError } from './aggregate.js';
+export { buildReport, type RunSummaryLike } from './build.js';
+export { renderReport, CSP } from './render.js';
+export { scanOutput } from './output-scan.js';
+export type { RunReport } from './model.js';
+
+export interface WriteReportOptions extends Omit<BuildOptions, 'atRisk' | 'nameMatch' | 'toolVersion' | 'registry' | 'generatedAt'> {
+  db: Database.Database;
+  runId: number;
+  reportPath: string;
+  /** The run's enriched CSV, read for name verdicts when it exists. */
+  csvPath?: string | undefined;
+  columns?: ColumnOverrides | undefined;
+  listCap?: number | undefined;
+  generatedAt: number;
+  registry?: string | null | undefined;
+}
+
+/** Builds the report of run `runId` and writes it; returns its size in bytes. */
+export async function writeRunReport(options: WriteReportOptions): Promise<{ bytes: number }> {
+  const listCap = options.listCap ?? DEFAULT_LIST_CAP;
+  const aggregates = readRunAggregates(options.db, options.runId, listCap);
+  const scan = options.csvPath && fs.existsSync(options.csvPath) ? await scanOutput(options.csvPath, listCap, options.columns) : undefined;
+  const report = buildReport(aggregates, {
+    ...options,
+    generatedAt: options.generatedAt,
+    toolVersion: toolVersion(),
+    registry: options.registry ?? null,
+    atRisk: scan?.atRisk,
+    nameMatch: scan?.nameMatch,
+  });
+  const html = renderReport(report);
+  writePrivateFile(options.reportPath, html);
+  return { bytes: Buffer.byteLength(html) };
+}
+
+/** Written next to its place and renamed in, mode 0600 whether or not the file existed. */
+export function writePrivateFile(file: string, text: string): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.chmodSync(tmp, 0o600);
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+let version: string | undefined;
+/** This package's version (src/ and dist/ are both two levels below package.json). */
+export function toolVersion(): string {
+  if (version === undefined) {
+    try {
+      version = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+    } catch {
+      version = 'unknown';
+    }
+  }
+  return version;
+}
+
+export interface ReportFromStateOptions extends Omit<WriteReportOptions, 'db' | 'runId'> {
+  statePath: string;
+  /** Default: the newest run of the state. */
+  runId?: number | undefined;
+}
+
+/**
+ * Opens the state read-only (a run may still be writing it: WAL readers do not block it) and
+ * writes the report of one run. Returns the run id and the page's size.
+ */
+export async function writeReportFromState(options: ReportFromStateOptions): Promise<{ runId: number; bytes: number }> {
+  const { default: Sqlite } = await import('better-sqlite3');
+  let db: Database.Database;
+  try {
+    db = new Sqlite(options.statePath, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new ReportStateError(`cannot open state file ${options.statePath}: ${(error as Error).message}`);
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    const { latestRunId: latest } = await import('./aggregate.js');
+    let runId: number | undefined;
+    try {
+      runId = options.runId ?? latest(db);
+    } catch (error) {
+      throw new ReportStateError(`${options.statePath} is not a vas-verify state file: ${(error as Error).message}`);
+    }
+    if (runId === undefined) throw new ReportStateError(`${options.statePath} holds no bank run yet`);
+    const { bytes } = await writeRunReport({ ...options, db, runId });
+    return { runId, bytes };
+  } finally {
+    db.close();
+  }
+}
+
+/** A state file that cannot give a report: a state-file error (exit 2). */
+export class ReportStateError extends StateFileError {}

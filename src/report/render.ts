@@ -1,0 +1,437 @@
+/**
+ * The run report as one self-contained HTML page: inline CSS, charts drawn as inline SVG, no
+ * script, and a Content-Security-Policy that forbids loading anything, so it opens offline in
+ * any browser, prints on A4 and reads on a phone. Pure: model in, string out. Every value from
+ * the input or the API goes through escapeHtml.
+ */
+import { escapeCut, escapeHtml } from './escape.js';
+import { NAME_VERDICTS, type ActionItem, type CappedList, type ReportStatus, type RunReport } from './model.js';
+
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+const STATUS_COLOURS: Record<ReportStatus, string> = {
+  VERIFIED: '#1a7f4b',
+  NOT_VERIFIED: '#c77700',
+  INVALID: '#6b7280',
+  DEFERRED: '#2f6fca',
+  FAILED: '#c62828',
+  UNCONFIRMED: '#7b3fb5',
+  PENDING: '#a3acb9',
+  IN_FLIGHT: '#a3acb9',
+};
+
+const VERDICT_COLOURS: Record<string, string> = {
+  DIRECT_MATCH: '#1a7f4b',
+  GOOD_PARTIAL_MATCH: '#5aa469',
+  MODERATE_PARTIAL_MATCH: '#d5a021',
+  POOR_PARTIAL_MATCH: '#e06c2c',
+  NO_MATCH: '#c62828',
+};
+
+const STATUS_MEANING: Record<ReportStatus, string> = {
+  VERIFIED: 'the bank confirmed the account',
+  NOT_VERIFIED: 'the bank did not confirm it',
+  INVALID: 'bad account number or IFSC; never paid for',
+  DEFERRED: 'daily limit reached; tried again the next day',
+  FAILED: 'the call failed; re-run with --resume',
+  UNCONFIRMED: 'a penny-drop answer was lost; check before re-sending',
+  PENDING: 'not reached: the run stopped first',
+  IN_FLIGHT: 'in flight when the run stopped',
+};
+
+const AVOIDED_LABELS: Record<string, string> = {
+  local: 'failed local checks',
+  duplicate: 'duplicate rows',
+  reuse: 'reused earlier result',
+  deferral: 'deferred (daily limit)',
+  hybrid: 'hybrid: penny-less sufficed',
+};
+
+const EXIT_MEANING: Record<number, string> = {
+  0: 'every row is final',
+  1: 'fatal: the run stopped (rows stay resumable)',
+  2: 'usage or input error',
+  3: 'some rows are not final: re-run with --resume later',
+};
+
+const numberFormat = new Intl.NumberFormat('en-IN');
+const moneyFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const IST_OFFSET_MS = 330 * 60_000;
+
+export function formatCount(n: number): string {
+  return numberFormat.format(n);
+}
+
+/** `2026-11-23 09:40 UTC (15:10 IST)`: the tool's times are UTC, the team's clock is IST. */
+export function formatTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  const utc = new Date(ms).toISOString();
+  const ist = new Date(ms + IST_OFFSET_MS).toISOString();
+  return `${utc.slice(0, 10)} ${utc.slice(11, 19)} UTC (${ist.slice(0, 10) === utc.slice(0, 10) ? '' : `${ist.slice(5, 10)} `}${ist.slice(11, 16)} IST)`;
+}
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
+}
+
+function binLabel(binMs: number): string {
+  if (binMs % 86_400_000 === 0) return `${binMs / 86_400_000} d`;
+  if (binMs % 3_600_000 === 0) return `${binMs / 3_600_000} h`;
+  if (binMs % 60_000 === 0) return `${binMs / 60_000} min`;
+  return binMs % 1000 === 0 ? `${binMs / 1000} s` : `${binMs} ms`;
+}
+
+// ---- charts (inline SVG; text inside is escaped like everything else) ----
+
+interface Bar {
+  key: string;
+  label: string;
+  value: number;
+  colour: string;
+  note?: string;
+}
+
+/** Horizontal bars with their labels and counts; `testid` marks the chart for tests. */
+function barChart(testid: string, bars: readonly Bar[], title: string): string {
+  const rowH = 30;
+  const labelW = 200;
+  const countW = 110;
+  const width = 640;
+  const barMax = width - labelW - countW;
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  const total = bars.reduce((a, b) => a + b.value, 0);
+  const height = bars.length * rowH + 6;
+  const rows = bars
+    .map((b, i) => {
+      const y = i * rowH + 4;
+      const w = b.value === 0 ? 0 : Math.max(2, Math.round((b.value / max) * barMax));
+      const pct = total === 0 ? 0 : (b.value / total) * 100;
+      return `<g data-key="${escapeHtml(b.key)}" data-count="${b.value}">`
+        + `<text x="${labelW - 8}" y="${y + 17}" text-anchor="end" class="lbl">${escapeHtml(b.label)}</text>`
+        + `<rect x="${labelW}" y="${y + 3}" width="${barMax}" height="${rowH - 10}" rx="3" fill="#eef1f5"/>`
+        + `<rect x="${labelW}" y="${y + 3}" width="${w}" height="${rowH - 10}" rx="3" fill="${b.colour}"><title>${escapeHtml(b.label)}: ${formatCount(b.value)}</title></rect>`
+        + `<text x="${labelW + barMax + 8}" y="${y + 17}" class="num">${formatCount(b.value)}<tspan class="pct"> ${pct >= 0.05 || b.value === 0 ? pct.toFixed(1) : '<0.1'}%</tspan></text>`
+        + `</g>`;
+    })
+    .join('');
+  return `<svg class="chart" data-testid="${escapeHtml(testid)}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}" preserveAspectRatio="xMinYMin meet"><title>${escapeHtml(title)}</title>${rows}</svg>`;
+}
+
+interface Series {
+  key: string;
+  label: string;
+  colour: string;
+  values: readonly number[];
+}
+
+/** Stacked columns over time, with an optional line (retries) on its own scale. */
+function timeChart(report: RunReport, stacked: readonly Series[], line: Series | null): string {
+  const bins = report.timeline.bins;
+  const width = 640;
+  const height = 200;
+  const left = 44;
+  const bottom = 24;
+  const top = 10;
+  const plotW = width - left - 10;
+  const plotH = height - bottom - top;
+  const totals = bins.map((_, i) => stacked.reduce((a, s) => a + (s.values[i] ?? 0), 0));
+  const max = Math.max(1, ...totals, ...(line ? line.values : []));
+  const colW = plotW / Math.max(1, bins.length);
+  const parts: string[] = [];
+  for (const frac of [0, 0.5, 1]) {
+    const y = top + plotH - frac * plotH;
+    parts.push(`<line x1="${left}" x2="${width - 10}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#dde2e8"/>`);
+    parts.push(`<text x="${left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end" class="axis">${formatCount(Math.round(max * frac))}</text>`);
+  }
+  bins.forEach((bin, i) => {
+    let y = top + plotH;
+    for (const s of stacked) {
+      const v = s.values[i] ?? 0;
+      if (v === 0) continue;
+      const h = Math.max(1, (v / max) * plotH);
+      y -= h;
+      parts.push(`<rect x="${(left + i * colW + 1).toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(1, colW - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${s.colour}"><title>${escapeHtml(formatTime(bin.start))}: ${escapeHtml(s.label)} ${formatCount(v)}</title></rect>`);
+    }
+  });
+  if (line && line.values.some((v) => v > 0)) {
+    const points = line.values.map((v, i) => `${(left + i * colW + colW / 2).toFixed(1)},${(top + plotH - (v / max) * plotH).toFixed(1)}`).join(' ');
+    parts.push(`<polyline points="${points}" fill="none" stroke="${line.colour}" stroke-width="2"/>`);
+  }
+  const first = bins[0];
+  const last = bins[bins.length - 1];
+  if (first && last) {
+    parts.push(`<text x="${left}" y="${height - 6}" class="axis">${escapeHtml(formatTime(first.start).slice(11, 20))}</text>`);
+    parts.push(`<text x="${width - 10}" y="${height - 6}" text-anchor="end" class="axis">${escapeHtml(formatTime(last.start + report.timeline.binMs).slice(11, 20))}</text>`);
+  }
+  const legend = [...stacked, ...(line ? [line] : [])]
+    .map((s) => `<span class="key"><i style="background:${s.colour}"></i>${escapeHtml(s.label)} ${formatCount(s.values.reduce((a, b) => a + b, 0))}</span>`)
+    .join('');
+  return `<svg class="chart" data-testid="timeline" viewBox="0 0 ${width} ${height}" role="img" aria-label="Outcomes over time" preserveAspectRatio="xMinYMin meet"><title>Outcomes per ${escapeHtml(binLabel(report.timeline.binMs))}</title>${parts.join('')}</svg><p class="legend">${legend}<span class="muted">one column per ${escapeHtml(binLabel(report.timeline.binMs))}</span></p>`;
+}
+
+// ---- tables ----
+
+function table(testid: string, head: readonly string[], rows: readonly string[][]): string {
+  const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('');
+  return `<div class="scroll"><table data-testid="${escapeHtml(testid)}"><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** "…and N more": the count of the rest, and the CSV filter that shows them all. */
+function rest<T>(list: CappedList<T>, filter: string): string {
+  const more = list.total - list.items.length;
+  if (more <= 0) return '';
+  return `<p class="more">…and ${formatCount(more)} more. All of them: filter the output CSV on <code>${escapeHtml(filter)}</code>.</p>`;
+}
+
+function rowCell(row: number): string {
+  return `<span class="mono">${row}</span>`;
+}
+
+function payeeCells(item: { row: number; account: string; ifsc: string }): string[] {
+  return [rowCell(item.row), `<span class="mono">${escapeHtml(item.account)}</span>`, `<span class="mono">${escapeHtml(item.ifsc)}</span>`];
+}
+
+function actionTable(testid: string, list: CappedList<ActionItem>, extra: (item: ActionItem) => string[], head: readonly string[]): string {
+  if (list.total === 0) return '';
+  return table(testid, ['Row', 'Account', 'IFSC', ...head], list.items.map((item) => [...payeeCells(item), ...extra(item)]));
+}
+
+// ---- the page ----
+
+export function renderReport(report: RunReport): string {
+  const r = report.run;
+  const statuses = report.statuses;
+  const unit = report.statusUnit;
+  const needAction = report.payeeStatuses.DEFERRED + report.payeeStatuses.FAILED + report.payeeStatuses.UNCONFIRMED;
+  const atRiskTotal = report.atRisk?.total ?? null;
+  const exitCode = report.invocation?.exitCode ?? null;
+  const unfinishedWhy = report.invocation?.stopped
+    ? `The run stopped early (${escapeHtml(report.invocation.message ?? report.invocation.stopped)}): this page shows what is known so far.`
+    : report.action.notReached > 0 || r.totalRows === null
+      ? `The run is unfinished: ${formatCount(report.action.notReached)} payee(s) were not answered yet${r.totalRows === null ? ' and the input was not read to the end' : ''}. This page shows what is known so far.`
+      : `${formatCount(needAction)} payee(s) are not final yet (deferred, failed or unconfirmed).`;
+  const banner = report.finished
+    ? `<div class="banner ok" data-testid="state" data-finished="true"><b>Finished.</b> Every row is final.</div>`
+    : `<div class="banner warn" data-testid="state" data-finished="false"><b>Unfinished.</b> ${unfinishedWhy} Continue with <code class="cmd">${escapeHtml(report.resumeCommand)}</code></div>`;
+
+  const kpis = [
+    { label: unit === 'rows' ? 'Rows' : 'Payees', value: Object.values(statuses).reduce((a, b) => a + b, 0), id: 'total', cls: '' },
+    { label: 'Verified', value: statuses.VERIFIED, id: 'verified', cls: 'good' },
+    { label: 'Need a person', value: needAction, id: 'action', cls: needAction > 0 ? 'bad' : '' },
+    { label: 'Paid at risk', value: atRiskTotal, id: 'at-risk', cls: (atRiskTotal ?? 0) > 0 ? 'bad' : '' },
+    { label: 'Holder changed', value: report.changedHolders.total, id: 'changed', cls: report.changedHolders.total > 0 ? 'bad' : '' },
+  ]
+    .map((k) => `<div class="kpi ${k.cls}" data-testid="kpi-${k.id}"><div class="v">${k.value === null ? '—' : formatCount(k.value)}</div><div class="l">${escapeHtml(k.label)}</div></div>`)
+    .join('');
+
+  const runFacts: Array<[string, string]> = [
+    ['Input file', `<span class="mono">${escapeHtml(r.inputName)}</span>`],
+    ['Fingerprint', `<span class="mono">${escapeCut(r.fingerprint, 24)}</span>`],
+    ['Mode', escapeHtml({ pl: 'pl — penny-less (no deposit)', pd: 'pd — penny-drop (one-rupee deposit)', hybrid: 'hybrid — penny-drop only where penny-less said NOT_VERIFIED' }[r.mode] ?? r.mode)],
+    ['Started', escapeHtml(formatTime(r.startedAt))],
+    [report.finished ? 'Finished' : 'Last activity', escapeHtml(formatTime(r.updatedAt))],
+    ['Duration', report.invocation ? `${escapeHtml(formatDuration(report.invocation.durationMs))} this invocation` : `${escapeHtml(formatDuration(r.updatedAt - r.startedAt))} first to last write`],
+    ['Resumed', report.invocation ? (report.invocation.resumed ? 'yes: continued an earlier run of this input' : 'no: a new run') : 'not recorded'],
+    ['Exit code', exitCode === null ? 'not recorded (rebuilt from the state)' : `<b data-testid="exit-code">${exitCode}</b> — ${escapeHtml(EXIT_MEANING[exitCode] ?? 'unknown')}`],
+    ['Rows in the input', r.totalRows === null ? 'not known yet (not read to the end)' : formatCount(r.totalRows)],
+    ['Run id', `${r.runId} (state: ${escapeHtml(r.stateStatus)})`],
+  ];
+
+  const statusOrder: ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'PENDING'];
+  const statusBars = statusOrder
+    .filter((s) => s !== 'PENDING' || statuses.PENDING + statuses.IN_FLIGHT > 0)
+    .map((s) => ({ key: s, label: s === 'PENDING' ? 'NOT REACHED' : s, value: s === 'PENDING' ? statuses.PENDING + statuses.IN_FLIGHT : statuses[s], colour: STATUS_COLOURS[s] }));
+  const statusLegend = statusBars.map((b) => `<li><b>${escapeHtml(b.label)}</b>: ${escapeHtml(STATUS_MEANING[b.key as ReportStatus])}</li>`).join('');
+
+  // ---- name match ----
+  let nameSection: string;
+  if (report.nameMatch === null) {
+    nameSection = `<p class="muted">Not known for this page: name verdicts are not kept in the state.</p>`;
+  } else {
+    const keys = [...NAME_VERDICTS, ...Object.keys(report.nameMatch).filter((k) => !(NAME_VERDICTS as readonly string[]).includes(k))];
+    const bars = keys.map((k) => ({ key: k, label: k.replace(/_/g, ' '), value: report.nameMatch![k] ?? 0, colour: VERDICT_COLOURS[k] ?? '#6b7280' }));
+    nameSection = barChart('name-chart', bars, 'Rows by name-match verdict');
+    if (report.atRisk) {
+      const list = report.atRisk;
+      nameSection += `<h3 id="at-risk">Paid at risk: VERIFIED, but the name does not match <span class="count" data-testid="at-risk-count">${formatCount(list.total)}</span></h3>`;
+      nameSection += list.total === 0
+        ? `<p class="muted">None: every verified account's holder matches the payee name well enough.</p>`
+        : `<p>The account exists, but the bank's holder is not the payee the file names. Check these before paying.</p>`
+          + table('at-risk', ['Line', 'Account', 'IFSC', 'Payee name (file)', 'Holder (bank)', 'Verdict', 'Score'], list.items.map((a) => [
+            rowCell(a.line), `<span class="mono">${escapeHtml(a.account)}</span>`, `<span class="mono">${escapeHtml(a.ifsc)}</span>`,
+            escapeCut(a.expectedName, 80), escapeCut(a.beneficiaryName, 80), `<span class="tag v-${escapeHtml(a.verdict)}">${escapeHtml(a.verdict.replace(/_/g, ' '))}</span>`, escapeHtml(a.score),
+          ]))
+          + rest(list, 'verify_status = VERIFIED and name_match in (POOR_PARTIAL_MATCH, NO_MATCH)');
+    }
+  }
+
+  // ---- changed holders ----
+  const changed = report.changedHolders;
+  const changedSection = changed.total === 0
+    ? `<p class="muted">No holder or status changed since an earlier check of the same account.</p>`
+    : `<p>An account whose holder changed since it was last checked is the classic sign of a hijacked payee: confirm with the payee through a known channel before paying.</p>`
+      + table('changed', ['Row', 'Account', 'IFSC', 'Before', 'After'], changed.items.map((c) => [
+        ...payeeCells(c),
+        `${escapeCut(c.beforeName ?? '—', 80)}<br><small>${escapeHtml(c.beforeStatus ?? '')} · ${escapeHtml(formatTime(c.beforeAt).slice(0, 10))}</small>`,
+        `<b>${escapeCut(c.afterName ?? '—', 80)}</b><br><small>${escapeHtml(c.afterStatus)} · ${escapeHtml(formatTime(c.afterAt).slice(0, 10))}</small>`,
+      ]))
+      + rest(changed, 'changed_since is not empty');
+
+  // ---- rows needing action ----
+  const a = report.action;
+  const actionParts: string[] = [];
+  if (a.notReached > 0) {
+    actionParts.push(`<p><b>${formatCount(a.notReached)}</b> payee(s) not reached: the run stopped before answering them. Continue with <code class="cmd">${escapeHtml(report.resumeCommand)}</code></p>`);
+  }
+  if (a.deferred.total > 0) {
+    actionParts.push(`<h3>Deferred <span class="count">${formatCount(a.deferred.total)}</span></h3><p>The bank's daily limit for these accounts was reached. Nothing to do but run again once they are due: <code class="cmd">${escapeHtml(report.resumeCommand)}</code></p>`);
+    actionParts.push(actionTable('deferred', a.deferred, (i) => [escapeHtml(formatTime(i.dueAt))], ['Due again']) + rest(a.deferred, 'verify_status = DEFERRED'));
+  }
+  if (a.failed.total > 0) {
+    actionParts.push(`<h3>Failed <span class="count">${formatCount(a.failed.total)}</span></h3><p>The call failed after its retries. A later <code class="cmd">${escapeHtml(report.resumeCommand)}</code> tries them again; a reason that repeats needs a look.</p>`);
+    actionParts.push(actionTable('failed', a.failed, (i) => [escapeCut(i.reason, 160), `<span class="mono small">${escapeCut(i.requestId ?? '', 40)}</span>`], ['Reason', 'Request id']) + rest(a.failed, 'verify_status = FAILED'));
+  }
+  if (a.unconfirmed.total > 0) {
+    actionParts.push(`<h3>Unconfirmed <span class="count">${formatCount(a.unconfirmed.total)}</span></h3><p>A penny-drop request left but its answer was lost: <b>a rupee may have moved</b>. Check the bank statement for these accounts (give the request id to support). Only then re-send them, with <code class="cmd">${escapeHtml(`${report.resumeCommand} --retry-unconfirmed`)}</code> — re-sending may deposit twice.</p>`);
+    actionParts.push(actionTable('unconfirmed', a.unconfirmed, (i) => [escapeCut(i.reason, 160), `<span class="mono small">${escapeCut(i.requestId ?? '', 40)}</span>`], ['Reason', 'Request id']) + rest(a.unconfirmed, 'verify_status = UNCONFIRMED'));
+  }
+  if (actionParts.length === 0) actionParts.push(`<p class="muted">Nothing: every row is final.</p>`);
+
+  // ---- spend ----
+  const s = report.spend;
+  const avoidedTotal = s.avoided ? Object.values(s.avoided).reduce((x, y) => x + y, 0) : null;
+  const spendFacts: Array<[string, string]> = [
+    ['Penny-less calls', `<span data-testid="calls-pl">${formatCount(s.calls.pl)}</span>`],
+    ['Penny-drop calls', `<span data-testid="calls-pd">${formatCount(s.calls.pd)}</span>`],
+    ['Estimated spend', s.amount === null ? 'not known (prices not given)' : `<span data-testid="spend">${moneyFormat.format(s.amount)}</span>`],
+    ['Calls avoided', avoidedTotal === null ? `not recorded in the state; ${formatCount(s.reused)} payee(s) reused an earlier result` : `<span data-testid="avoided">${formatCount(avoidedTotal)}</span>`],
+  ];
+  const avoidedChart = s.avoided
+    ? barChart('avoided-chart', Object.entries(s.avoided).map(([k, v]) => ({ key: k, label: AVOIDED_LABELS[k] ?? k, value: v, colour: '#5b8def' })), 'Calls avoided by reason')
+    : '';
+
+  // ---- over time ----
+  const bins = report.timeline.bins;
+  const stacked: Series[] = [
+    { key: 'answered', label: 'answered', colour: '#1a7f4b', values: bins.map((b) => b.answered) },
+    { key: 'deferred', label: 'deferred', colour: STATUS_COLOURS.DEFERRED, values: bins.map((b) => b.deferred) },
+    { key: 'failed', label: 'failed', colour: STATUS_COLOURS.FAILED, values: bins.map((b) => b.failed) },
+    { key: 'unconfirmed', label: 'unconfirmed', colour: STATUS_COLOURS.UNCONFIRMED, values: bins.map((b) => b.unconfirmed) },
+  ];
+  const retryLine: Series | null = report.retryBins ? { key: 'retries', label: 'retries (line)', colour: '#e06c2c', values: report.retryBins } : null;
+  const retryTable = report.retries === null
+    ? `<p class="muted">Retries are not recorded in the state file.</p>`
+    : Object.keys(report.retries).length === 0
+      ? `<p class="muted" data-testid="retries">No call was retried.</p>`
+      : table('retries', ['Cause', 'Retries'], Object.entries(report.retries).sort((x, y) => y[1] - x[1]).map(([k, v]) => [escapeHtml(/^\d+$/.test(k) ? `HTTP ${k}` : k), formatCount(v)]));
+
+  const reasons = report.topReasons.length === 0
+    ? `<p class="muted">No reasons recorded.</p>`
+    : table('reasons', ['verify_reason', 'Payees'], report.topReasons.map((x) => [escapeCut(x.reason, 200), formatCount(x.count)]));
+
+  const dl = (facts: Array<[string, string]>) => `<dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+  const notes = report.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
+  const title = `Verification run ${r.runId} — ${r.inputName}`;
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CSP)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<title>${escapeCut(title, 160)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<header>
+<p class="eyebrow">vas-verify · bank account verification report</p>
+<h1>Run ${r.runId}: <span class="mono">${escapeCut(r.inputName, 120)}</span></h1>
+<p class="sub">${escapeHtml(r.mode)} · started ${escapeHtml(formatTime(r.startedAt))} · ${report.statusUnit === 'rows' ? 'counts are rows of the file' : 'counts are payees (distinct account + IFSC)'}</p>
+${banner}
+</header>
+<section class="kpis">${kpis}</section>
+
+<section id="run"><h2>The run</h2>${dl(runFacts)}</section>
+
+<section id="statuses"><h2>${unit === 'rows' ? 'Rows' : 'Payees'} by status</h2>
+${barChart('status-chart', statusBars, `${unit === 'rows' ? 'Rows' : 'Payees'} by status`)}
+<ul class="legend-list">${statusLegend}</ul></section>
+
+<section id="names"><h2>Name match</h2>${nameSection}</section>
+
+<section id="changed"><h2>Holder changed since an earlier check <span class="count" data-testid="changed-count">${formatCount(changed.total)}</span></h2>${changedSection}</section>
+
+<section id="action"><h2>Needs a person</h2><p class="muted">Row = the data row in the input (1 is the first row under the header); duplicates of a payee share its outcome.</p>${actionParts.join('\n')}</section>
+
+<section id="spend"><h2>Spend and calls avoided</h2>${dl(spendFacts)}${avoidedChart}</section>
+
+<section id="time"><h2>Over time</h2>${timeChart(report, stacked, retryLine)}<h3>Retries by cause</h3>${retryTable}</section>
+
+<section id="reasons"><h2>Top reasons</h2>${reasons}</section>
+
+<footer>
+<p>vas-verify ${escapeHtml(report.toolVersion)} · IFSC registry: ${escapeHtml(report.registry ?? 'not recorded by this version')} · generated ${escapeHtml(formatTime(report.generatedAt))} · account numbers masked to the last four digits</p>
+${notes ? `<ul class="notes">${notes}</ul>` : ''}
+</footer>
+</main>
+</body>
+</html>
+`;
+}
+
+const STYLE = `
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:#f4f6f9;color:#1c2430;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
+main{max-width:980px;margin:0 auto;padding:20px 16px 40px}
+h1{font-size:1.45rem;margin:.1rem 0 .3rem;word-break:break-all}
+h2{font-size:1.1rem;margin:0 0 .7rem;display:flex;align-items:center;gap:.5rem}
+h3{font-size:1rem;margin:1.1rem 0 .4rem}
+.eyebrow{margin:0;text-transform:uppercase;letter-spacing:.06em;font-size:.72rem;color:#5b6675}
+.sub{margin:0 0 .8rem;color:#5b6675;font-size:.9rem}
+section{background:#fff;border:1px solid #e1e6ec;border-radius:10px;padding:16px 18px;margin:14px 0}
+.banner{border-radius:8px;padding:10px 14px;margin:.6rem 0}
+.banner.ok{background:#e7f5ec;border:1px solid #a6d8b8}
+.banner.warn{background:#fff4e0;border:1px solid #f0c47a}
+.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:10px;background:none;border:0;padding:0}
+.kpi{background:#fff;border:1px solid #e1e6ec;border-radius:10px;padding:12px 14px}
+.kpi .v{font-size:1.6rem;font-weight:650;font-variant-numeric:tabular-nums}
+.kpi .l{color:#5b6675;font-size:.85rem}
+.kpi.good .v{color:#1a7f4b}.kpi.bad .v{color:#c62828}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
+.facts dt{color:#5b6675}.facts dd{margin:0;word-break:break-word}
+.chart{width:100%;height:auto;display:block;max-width:760px}
+.chart .lbl{font-size:12.5px;fill:#1c2430}.chart .num{font-size:12.5px;font-weight:600;fill:#1c2430}.chart .pct{font-weight:400;fill:#5b6675}
+.chart .axis{font-size:11px;fill:#5b6675}
+.legend{font-size:.85rem;display:flex;flex-wrap:wrap;gap:4px 14px;margin:.4rem 0 0}
+.legend .key i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;vertical-align:-1px}
+.legend-list{margin:.6rem 0 0;padding-left:1.1rem;font-size:.85rem;color:#3b4654;columns:2 320px}
+.count{display:inline-block;background:#eef1f5;border-radius:999px;padding:0 .55rem;font-size:.85rem;font-weight:600}
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
+table{border-collapse:collapse;width:100%;font-size:.86rem}
+th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e9edf2;vertical-align:top}
+th{background:#f6f8fa;font-weight:600;white-space:nowrap}
+td{word-break:break-word}
+td .mono{white-space:nowrap}
+.mono,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}
+code.cmd{display:inline-block;background:#1c2430;color:#f4f6f9;padding:2px 7px;border-radius:5px;word-break:break-all;margin-top:2px}
+.small{font-size:.78em;color:#5b6675}
+.muted{color:#5b6675}
+.more{font-size:.85rem;color:#3b4654}
+.tag{display:inline-block;border-radius:4px;padding:0 5px;font-size:.78rem;font-weight:600;color:#fff;background:#6b7280;white-space:nowrap}
+.tag.v-NO_MATCH{background:#c62828}.tag.v-POOR_PARTIAL_MATCH{background:#e06c2c}
+footer{font-size:.8rem;color:#5b6675;margin-top:18px}
+.notes{padding-left:1.1rem}
+@media (max-width:600px){main{padding:12px 10px 30px}section{padding:12px}.facts{grid-template-columns:1fr}.facts dt{font-weight:600;margin-top:4px}h1{font-size:1.2rem}}
+@page{size:A4;margin:14mm 12mm}
+@media print{body{background:#fff;font-size:10.5pt}main{max-width:none;padding:0}section,.kpi{border-color:#ccc;break-inside:avoid;page-break-inside:avoid}table{break-inside:auto}tr{break-inside:avoid}code.cmd{background:#fff;color:#000;border:1px solid #999}.scroll{overflow:visible}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
+`;

@@ -1,0 +1,69 @@
+/**
+ * --report on runs that do not finish: a SIGINT mid-run and a --max-calls stop still write the
+ * page, which says the run is unfinished and how to continue it; the resumed run's page is
+ * finished. A dry run writes none; a bad --report path fails before any call.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { startSandbox } from '../src/sandbox/index.js';
+import { runCli, spawnCli, tempDir, waitFor } from './helpers/cli.js';
+
+function payees(dir: string, rows: number): void {
+  const lines = ['Name,Account Number,IFSC'];
+  // Every account ends in 12: none of the sandbox's test-account endings (90–97).
+  for (let i = 0; i < rows; i += 1) lines.push(`Payee ${i},7000000${String(i).padStart(3, '0')}12,SBIN0001234`);
+  fs.writeFileSync(path.join(dir, 'p.csv'), `${lines.join('\n')}\n`);
+}
+
+test('an interrupted run writes a report that says it is unfinished; the resumed run\'s report is finished', { timeout: 120_000 }, async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 40 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 120);
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--concurrency', '2', '--report', 'run.html'];
+  const first = spawnCli(args, { cwd: dir });
+  await waitFor(() => (sandbox.stats().requests['account-verification-pl'] ?? 0) >= 10, 20_000, 'the run to start');
+  first.child.kill('SIGINT');
+  const stopped = await first.result;
+  assert.equal(stopped.code, 3, stopped.stderr);
+  const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
+  assert.equal(fs.statSync(path.join(dir, 'run.html')).mode & 0o777, 0o600);
+  assert.match(html, /data-finished="false"/);
+  assert.match(html, /The run stopped early \(stopped by signal\)/);
+  assert.match(html, /vas-verify bank p\.csv -o out\.csv --mode pl --resume --state s\.sqlite/);
+  assert.match(html, /counts are payees/, 'a stopped run is counted from what the state checkpointed');
+  const answered = Number(/<g data-key="VERIFIED" data-count="(\d+)">/.exec(html)?.[1]);
+  assert.ok(answered >= 10, `every answer checkpointed before the stop is counted (${answered})`);
+
+  const resumed = await runCli([...args, '--resume'], { cwd: dir });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const done = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
+  assert.match(done, /data-finished="true"/);
+  assert.match(done, /yes: continued an earlier run/);
+  assert.match(done, /<g data-key="VERIFIED" data-count="120">/);
+});
+
+test('--max-calls stop, dry run and a bad --report path', { timeout: 120_000 }, async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 20);
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--max-calls', '5', '--concurrency', '1', '--report', 'run.html'], { cwd: dir });
+  assert.equal(r.code, 3, r.stderr);
+  const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
+  assert.match(html, /The run stopped early \(--max-calls 5 reached\)/);
+  assert.match(html, /<span data-testid="calls-pl">5<\/span>/);
+
+  const dry = await runCli(['bank', 'p.csv', '-o', 'dry.csv', '--state', 'd.sqlite', '--dry-run', '--report', 'dry.html'], { cwd: dir });
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(dry.stderr, /a dry run makes no run to report on/);
+  assert.ok(!fs.existsSync(path.join(dir, 'dry.html')));
+
+  const before = sandbox.stats().requests['account-verification-pl'] ?? 0;
+  const bad = await runCli(['bank', 'p.csv', '-o', 'o2.csv', '--state', 's2.sqlite', '--base-url', sandbox.url, '--report', 'no/such/dir/run.html'], { cwd: dir });
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /--report/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'] ?? 0, before, 'no call was made');
+});

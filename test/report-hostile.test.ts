@@ -1,0 +1,160 @@
+/**
+ * A hostile corpus through the report: markup in payee names, in the bank's holder names, in
+ * reasons and request ids, in the input's file name. The page must contain none of it as
+ * markup: only the report's own tags, no event handler, no script, no link, and — opened in
+ * Chromium where it is installed — nothing runs and nothing is fetched.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { startSandbox } from '../src/sandbox/index.js';
+import { openDatabase } from '../src/state/db.js';
+import { BankStore } from '../src/state/bank-store.js';
+import { readRunAggregates } from '../src/report/aggregate.js';
+import { buildReport } from '../src/report/build.js';
+import { renderReport } from '../src/report/render.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const HOSTILE = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(2)>',
+  "'><svg onload=alert(3)>",
+  '</title></style></textarea><script>alert(4)</script>',
+  '<a href="javascript:alert(5)">click</a>',
+  '<iframe src="http://evil.invalid/"></iframe>',
+  '<link rel=stylesheet href=http://evil.invalid/x.css>',
+  '<meta http-equiv="refresh" content="0;url=http://evil.invalid/">',
+  '<!-- --><base href="http://evil.invalid/">',
+  '=HYPERLINK("http://evil.invalid/","x") `${alert(6)}` \u0000\u001b[31m',
+  '<style>body{background:url(http://evil.invalid/)}</style>',
+];
+
+/** The only tags the report writes itself. */
+const OWN_TAGS = new Set([
+  'html', 'head', 'meta', 'title', 'style', 'body', 'main', 'header', 'footer', 'section', 'p', 'h1', 'h2', 'h3', 'div', 'span', 'b', 'i',
+  'small', 'br', 'code', 'dl', 'dt', 'dd', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'svg', 'g', 'rect', 'text', 'tspan',
+  'line', 'polyline',
+]);
+
+/** The only attributes it writes: no event handler, no URL-bearing attribute. */
+const OWN_ATTRIBUTES = /^(lang|charset|http-equiv|content|name|class|id|style|role|aria-label|viewBox|preserveAspectRatio|x|y|x1|x2|y1|y2|width|height|rx|fill|stroke|stroke-width|points|text-anchor|data-[a-z-]+)$/;
+
+function assertNoInjectedMarkup(html: string): void {
+  assert.ok(html.startsWith('<!doctype html>'));
+  const tags = [...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g)];
+  for (const [whole, name, attributes] of tags) {
+    assert.ok(OWN_TAGS.has(name!.toLowerCase()), `unexpected tag ${whole}`);
+    // Values are quoted and their quotes escaped: what is left outside them are attribute names.
+    const outside = attributes!.replace(/="[^"]*"/g, '=""');
+    assert.doesNotMatch(outside, /['<>`]/, `an attribute broke out of its quotes in ${whole}`);
+    for (const [, attribute] of outside.matchAll(/([^\s=/]+)=""/g)) assert.ok(OWN_ATTRIBUTES.test(attribute!), `unexpected attribute ${attribute} in ${whole}`);
+    assert.equal(outside.replace(/[^\s=/]+=""/g, '').trim().replace(/\/$/, ''), '', `an attribute without a value in ${whole}`);
+  }
+  assert.equal((html.match(/<style>/g) ?? []).length, 1, 'only the report\'s own style block');
+  assert.equal((html.match(/<meta /g) ?? []).length, 5, 'only the report\'s own meta tags');
+  assert.ok(!html.includes('\u0000') && !html.includes('\u001b'), 'control characters are dropped');
+}
+
+function findChromium(): string | undefined {
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+test('hostile values in every field the state holds render as text', (t) => {
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  const db = openDatabase(':memory:');
+  const store = new BankStore(db, () => clock);
+  t.after(() => {
+    store.close();
+    db.close();
+  });
+  const run = store.createRun(HOSTILE[1]!, 'pl', `${HOSTILE[0]}.csv`).id;
+  HOSTILE.forEach((evil, i) => {
+    const account = String(300000000000 + i);
+    const idx = i * 3 + 1;
+    // A holder whose name changed from one hostile text to another, and a hostile remark.
+    store.insertResult({
+      account, ifsc: 'SBIN0001234', mode: 'pl', status: 'VERIFIED', reason: null, beneficiaryName: `OLD ${evil}`, transactionRemark: null,
+      bankName: null, bankBranch: null, bankCity: null, bankDistrict: null, bankState: null, bankMicr: null, bankIso3166: null,
+      bankSwift: null, bankImps: null, bankNeft: null, bankRtgs: null, bankUpi: null, requestId: evil, verifiedAt: clock - 1000,
+    });
+    store.insertInFlight(run, account, 'SBIN0001234', idx, 'pl');
+    const r = store.insertResult({
+      account, ifsc: 'SBIN0001234', mode: 'pl', status: 'NOT_VERIFIED', reason: evil, beneficiaryName: evil, transactionRemark: evil,
+      bankName: null, bankBranch: null, bankCity: null, bankDistrict: null, bankState: null, bankMicr: null, bankIso3166: null,
+      bankSwift: null, bankImps: null, bankNeft: null, bankRtgs: null, bankUpi: null, requestId: evil, verifiedAt: clock,
+    });
+    store.markDone(run, idx, 'api', r.id, evil);
+    for (const [offset, status] of [[1, 'FAILED'], [2, 'UNCONFIRMED']] as const) {
+      store.insertInFlight(run, String(400000000000 + idx + offset), `${evil.slice(0, 11)}`, idx + offset, 'pl');
+      store.markStatus(run, idx + offset, status, evil, evil);
+    }
+    clock += 1000;
+  });
+  store.flushSync();
+  const report = buildReport(readRunAggregates(db, run, 100), {
+    generatedAt: clock, toolVersion: HOSTILE[3]!, registry: HOSTILE[4]!, resumeCommand: `vas-verify bank ${HOSTILE[2]}`,
+    atRisk: { items: HOSTILE.map((evil, i) => ({ line: i + 2, account: evil, ifsc: evil, expectedName: evil, beneficiaryName: evil, verdict: evil, score: evil })), total: 99 },
+    nameMatch: Object.fromEntries(HOSTILE.map((evil, i) => [evil, i])),
+    retries: { byCause: Object.fromEntries(HOSTILE.map((evil, i) => [evil, i + 1])), times: [] },
+  });
+  assert.equal(report.changedHolders.total, HOSTILE.length);
+  const html = renderReport(report);
+  assertNoInjectedMarkup(html);
+  assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'hostile text is shown, escaped');
+});
+
+test('a hostile CSV run end to end: bank --report and report --csv write a page with no injected markup', { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t);
+  const accounts = HOSTILE.map((_, i) => String(620000000100 + i * 13));
+  // The bank's side answers with hostile holder names too.
+  const sandbox = await startSandbox({ accounts: HOSTILE.map((evil, i) => ({ accountNumber: accounts[i]!, ifsc: 'SBIN0001234', name: `X ${evil.replace(/\u0000/g, '')}` })) });
+  t.after(() => sandbox.close());
+  const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
+  const corpus = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'hostile', 'formula-names.csv'), 'utf8').trimEnd().split(/\r?\n/);
+  const lines = [...corpus, ...HOSTILE.map((evil, i) => `${quote(evil.replace(/\u0000/g, ''))},${accounts[i]},SBIN0001234`), `${quote(HOSTILE[1]!)},${quote(HOSTILE[0]!)},SBIN0001234`];
+  const input = `${HOSTILE[2]!.replace(/\//g, '')}.csv`;
+  fs.writeFileSync(path.join(dir, input), `${lines.join('\n')}\n`);
+  const r = await runCli(['bank', input, '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--report', 'run.html'], { cwd: dir });
+  assert.ok(r.code === 0 || r.code === 3, r.stderr);
+  const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
+  assertNoInjectedMarkup(html);
+  assert.match(html, /Paid at risk/);
+  const again = await runCli(['report', '--state', 's.sqlite', '--csv', 'out.csv', '-o', 'again.html'], { cwd: dir });
+  assert.equal(again.code, 0, again.stderr);
+  assertNoInjectedMarkup(fs.readFileSync(path.join(dir, 'again.html'), 'utf8'));
+
+  const executablePath = findChromium();
+  if (!executablePath) {
+    t.diagnostic('Chromium is not installed (`apt-get install chromium`): the page was checked as text only');
+    return;
+  }
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-chromium-'));
+  t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath, headless: true, timeout: 30_000,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  t.after(() => context.close());
+  const page = context.pages()[0] ?? (await context.newPage());
+  const events: string[] = [];
+  page.on('dialog', (dialog) => {
+    events.push(`dialog ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('request', (request) => events.push(`request ${request.url()}`));
+  page.on('pageerror', (error) => events.push(`error ${error.message}`));
+  const url = pathToFileURL(path.join(dir, 'run.html')).href;
+  await page.goto(url, { waitUntil: 'load' });
+  const active = (await page.evaluate("document.querySelectorAll('script, img, iframe, object, embed, link, base, a, form, input').length")) as number;
+  assert.equal(active, 0);
+  assert.deepEqual(events, [`request ${url}`]);
+});
