@@ -10,7 +10,8 @@
  *
  * Environment: BENCH_QUICK=1; BENCH_LOAD_WAIT_S (longest wait for the 1-minute load average to
  * drop below BENCH_LOAD_MAX, default 1.0, before the suite; default 600 full, 0 quick);
- * BENCH_CLI (another executable to measure); BENCH_ONLY=1,4 (run some scenarios only).
+ * BENCH_CLI (another executable to measure); BENCH_ONLY=1,4 or `--only rate-sweep,1` (run some
+ * scenarios only); BENCH_RATES=10,100 (the rates of the sweep, scenario 8).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,13 +19,22 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { RateLimiter } from '../src/limiter/index.js';
 import { payee, writeMixedFile, writeUniqueFile, type Payee } from './lib/data.js';
 import { CLI, ROOT, cpuSeconds, killAll, loadAverage, runBareLoop, runCli, startSandboxProcess, type CliRun, type SandboxProcess } from './lib/procs.js';
 
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const SCALE = QUICK ? 0.1 : 1;
 const OUT = path.join(ROOT, 'bench', 'out');
-const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter((s) => s !== '').map(Number));
+/** Scenarios by name, for `npm run bench -- --only rate-sweep` (= BENCH_ONLY=8). */
+const NAMED: Record<string, number> = { throughput: 1, limiter: 2, latency: 3, memory: 4, resume: 6, calls: 7, 'rate-sweep': 8 };
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = new Set(
+  (onlyArg >= 0 ? process.argv[onlyArg + 1] ?? '' : process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .filter((s) => s !== '')
+    .map((s) => NAMED[s] ?? Number(s)),
+);
 const LOAD_MAX = Number(process.env.BENCH_LOAD_MAX ?? 1.0);
 const LOAD_WAIT_S = Number(process.env.BENCH_LOAD_WAIT_S ?? (QUICK ? 0 : 600));
 /** Between scenarios the wait is shorter: the suite's own previous scenario is still in the average. */
@@ -41,6 +51,11 @@ const SIZES = {
   memorySmallRows: Math.round(100_000 * SCALE),
   memoryLargeRows: Math.round(1_000_000 * SCALE),
   callsRows: Math.round(10_000 * SCALE),
+  /** Rate sweep (scenario 8): the limiter alone runs for this long per rate. */
+  limiterAloneSeconds: QUICK ? 1 : 3,
+  /** Rate sweep (scenario 8): each rate runs for about this long. */
+  sweepSeconds: QUICK ? 4 : 12,
+  rates: (process.env.BENCH_RATES ?? '10,100,500,1500,3000').split(',').map(Number),
 };
 
 type Load = [number, number, number];
@@ -114,9 +129,12 @@ function figure(f: Figure): void {
   save();
 }
 
+/** The full suite writes bench/results.*; a partial one (--only 8) bench/results-only-8.*, leaving the full figures alone. */
+const RESULTS = ONLY.size === 0 ? 'results' : `results-only-${[...ONLY].sort((a, b) => a - b).join('-')}`;
+
 function save(): void {
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), markdown());
+  fs.writeFileSync(path.join(ROOT, 'bench', `${RESULTS}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(ROOT, 'bench', `${RESULTS}.md`), markdown());
 }
 
 function markdown(): string {
@@ -489,6 +507,85 @@ async function callsPerRow(): Promise<void> {
 
 // ---- main ----
 
+/**
+ * The embedded limiter in this process with 64 callers and nothing else to do: turns granted per
+ * second over R. It tells the limiter's own exactness apart from a pipeline starved of CPU.
+ */
+async function limiterAlone(rate: number): Promise<number> {
+  const limiter = new RateLimiter({ rate });
+  const ms = SIZES.limiterAloneSeconds * 1000;
+  const until = performance.now() + ms;
+  let granted = 0;
+  const callers = Array.from({ length: 64 }, async () => {
+    for (;;) {
+      await limiter.acquire();
+      if (performance.now() >= until) return;
+      granted += 1;
+    }
+  });
+  await sleep(ms);
+  // The callers still waiting are turned away by close().
+  await limiter.close();
+  await Promise.allSettled(callers);
+  return (granted * 1000) / ms / rate;
+}
+
+/**
+ * The rate sweep (issue #16): for each R, --rate R against a sandbox whose quota is R (a sliding
+ * second, 429 beyond it), with --concurrency 64 to cover the latency; the achieved rate is rows
+ * per second from the sandbox's first request to the CLI's exit (the CLI's start-up, which the
+ * quota never sees, is left out); the 429 share is counted at the sandbox. The last line is the
+ * same file with no --rate and no quota: the ceiling the limiter works under.
+ */
+async function rateSweep(): Promise<void> {
+  process.stdout.write(`8. rate sweep: --rate R vs sandbox --rate-limit R, R = ${SIZES.rates.join(', ')} (${SIZES.sweepSeconds} s each)\n`);
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const lines: Array<Record<string, unknown>> = [];
+  const cells: string[] = [];
+  let worst = Infinity;
+  let worst429 = 0;
+  for (const rate of [...SIZES.rates, 0]) {
+    const rows = rate === 0 ? Math.round(30_000 * SCALE) : Math.max(QUICK ? 40 : 200, Math.round(rate * SIZES.sweepSeconds));
+    const input = path.join(OUT, `rate-${rows}.csv`);
+    if (!fs.existsSync(input)) await writeUniqueFile(input, rows, 8);
+    const sandbox = await startSandboxProcess(rate === 0 ? {} : { rateLimit: rate });
+    try {
+      const flags = rate === 0 ? ['--concurrency', '64'] : ['--rate', String(rate), '--concurrency', '64'];
+      const run = await bank(sandbox, input, freshState(`rate-${rate}`), flags);
+      const too = run.responses['429'] ?? 0;
+      const share = run.calls === 0 ? 0 : too / run.calls;
+      // From the first request to the end of the run: the rate the quota saw, not the CLI's start.
+      const sendingMs = run.spawnAt + run.wallMs - (await sandbox.firstRequest);
+      const achieved = (rows * 1000) / sendingMs;
+      const line: Record<string, unknown> = { rate: rate === 0 ? null : rate, rows, durationMs: run.summary.durationMs, sendingMs: round(sendingMs, 0), rowsPerSecInRun: perSecond(rows, run.summary.durationMs), achieved: round(achieved, 1), ratio: rate === 0 ? null : round(achieved / rate, 3), calls: run.calls, too429: too, share429: round(share * 100, 3), exitCode: run.code, load: loadAverage() };
+      lines.push(line);
+      if (rate === 0) {
+        cells.push(`no --rate ${fmt(round(achieved, 0))} rows/s`);
+        process.stdout.write(`    no --rate, no quota: ${fmt(round(achieved, 0))} rows/s\n`);
+      } else {
+        const alone = await limiterAlone(rate);
+        line.limiterAlone = round(alone, 3);
+        process.stdout.write(`    --rate ${rate}, the limiter alone (64 callers, ${SIZES.limiterAloneSeconds} s, no I/O): ${round(alone, 3)}× R\n`);
+        worst = Math.min(worst, achieved / rate);
+        worst429 = Math.max(worst429, share);
+        cells.push(`${fmt(rate)}/s: ${round(achieved / rate, 3)}× (${round(share * 100, 2)}% 429; limiter alone ${round(alone, 3)}×)`);
+        process.stdout.write(`    --rate ${rate}: ${round(achieved, 1)} rows/s = ${round(achieved / rate, 3)}× R, ${too} × 429 of ${fmt(run.calls)} calls (${round(share * 100, 2)}%), exit ${run.code}\n`);
+      }
+    } finally {
+      await sandbox.stop();
+    }
+  }
+  results.scenarios.rateSweep = { lines, load };
+  figure({
+    id: 8,
+    scenario: 'Rate sweep, --rate R vs sandbox --rate-limit R, --concurrency 64',
+    measured: cells.join('; '),
+    target: '≥ 0.95× R, 429s ≤ 0.5%, every R',
+    pass: worst >= 0.95 && worst429 <= 0.005,
+    load,
+  });
+}
+
 const SCENARIOS: Array<[number[], () => Promise<void>]> = [
   [[1], throughput],
   [[2], limiter],
@@ -496,6 +593,7 @@ const SCENARIOS: Array<[number[], () => Promise<void>]> = [
   [[4, 5], memoryAndStart],
   [[6], resumeCost],
   [[7], callsPerRow],
+  [[8], rateSweep],
 ];
 
 process.on('exit', killAll);
@@ -529,7 +627,7 @@ async function main(): Promise<number> {
   }
   results.machine.loadAtEnd = loadAverage();
   save();
-  process.stdout.write(`\n${markdown()}\nwritten: bench/results.json, bench/results.md\n`);
+  process.stdout.write(`\n${markdown()}\nwritten: bench/${RESULTS}.json, bench/${RESULTS}.md\n`);
   return failed || results.figures.some((f) => f.id === 7 && f.pass === false) ? 1 : 0;
 }
 

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { createClient } from '../src/api/client.js';
 import { VasError } from '../src/api/errors.js';
 import { InputError, UsageError } from '../src/errors.js';
-import { Breaker, Caller, FAIL_FAST_THRESHOLD, SendGate } from '../src/pipeline/bank-run/caller.js';
+import { Breaker, Caller, FAIL_FAST_THRESHOLD } from '../src/pipeline/bank-run/caller.js';
+import { RateLimiter } from '../src/limiter/index.js';
 import { OrderedWriter, READ_AHEAD_ROWS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
 import { LivePayees } from '../src/pipeline/bank-run/payees.js';
 import { Planner, StoredPayees, STORED_PAYEES_CHUNK } from '../src/pipeline/bank-run/plan.js';
@@ -102,12 +103,51 @@ test('breaker: an unreachable API stops at once; a service that never worked aft
   assert.equal(worked.failed(down), undefined, 'an answer resets the count');
 });
 
-test('send gate: spaces sends at the rate (with headroom); none without a rate', async () => {
-  assert.equal(new SendGate(undefined).active, false);
-  const gate = new SendGate(100);
-  const t = performance.now();
-  for (let i = 0; i < 4; i += 1) await gate.pass();
-  assert.ok(performance.now() - t >= 25, 'three gaps of ~10 ms');
+test('stop: any stop aborts the turns waited for in the rate limiter', () => {
+  const stop = new StopControl(10);
+  assert.equal(stop.turnAbort.signal.aborted, false);
+  stop.stop('max-calls', 'budget');
+  assert.equal(stop.turnAbort.signal.aborted, true);
+  assert.equal(stop.callAbort.signal.aborted, false, 'calls in flight are not cancelled by a budget stop');
+});
+
+test('caller with --rate: each request takes its turn; a payee still waiting when the run stops is never marked or counted', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const client = createClient({ baseUrl: sandbox.url, token: 'sandbox-token' });
+  t.after(() => client.close());
+  const store = memoryStore(t);
+  const runId = store.createRun('f', 'pl', 'in.csv').id;
+  const opts = options({ rate: 1, concurrency: 2 });
+  const summary = createSummary(opts);
+  const payees = new LivePayees(store, runId, summary);
+  const stop = new StopControl(10);
+  const limiter = new RateLimiter({ rate: 1 });
+  t.after(() => limiter.close());
+  let settled = 0;
+  const caller = new Caller({
+    options: opts, client, store, runId, payees, summary, stop, limiter, now: () => T0,
+    log: { info: () => {}, warn: () => {} }, onSettled: () => {
+      settled += 1;
+      // The first answer stops the run: the second payee is still waiting for its turn (1/s).
+      stop.stop('signal', 'stopped by signal');
+    },
+  });
+  const task = (account: string, firstRow: number): PayeeTask => {
+    const created: PayeeTask = { payee: `${account}|SBIN0001234`, firstRow, stored: false, account, ifsc: 'SBIN0001234', outcome: undefined };
+    payees.add(created);
+    return created;
+  };
+  const first = task('100000000012', 1);
+  const second = task('100000000022', 2);
+  caller.dispatch(first);
+  caller.dispatch(second);
+  await caller.settled();
+  assert.equal(settled, 2);
+  assert.equal(first.outcome?.status, 'VERIFIED');
+  assert.equal(second.outcome, undefined);
+  assert.equal(second.stored, false, 'never marked IN_FLIGHT');
+  assert.equal(summary.calls.pl, 1);
 });
 
 test('caller: answers a payee over HTTP, defers every payee of an account at its daily limit', async (t) => {

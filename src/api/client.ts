@@ -95,6 +95,8 @@ export interface CallOptions {
    * quota, so a caller's rate limiter gets to space it. Default: none.
    */
   beforeRetry?: (() => Promise<unknown>) | undefined;
+  /** Called before each retry's sleep, like ClientOptions.onRetry, for this call only (a rate limiter hears of 429s). Default: none. */
+  onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
 export interface CallResult<T> {
@@ -210,6 +212,7 @@ export function createClient(options: ClientOptions): Client {
     pennyDrop: boolean,
     signal: AbortSignal | undefined,
     beforeRetry?: (() => Promise<unknown>) | undefined,
+    onRetry?: ((event: RetryEvent) => void) | undefined,
   ): Promise<CallResult<T>> {
     if (closed) throw new VasError({ kind: 'network', code: 'aborted', message: 'client is closed' });
     let attempt = 0;
@@ -250,7 +253,9 @@ export function createClient(options: ClientOptions): Client {
       if (error.code === 'rate-limit') quotaWaits += 1;
       const decision = decideRetry({ error, attempt, quotaWaits, pennyDrop, policy, random });
       if (!decision.retry) throw error;
-      options.onRetry?.({ op, attempt, error, delayMs: decision.delayMs, reason: decision.reason });
+      const event: RetryEvent = { op, attempt, error, delayMs: decision.delayMs, reason: decision.reason };
+      options.onRetry?.(event);
+      onRetry?.(event);
       try {
         await sleepFor(decision.delayMs, undefined, signal ? { signal } : undefined);
         await beforeRetry?.();
@@ -265,7 +270,7 @@ export function createClient(options: ClientOptions): Client {
     baseUrl,
     verifyBankAccount(input, callOptions) {
       const op = input.mode === 'pd' ? OPS.pennyDrop : OPS.pennyLess;
-      return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry)
+      return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry, callOptions?.onRetry)
         .then((answer) => {
           const checked = checkBankResult(answer.result);
           return checked === answer.result ? answer : { ...answer, result: checked };

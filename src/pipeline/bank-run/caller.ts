@@ -1,16 +1,16 @@
 /**
  * Stage 3 of the bank run (docs/ARCHITECTURE.md, "The bank run"): a payee's calls. Each payee
- * that needs the API gets a concurrency slot, then its turn in the rate limiter; its IN_FLIGHT
- * mark is committed before the request leaves; the answer, or the failure, becomes its outcome.
+ * that needs the API gets a concurrency slot, then, for each request, its turn in the rate limiter
+ * (src/limiter: one gate for first attempts and retries alike); its IN_FLIGHT mark is committed
+ * before the request leaves; the answer, or the failure, becomes its outcome.
  * The caller also keeps the budget (--max-calls, --max-spend) and the circuit breaker.
  */
-import { createRequire } from 'node:module';
-import Bottleneck from 'bottleneck';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { CallResult, Client } from '../../api/client.js';
 import { isVasError, type VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
+import { createLimiter as createRateLimiter, LimiterLostError, LimiterSetupError, type Limiter } from '../../limiter/index.js';
 import type { BankStore } from '../../state/bank-store.js';
 import type { VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
@@ -24,8 +24,6 @@ import type { BankRunOptions, BankRunSummary, Logger, PayeeTask } from './types.
 export const DEFAULT_BREAKER_THRESHOLD = 10;
 /** Service failures that stop a run in which no call has succeeded yet (a wrong or dead target). */
 export const FAIL_FAST_THRESHOLD = 3;
-/** Share of --rate actually used, leaving room for timing jitter against the quota. */
-export const RATE_HEADROOM = 0.975;
 
 export interface CallerParts {
   options: BankRunOptions;
@@ -35,7 +33,7 @@ export interface CallerParts {
   payees: LivePayees;
   summary: BankRunSummary;
   stop: StopControl;
-  limiter: Bottleneck | undefined;
+  limiter: Limiter | undefined;
   now: () => number;
   log: Logger;
   /** Called whenever a payee's calls end (answered or not): the writer may have rows to write. */
@@ -79,39 +77,14 @@ export class Breaker {
   }
 }
 
-/**
- * Keeps the sends themselves spaced at --rate. The limiter spaces the start of each payee, but
- * its commit takes a variable time before the send; without this gate commits could bunch them.
- */
-export class SendGate {
-  private readonly spacingMs: number;
-  private nextSendAt = 0;
-
-  constructor(rate: number | undefined) {
-    this.spacingMs = rate !== undefined && rate > 0 ? 1000 / (rate * RATE_HEADROOM) : 0;
-  }
-
-  get active(): boolean {
-    return this.spacingMs > 0;
-  }
-
-  async pass(): Promise<void> {
-    if (this.spacingMs === 0) return;
-    const t = performance.now();
-    const wait = this.nextSendAt - t;
-    this.nextSendAt = Math.max(t, this.nextSendAt) + this.spacingMs;
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  }
-}
-
 export class Caller {
   private readonly parts: CallerParts;
   private readonly options: BankRunOptions;
   private readonly limit: LimitFunction;
   private readonly breaker: Breaker;
-  private readonly gate: SendGate;
   private readonly idle = new SignalEvent();
   private readonly spaceRetry: (() => Promise<void>) | undefined;
+  private readonly noteRetry: ((event: { error: VasError }) => void) | undefined;
   /** Payees dispatched whose calls have not ended. */
   private outstanding = 0;
 
@@ -120,15 +93,35 @@ export class Caller {
     this.options = parts.options;
     this.limit = pLimit(Math.max(1, parts.options.concurrency));
     this.breaker = new Breaker(parts.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD);
-    this.gate = new SendGate(parts.options.rate);
+    // ---- limiter (src/limiter): one gate for every request, first attempts and retries ----
     const limiter = parts.limiter;
-    // A retry spends the same quota as a first attempt: it waits its turn in the rate limiter.
+    // A retry spends the same quota as a first attempt: it waits its turn too (a refusal cancels it).
     this.spaceRetry = limiter
       ? async () => {
-          await limiter.schedule(() => Promise.resolve());
-          await this.gate.pass();
+          if (!(await this.takeTurn())) throw new Error('no turn: the run is stopping');
         }
       : undefined;
+    // A 429 slows every caller down, not only the one that got it (AIMD in the limiter).
+    this.noteRetry = limiter
+      ? (event: { error: VasError }) => {
+          if (event.error.code === 'rate-limit') limiter.penalize(event.error.retryAfterMs);
+        }
+      : undefined;
+    // ---- end limiter ----
+  }
+
+  /** limiter: waits for this request's turn; false when the run stops meanwhile (or the shared limiter is lost). */
+  private async takeTurn(): Promise<boolean> {
+    const { limiter, stop } = this.parts;
+    if (!limiter) return true;
+    try {
+      await limiter.acquire(stop.turnAbort.signal);
+      return !stop.reason;
+    } catch (error) {
+      if (error instanceof LimiterLostError) stop.stop('fatal', error.message);
+      else if (!stop.reason) throw error;
+      return false;
+    }
   }
 
   /** Queues a payee's calls: a concurrency slot, then (with --rate) its turn. */
@@ -143,10 +136,9 @@ export class Caller {
   }
 
   private async work(task: PayeeTask): Promise<void> {
-    const { limiter, stop } = this.parts;
+    const { stop } = this.parts;
     try {
-      if (limiter && !stop.reason) await limiter.schedule(() => this.execute(task));
-      else await this.execute(task);
+      await this.execute(task);
     } catch (error) {
       // A bug, or the state file failing under us: stop everything and report it.
       stop.stop('fatal', error instanceof Error ? error.message : String(error));
@@ -199,7 +191,12 @@ export class Caller {
 
   /** One call of `mode`: counted, marked IN_FLIGHT and committed, then sent. Undefined when it ended without an answer. */
   private async call(task: PayeeTask, mode: VerifyMode, client: Client, runId: number): Promise<CallResult<BankResult> | undefined> {
-    const { summary, store, stop } = this.parts;
+    const { summary, store, stop, limiter } = this.parts;
+    // limiter: the one gate, taken before the payee is marked IN_FLIGHT (a queued payee is never in doubt)
+    if (limiter && !(await this.takeTurn())) {
+      if (mode === 'pd' && this.options.mode === 'hybrid') store.markStatus(runId, task.firstRow, 'PENDING', null, null);
+      return undefined;
+    }
     const price = mode === 'pd' ? this.options.pricePd : this.options.pricePl;
     // Counted before the first await, so concurrent workers never overshoot a budget.
     summary.calls[mode] += 1;
@@ -219,11 +216,10 @@ export class Caller {
       store.markStatus(runId, task.firstRow, 'PENDING', null, null);
       return undefined;
     }
-    if (this.gate.active) await this.gate.pass();
     try {
       return await client.verifyBankAccount(
         { accountNumber: task.account, ifsc: task.ifsc, mode },
-        { signal: stop.callAbort.signal, beforeRetry: this.spaceRetry },
+        { signal: stop.callAbort.signal, beforeRetry: this.spaceRetry, onRetry: this.noteRetry },
       );
     } catch (error) {
       this.fail(task, mode, error, runId);
@@ -318,28 +314,16 @@ export class Caller {
   }
 }
 
-/** The rate limiter for --rate: embedded, or shared through Redis (--redis). None without --rate. */
-export function createLimiter(options: BankRunOptions): Bottleneck | undefined {
-  if (options.rate === undefined || options.rate <= 0) return undefined;
-  // Requests are spaced 2.5% wider than --rate asks: a quota counted over a sliding second
-  // otherwise sees the odd 201st request whenever either side's event loop bunches two.
-  const minTime = 1000 / (options.rate * RATE_HEADROOM);
-  if (options.redis) {
-    // Clustered mode: every run of one credential shares one quota through Redis. Bottleneck
-    // loads ioredis itself; it is optional, so say how to get it rather than fail obscurely.
-    try {
-      createRequire(import.meta.url).resolve('ioredis');
-    } catch {
-      throw new UsageError('--redis needs the ioredis package: npm install ioredis');
-    }
-    return new Bottleneck({
-      id: options.redis.limiterId,
-      datastore: 'ioredis',
-      clearDatastore: false,
-      clientOptions: options.redis.url,
-      minTime,
-      reservoir: null,
-    } as Bottleneck.ConstructorOptions);
+/**
+ * limiter: the rate limiter for --rate (src/limiter), embedded or shared through Redis (--redis);
+ * none without --rate, and none for a dry run (it makes no call, so it neither needs nor touches
+ * a shared limiter). Set up before any call: an unusable --redis stops the run here (exit 2).
+ */
+export async function createLimiter(options: BankRunOptions, signal: AbortSignal): Promise<Limiter | undefined> {
+  if (options.dryRun) return undefined;
+  try {
+    return await createRateLimiter({ rate: options.rate, redis: options.redis, signal });
+  } catch (error) {
+    throw error instanceof LimiterSetupError ? new UsageError(error.message, { cause: error }) : error;
   }
-  return new Bottleneck({ minTime });
 }

@@ -9,8 +9,8 @@
  * Everything it touches (client, store, clock, stop signal, logger) is handed in; it never reads
  * the process.
  */
-import type Bottleneck from 'bottleneck';
 import { OutputError } from '../../errors.js';
+import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openCsvOutput, type CsvOutput } from '../write.js';
 import { Caller, createLimiter } from './caller.js';
 import { OrderedWriter } from './ordered-writer.js';
@@ -38,7 +38,7 @@ interface Stages {
   planner: Planner;
   caller: Caller;
   progress: ProgressReporter;
-  limiter: Bottleneck | undefined;
+  limiter: Limiter | undefined;
 }
 
 export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promise<BankRunSummary> {
@@ -46,15 +46,23 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // Everything that can be wrong with the input is found before any call.
   if (!options.dryRun) checkOutputPath(options.outputPath);
   const input = await openInput(options);
-  let limiter: Bottleneck | undefined;
+  // ---- limiter (src/limiter): set up before any call; an unusable --redis stops here ----
+  let limiter: Limiter | undefined;
   try {
-    limiter = createLimiter(options);
+    limiter = await createLimiter(options, deps.stopSignal);
   } catch (error) {
     input.close();
     throw error;
   }
+  // ---- end limiter ----
   const summary = createSummary(options);
-  const run = await chooseRun(options, deps, input, summary);
+  let run: ChosenRun;
+  try {
+    run = await chooseRun(options, deps, input, summary);
+  } catch (error) {
+    await limiter?.close(); // limiter: a locked state file or a failed run choice lets go of it
+    throw error;
+  }
   const stages = assemble(options, deps, input, run, limiter, summary, started);
   const following = stages.stop.follow(deps.stopSignal);
   const readError = await readRows(stages);
@@ -62,7 +70,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   await stages.writer.drain();
   following.detach();
   stages.progress.stopTimer();
-  await limiter?.disconnect();
+  await limiter?.close(); // limiter
   const complete = await finishRun(options, deps, stages, summary);
   stages.progress.report(true);
 
@@ -74,7 +82,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   return closeSummary(summary, { stopped: stages.stop.reason, message: stages.stop.message, durationMs: deps.now() - started, complete });
 }
 
-function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, run: ChosenRun, limiter: Bottleneck | undefined, summary: BankRunSummary, started: number): Stages {
+function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, run: ChosenRun, limiter: Limiter | undefined, summary: BankRunSummary, started: number): Stages {
   const { store, now } = deps;
   const { header, columns } = input;
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);

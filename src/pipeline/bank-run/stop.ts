@@ -1,7 +1,8 @@
 /**
  * Why and when the bank run stops dispatching (docs/ARCHITECTURE.md, "Stopping"). The first
  * reason wins. A signal lets calls in flight finish for a grace period, then cancels them; a
- * broken service or a fatal fault lets them finish or fail on their own.
+ * broken service or a fatal fault lets them finish or fail on their own. Any stop at once empties
+ * the rate limiter's queue: a payee waiting for its turn is never sent.
  */
 import { setMaxListeners } from 'node:events';
 import type { StopReason } from './types.js';
@@ -14,12 +15,15 @@ export class StopControl {
   message: string | null = null;
   /** Every call in flight listens to this one signal. */
   readonly callAbort = new AbortController();
+  /** limiter: every payee waiting for its turn listens to this one; aborted by any stop. */
+  readonly turnAbort = new AbortController();
   private readonly graceMs: number;
   private readonly onStop: Array<() => void> = [];
 
   constructor(graceMs: number) {
     this.graceMs = graceMs;
     setMaxListeners(0, this.callAbort.signal);
+    setMaxListeners(0, this.turnAbort.signal);
   }
 
   /** Called once, on the first stop (the writer wakes its reader). */
@@ -32,6 +36,7 @@ export class StopControl {
     this.reason = reason;
     this.message = message;
     for (const listener of this.onStop) listener();
+    this.turnAbort.abort(); // limiter: payees waiting for their turn leave the queue unsent
     if (reason === 'signal') {
       const timer = setTimeout(() => this.callAbort.abort(), this.graceMs);
       timer.unref();

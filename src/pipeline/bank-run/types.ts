@@ -33,7 +33,7 @@ export interface BankRunOptions {
   breakerThreshold?: number | undefined;
   /** How long a stop waits for calls in flight; default DEFAULT_STOP_GRACE_MS (15 s). */
   stopGraceMs?: number | undefined;
-  /** Bottleneck clustered mode: a Redis URL and the limiter id shared by every run of one credential. */
+  /** One quota shared through Redis (src/limiter): a Redis URL and the limiter id (a hash of the credential). */
   redis?: { url: string; limiterId: string } | undefined;
 }
 

@@ -66,6 +66,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
   if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
+  // The shared limiter shares a rate: without one there is nothing to share (never silently ignored).
+  if (flags.redis !== undefined && flags.rate === undefined) throw new UsageError('--redis shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)');
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   let reuseMs: number | undefined;
   let timeoutMs: number;

@@ -1,0 +1,36 @@
+/**
+ * The rate limiter of the bulk run (README, "The rate"; docs/ARCHITECTURE.md, "Layout"): embedded by default, shared through Redis
+ * with `--redis URL`. `createLimiter` is all a run needs; the parts are exported for tests.
+ */
+import { RateLimiter, type Limiter, type LimiterLostError } from './limiter.js';
+import { createRedisSource } from './redis.js';
+
+export { RateLimiter, createLocalSource, LimiterClosedError, LimiterLostError, LimiterSetupError, type Limiter, type TokenSource } from './limiter.js';
+export { Aimd, CATCH_UP_MS, RATE_HEADROOM, takeTokens, toPace, type Pace } from './pace.js';
+export { checkRedisUrl, maskRedisUrl, REDIS_SETUP_TIMEOUT_MS } from './redis.js';
+
+export interface LimiterOptions {
+  /** Requests per second; undefined = no limiter. */
+  rate?: number | undefined;
+  /** Share the quota through Redis: the URL and the limiter id (a hash of the credential). */
+  redis?: { url: string; limiterId: string } | undefined;
+  /** Aborts a Redis setup under way (SIGINT/SIGTERM). */
+  signal?: AbortSignal | undefined;
+  /** Called once if the shared store is lost mid-run. */
+  onLost?: ((error: LimiterLostError) => void) | undefined;
+}
+
+/**
+ * The limiter for `rate`, or undefined with no rate. With `redis`, connects first (at most
+ * REDIS_SETUP_TIMEOUT_MS) and throws LimiterSetupError if it cannot: before any call is made.
+ */
+export async function createLimiter(options: LimiterOptions): Promise<Limiter | undefined> {
+  if (options.rate === undefined) {
+    if (options.redis) throw new RangeError('a shared limiter needs a rate');
+    return undefined;
+  }
+  const source = options.redis
+    ? await createRedisSource({ url: options.redis.url, limiterId: options.redis.limiterId, signal: options.signal })
+    : undefined;
+  return new RateLimiter({ rate: options.rate, source, onLost: options.onLost });
+}

@@ -1,0 +1,226 @@
+/**
+ * The rate limiter of a bulk run (README, "The rate"; docs/ARCHITECTURE.md, "Layout"): one gate that every request
+ * passes, first attempts and retries alike. Callers wait in one queue; tokens are taken from a
+ * source in batches (the embedded GCRA, or a Redis shared by every run of one credential) and
+ * the whole queue is woken by one timer, so the rate is exact from 0.1/s to thousands per second
+ * instead of being capped by one timer per request.
+ */
+import { Aimd, takeTokens, toPace, type Pace } from './pace.js';
+
+/** A gate every request passes. */
+export interface Limiter {
+  /**
+   * Resolves when one request may leave. Rejects with the signal's reason when it is aborted,
+   * with LimiterLostError when the shared store is gone, with LimiterClosedError after close().
+   */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** A 429 (quota violation): every caller slows down, then speeds up again (AIMD). */
+  penalize(retryAfterMs?: number): void;
+  /** The rate in use now (requests per second). */
+  currentRate(): number;
+  /** Rejects whatever waits and lets go of the store; idempotent, bounded in time. */
+  close(): Promise<void>;
+}
+
+/** Where tokens come from. */
+export interface TokenSource {
+  /** Takes up to `want` tokens at `pace`; when none, says in how many ms one is due. */
+  take(want: number, pace: Pace): Promise<{ granted: number; waitMs: number }> | { granted: number; waitMs: number };
+  /** Says what the source is, for messages (credentials masked). */
+  readonly describe: string;
+  close(): Promise<void>;
+}
+
+export class LimiterClosedError extends Error {
+  override readonly name = 'LimiterClosedError';
+}
+
+/** The shared store stopped answering mid-run: the run must stop (its rows stay resumable). */
+export class LimiterLostError extends Error {
+  override readonly name = 'LimiterLostError';
+}
+
+/** The limiter could not be set up (a malformed or unreachable --redis URL): fix the invocation. */
+export class LimiterSetupError extends Error {
+  override readonly name = 'LimiterSetupError';
+}
+
+export interface RateLimiterOptions {
+  /** Requests per second asked for (--rate). */
+  rate: number;
+  source?: TokenSource | undefined;
+  /** Clock in ms. Default performance.now. */
+  now?: (() => number) | undefined;
+  /** How long a failing source may fail before the limiter gives up. Default 3000 ms. */
+  lostAfterMs?: number | undefined;
+  /** Fewest ms between two asks of an asynchronous source while callers wait. Default 5 ms. */
+  pollMs?: number | undefined;
+  /** Called once when the source is lost. */
+  onLost?: ((error: LimiterLostError) => void) | undefined;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/** The embedded source: GCRA in this process. */
+export function createLocalSource(now: () => number = () => performance.now()): TokenSource {
+  let tat = 0;
+  return {
+    describe: 'embedded',
+    take(want, pace) {
+      const t = takeTokens(tat, now(), want, pace);
+      tat = t.tat;
+      return { granted: t.granted, waitMs: t.waitMs };
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/** A run starts at this share of its rate and reaches the rate within a second (see AimdOptions.startShare). */
+export const SLOW_START_SHARE = 0.9;
+
+export class RateLimiter implements Limiter {
+  private readonly source: TokenSource;
+  private readonly now: () => number;
+  private readonly aimd: Aimd;
+  private readonly lostAfterMs: number;
+  private readonly pollMs: number;
+  private readonly onLost: ((error: LimiterLostError) => void) | undefined;
+  private readonly waiters: Waiter[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** An asynchronous take is under way. */
+  private taking = false;
+  private failingSince: number | undefined;
+  private lastError: unknown;
+  private failure: Error | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: RateLimiterOptions) {
+    if (!(options.rate > 0)) throw new RangeError(`rate must be > 0, got ${options.rate}`);
+    this.source = options.source ?? createLocalSource(options.now);
+    this.now = options.now ?? (() => performance.now());
+    this.aimd = new Aimd({ target: options.rate, startShare: SLOW_START_SHARE, startAt: this.now() });
+    this.lostAfterMs = options.lostAfterMs ?? 3000;
+    this.pollMs = options.pollMs ?? 5;
+    this.onLost = options.onLost;
+  }
+
+  currentRate(): number {
+    return this.aimd.rate(this.now());
+  }
+
+  penalize(_retryAfterMs?: number): void {
+    // The caller that got the 429 waits its Retry-After itself; the others slow down with it.
+    this.aimd.onViolation(this.now());
+  }
+
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) this.waiters.splice(at, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.waiters.push(waiter);
+      if (!this.timer && !this.taking) this.release();
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.fail(new LimiterClosedError('the rate limiter is closed'));
+      await this.source.close();
+    })();
+    return this.closing;
+  }
+
+  private pace(): Pace {
+    return toPace(this.aimd.rate(this.now()));
+  }
+
+  /** Hands out what the source grants, then sets one timer for the rest of the queue. */
+  private release(): void {
+    if (this.failure || this.waiters.length === 0) return;
+    let answer;
+    try {
+      answer = this.source.take(this.waiters.length, this.pace());
+    } catch (error) {
+      this.onSourceError(error);
+      return;
+    }
+    if (answer instanceof Promise) {
+      this.taking = true;
+      answer.then(
+        (a) => {
+          this.taking = false;
+          this.onGrant(a.granted, a.waitMs, this.pollMs);
+        },
+        (error: unknown) => {
+          this.taking = false;
+          this.onSourceError(error);
+        },
+      );
+      return;
+    }
+    this.onGrant(answer.granted, answer.waitMs, 1);
+  }
+
+  private onGrant(granted: number, waitMs: number, minWaitMs: number): void {
+    if (this.failure) return;
+    this.failingSince = undefined;
+    for (let i = 0; i < granted && this.waiters.length > 0; i += 1) {
+      const waiter = this.waiters.shift()!;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve();
+    }
+    if (this.waiters.length === 0) return;
+    // Tokens were granted and callers still wait: they arrived meanwhile, or the grant was cut at
+    // what was due; either way the next ones are due after one more interval at most.
+    const delay = Math.max(minWaitMs, granted > 0 ? minWaitMs : Math.ceil(waitMs));
+    this.arm(delay);
+  }
+
+  private arm(delayMs: number): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.release();
+    }, delayMs);
+  }
+
+  private onSourceError(error: unknown): void {
+    if (this.failure) return;
+    const t = this.now();
+    this.failingSince ??= t;
+    this.lastError = error;
+    if (t - this.failingSince >= this.lostAfterMs) {
+      const why = this.lastError instanceof Error ? this.lastError.message : String(this.lastError);
+      const lost = new LimiterLostError(`the shared rate limit (${this.source.describe}) stopped answering for ${Math.round((t - this.failingSince) / 1000)} s (${why})`, { cause: error });
+      this.fail(lost);
+      this.onLost?.(lost);
+      return;
+    }
+    // A blip (a Redis restart, a failover): ask again shortly, callers keep waiting.
+    this.arm(Math.min(250, this.lostAfterMs));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const waiter of this.waiters.splice(0)) {
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(this.failure);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The pure arithmetic of the rate limiter (README, "The rate"; docs/ARCHITECTURE.md, "Layout"): a generic cell-rate
+ * algorithm (GCRA) that hands out tokens in batches, and an AIMD controller that lowers the rate
+ * on a 429 and raises it again afterwards. No timers, no I/O: the embedded limiter runs the GCRA
+ * here, the Redis one runs the same formula in a Lua script (redis.ts).
+ */
+
+/** Share of --rate actually used, leaving room for timing jitter against a quota counted over a sliding second. */
+export const RATE_HEADROOM = 0.96;
+/**
+ * How far behind the clock the limiter may catch up, in ms. The queue is woken by one timer,
+ * which fires late by a millisecond or more (more on a busy machine): the tokens that accrued
+ * meanwhile leave together instead of being lost. Idle time beyond it accrues nothing, so a
+ * quiet limiter starts with at most that much. In any second at most floor((1000 + 20) / interval) + 1
+ * leave: with the headroom, ≤ 0.98 × R + 1, within a quota of R for every R ≥ 1, and a request
+ * may arrive up to 20 ms late (a busy event loop, a new connection) without a 429. (10 ms lost
+ * a tenth of the rate in a pipeline whose event loop is busy for longer than that.)
+ */
+export const CATCH_UP_MS = 20;
+
+export interface Pace {
+  /** Milliseconds between two tokens. */
+  intervalMs: number;
+  /** Lateness that is caught up (ms). */
+  catchUpMs: number;
+}
+
+/** The pace that delivers `rate` requests per second (less the headroom). */
+export function toPace(rate: number): Pace {
+  return { intervalMs: 1000 / (rate * RATE_HEADROOM), catchUpMs: CATCH_UP_MS };
+}
+
+export interface Take {
+  /** Tokens granted now (0..want). */
+  granted: number;
+  /** The new theoretical arrival time to keep. */
+  tat: number;
+  /** When nothing was granted: ms until one token is due. */
+  waitMs: number;
+}
+
+/**
+ * GCRA: `tat` is when the next token is due. Tokens due up to `catchUpMs` ago are still granted
+ * (a late wake-up loses nothing); older ones are forgotten. Times in ms, any origin.
+ */
+export function takeTokens(tat: number, now: number, want: number, pace: Pace): Take {
+  const start = Math.max(tat, now - pace.catchUpMs);
+  if (start > now) return { granted: 0, tat: start, waitMs: start - now };
+  const due = Math.floor((now - start) / pace.intervalMs + 1e-9) + 1;
+  const granted = Math.max(0, Math.min(want, due));
+  return { granted, tat: start + granted * pace.intervalMs, waitMs: granted > 0 ? 0 : start - now };
+}
+
+export interface AimdOptions {
+  /** The rate asked for (requests per second): never exceeded. */
+  target: number;
+  /** Factor applied on a quota violation. Default 0.9 (a lone 429 from jitter costs little; a low quota is still reached, 0.9 per hold). */
+  decrease?: number;
+  /**
+   * Growth per second after a cut, as a share of the rate the cut left (additive from there, so
+   * a quota far below `target` is approached in steps of its own size). Default 0.15 (from 0.9×
+   * back to the target in 0.75 s).
+   */
+  recoverPerSecond?: number;
+  /** Violations closer together than this cut once (one crowded second gives many 429s). Default 250 ms. */
+  holdMs?: number;
+  /** Lowest rate, as a share of `target`. Default 0.01 (at least 0.1/s). */
+  floorShare?: number;
+  /**
+   * Start below the target, as if cut at `startAt`: the first requests of a run are the slowest
+   * to arrive (connections are being opened), so a full-rate first second would put one request
+   * too many into the quota's first window. Default 1 (no slow start).
+   */
+  startShare?: number;
+  startAt?: number;
+}
+
+/** Additive-increase, multiplicative-decrease of the rate. Pure: the caller passes the clock. */
+export class Aimd {
+  readonly target: number;
+  private readonly decrease: number;
+  private readonly recoverShare: number;
+  private readonly holdMs: number;
+  private readonly floor: number;
+  /** The rate right after the last cut, and when it was cut. */
+  private cutRate: number;
+  private cutAt = Number.NEGATIVE_INFINITY;
+  private violatedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: AimdOptions) {
+    this.target = options.target;
+    this.decrease = options.decrease ?? 0.9;
+    this.recoverShare = (options.recoverPerSecond ?? 0.15) / 1000;
+    this.holdMs = options.holdMs ?? 250;
+    this.floor = Math.max(0.1, options.target * (options.floorShare ?? 0.01));
+    this.cutRate = options.target;
+    const startShare = options.startShare ?? 1;
+    if (startShare < 1 && options.startAt !== undefined) {
+      this.cutRate = options.target * startShare;
+      this.cutAt = options.startAt;
+    }
+  }
+
+  /** The rate to use at `now`. */
+  rate(now: number): number {
+    if (this.cutAt === Number.NEGATIVE_INFINITY) return this.target;
+    return Math.min(this.target, this.cutRate * (1 + Math.max(0, now - this.cutAt) * this.recoverShare));
+  }
+
+  /** A 429: cut the rate (once per hold period). Returns whether it was cut. */
+  onViolation(now: number): boolean {
+    if (now - this.violatedAt < this.holdMs) return false;
+    this.cutRate = Math.max(this.floor, this.rate(now) * this.decrease);
+    this.cutAt = now;
+    this.violatedAt = now;
+    return true;
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * One quota shared by every run of one credential, through Redis (README, "Sharing one quota
+ * across hosts"). The shared state is one key per limiter id holding the GCRA's theoretical arrival
+ * time (pace.ts), updated by a Lua script that reads Redis's own clock, so hosts need no clock
+ * agreement. Nothing else is stored: every ask carries the caller's --rate, so a new --rate
+ * takes effect on the next run, and a Redis that restarted empty simply starts a new bucket.
+ * The key expires a second after the bucket is empty.
+ *
+ * Why not Bottleneck's clustered mode, as first designed: it keeps the first run's settings in
+ * Redis with no expiry (a later --rate is ignored), fails with SETTINGS_KEY_NOT_FOUND when Redis
+ * comes back empty, waits forever on an unreachable URL, and spaces requests one Redis round trip
+ * and one timer each, which caps the rate far below 1,000/s.
+ */
+import type { Redis as RedisClient } from 'ioredis';
+import { LimiterSetupError, type TokenSource } from './limiter.js';
+import type { Pace } from './pace.js';
+
+/** How long setting up the connection may take before the run fails (exit 2). Default 8 s (< 10 s). */
+export const REDIS_SETUP_TIMEOUT_MS = 8_000;
+/** One command's longest wait mid-run; past it the ask counts as a failure. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_500;
+
+// Times in µs from Redis's TIME; ARGV: interval (µs), catch-up (µs), want (tokens).
+// Returns {granted, waitMs}: the same arithmetic as takeTokens in pace.ts.
+const TAKE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local interval = tonumber(ARGV[1])
+local catchup = tonumber(ARGV[2])
+local want = tonumber(ARGV[3])
+local start = tonumber(redis.call('GET', KEYS[1]) or '') or 0
+if start < now - catchup then start = now - catchup end
+if start > now then return {0, math.ceil((start - now) / 1000)} end
+local n = math.floor((now - start) / interval) + 1
+if want < n then n = want end
+if n > 0 then
+  local tat = start + n * interval
+  redis.call('SET', KEYS[1], string.format('%.0f', tat), 'PX', math.ceil((tat - now) / 1000) + 1000)
+end
+return {n, 0}
+`;
+
+/** The URL with any user name and password replaced by ***, for messages. */
+export function maskRedisUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'redis:' || url.protocol === 'rediss:') {
+      if (url.username) url.username = '***';
+      if (url.password) url.password = '***';
+      return url.toString().replace(/\/$/, '');
+    }
+  } catch {
+    // Not a URL at all: masked below.
+  }
+  // Whatever stands before an @ may be user:password.
+  const at = raw.lastIndexOf('@');
+  if (at < 0) return raw;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(raw)?.[0] ?? '';
+  return `${scheme}***${raw.slice(at)}`;
+}
+
+/** Checks that `raw` is a redis:// or rediss:// URL with a host; throws LimiterSetupError. */
+export function checkRedisUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user:password@]host:port[/db] (or rediss:// for TLS)`);
+  }
+  if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user:password@]host:port[/db] (or rediss:// for TLS)`);
+  }
+  return url;
+}
+
+export interface RedisSourceOptions {
+  url: string;
+  /** A hash of the credential (never the credential): the key shared by its runs. */
+  limiterId: string;
+  /** Aborts the setup (SIGINT/SIGTERM while connecting). */
+  signal?: AbortSignal | undefined;
+  setupTimeoutMs?: number | undefined;
+}
+
+type TakeClient = RedisClient & { vasTake(key: string, interval: string, catchUp: string, want: string): Promise<[number, number]> };
+
+/** Connects (bounded in time) and checks that the script runs; throws LimiterSetupError. */
+export async function createRedisSource(options: RedisSourceOptions): Promise<TokenSource> {
+  checkRedisUrl(options.url);
+  const shown = maskRedisUrl(options.url);
+  const setupTimeoutMs = options.setupTimeoutMs ?? REDIS_SETUP_TIMEOUT_MS;
+  let Redis: typeof import('ioredis').Redis;
+  try {
+    ({ Redis } = await import('ioredis'));
+  } catch (error) {
+    throw new LimiterSetupError(`--redis needs the ioredis package, which is missing from this installation: reinstall vas-verify (${(error as Error).message})`);
+  }
+  const clientOptions = {
+    lazyConnect: true,
+    connectTimeout: Math.min(5_000, setupTimeoutMs),
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Mid-run, an ask fails at once while Redis is away (the limiter decides when it is lost);
+    // ioredis keeps reconnecting in the background.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (times: number) => Math.min(100 * times, 1_000),
+  };
+  const redis = new Redis(options.url, clientOptions) as TakeClient;
+  let lastError: Error | undefined;
+  // Without a listener ioredis prints every reconnection failure; the limiter reports instead.
+  redis.on('error', (error: Error) => {
+    lastError = error;
+  });
+  redis.defineCommand('vasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  const key = `${options.limiterId}:gcra`;
+
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([
+      (async () => {
+        await redis.connect();
+        await redis.vasTake(key, '1000000', '0', '0');
+      })(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(setupTimeoutMs / 1000)} s`)), setupTimeoutMs);
+      }),
+      new Promise<never>((_, reject) => {
+        if (!options.signal) return;
+        onAbort = () => reject(new Error('stopped by signal while connecting'));
+        if (options.signal.aborted) onAbort();
+        else options.signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } catch (error) {
+    redis.disconnect();
+    // ioredis's own rejection says only "Connection is closed"; the socket's error says why.
+    const why = (lastError?.message ?? (error as Error).message ?? 'connection failed').replace(/\.+$/, '');
+    throw new LimiterSetupError(`cannot use the Redis at --redis ${shown} for the shared rate limit: ${why}. Check the URL and that Redis is running; no call was made`, { cause: error });
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+  }
+
+  let closed = false;
+  return {
+    describe: `Redis at ${shown}`,
+    async take(want: number, pace: Pace) {
+      if (redis.status !== 'ready') throw lastError ?? new Error(`connection ${redis.status}`);
+      const [granted, waitMs] = await redis.vasTake(key, String(Math.max(1, Math.round(pace.intervalMs * 1000))), String(Math.round(pace.catchUpMs * 1000)), String(want));
+      return { granted: Number(granted), waitMs: Number(waitMs) };
+    },
+    close() {
+      if (closed) return Promise.resolve();
+      closed = true;
+      // No QUIT: a Redis that is gone would make it wait; nothing is pending that matters.
+      redis.disconnect();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The rate limiter alone (src/limiter): the GCRA and AIMD arithmetic (pure, table-driven), and
+ * the embedded limiter against the real clock, with margins: the upper bound is the GCRA's own
+ * guarantee (rate × (elapsed + catch-up) + 1), the lower bounds are loose because the machine is shared.
+ * Speed figures belong to `npm run bench:rate`.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Aimd, CATCH_UP_MS, LimiterClosedError, LimiterLostError, RATE_HEADROOM, RateLimiter, checkRedisUrl, maskRedisUrl, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
+
+test('takeTokens: one token when idle, what accrued when late (up to the catch-up), a wait when early', () => {
+  const pace = { intervalMs: 10, catchUpMs: 25 };
+  const cases: Array<[string, number, number, number, { granted: number; tat: number; waitMs: number }]> = [
+    ['idle for long: what the catch-up allows, nothing more', 0, 1000, 10, { granted: 3, tat: 1005, waitMs: 0 }],
+    ['due now: one', 1000, 1000, 10, { granted: 1, tat: 1010, waitMs: 0 }],
+    ['late by 21 ms: the three due meanwhile', 979, 1000, 10, { granted: 3, tat: 1009, waitMs: 0 }],
+    ['asks for fewer than are due', 979, 1000, 2, { granted: 2, tat: 999, waitMs: 0 }],
+    ['early: wait for it', 1030, 1000, 1, { granted: 0, tat: 1030, waitMs: 30 }],
+    ['want 0 takes nothing', 1000, 1000, 0, { granted: 0, tat: 1000, waitMs: 0 }],
+  ];
+  for (const [name, tat, now, want, expected] of cases) {
+    const got = takeTokens(tat, now, want, pace);
+    assert.equal(got.granted, expected.granted, name);
+    assert.ok(Math.abs(got.tat - expected.tat) < 1e-6, `${name}: tat ${got.tat}`);
+    assert.ok(Math.abs(got.waitMs - expected.waitMs) < 1e-6, `${name}: waitMs ${got.waitMs}`);
+  }
+});
+
+test('takeTokens: over any window, never more than rate × (window + catch-up) + 1, i.e. within a quota of R', () => {
+  for (const rate of [5, 50, 500, 3000]) {
+    const pace = toPace(rate);
+    let tat = 0;
+    const grants: number[] = [];
+    // Asked at irregular moments (a late timer), always with more callers waiting than tokens.
+    for (let now = 0; now < 5000; now += 0.3 + ((now * 7919) % 13) / 2) {
+      const t = takeTokens(tat, now, 1000, pace);
+      tat = t.tat;
+      for (let i = 0; i < t.granted; i += 1) grants.push(now);
+    }
+    let j = 0;
+    for (let i = 0; i < grants.length; i += 1) {
+      while (grants[i]! - grants[j]! >= 1000) j += 1;
+      assert.ok(i - j + 1 <= rate, `rate ${rate}: ${i - j + 1} in one second`);
+    }
+    assert.ok(grants.length >= rate * RATE_HEADROOM * 5 * 0.99 - 1, `rate ${rate}: ${grants.length} in 5 s`);
+  }
+});
+
+test('Aimd: a 429 cuts the rate once per hold, it recovers to the target and never above', () => {
+  const aimd = new Aimd({ target: 100, decrease: 0.8, recoverPerSecond: 0.1, holdMs: 250 });
+  assert.equal(aimd.rate(0), 100);
+  assert.equal(aimd.onViolation(1000), true);
+  assert.equal(aimd.rate(1000), 80);
+  assert.equal(aimd.onViolation(1100), false, 'same crowded second');
+  assert.ok(Math.abs(aimd.rate(1100) - 80.8) < 1e-9);
+  assert.equal(aimd.onViolation(1300), true);
+  assert.ok(Math.abs(aimd.rate(1300) - 0.8 * 82.4) < 1e-9);
+  assert.equal(aimd.rate(60_000), 100);
+});
+
+test('Aimd: a quota far below the target is converged on (violations only above it)', () => {
+  for (const quota of [10, 400]) {
+    const aimd = new Aimd({ target: 1000 });
+    let sum = 0;
+    let n = 0;
+    for (let t = 0; t < 60_000; t += 50) {
+      if (aimd.rate(t) > quota) aimd.onViolation(t);
+      if (t >= 30_000) {
+        sum += aimd.rate(t);
+        n += 1;
+      }
+    }
+    const mean = sum / n;
+    assert.ok(mean >= quota * 0.7 && mean <= quota * 1.1, `quota ${quota}: mean rate ${mean}`);
+  }
+});
+
+test('RateLimiter: the rate is kept at 200/s and 3,000/s (within the GCRA bound, loosely from below)', async () => {
+  for (const rate of [200, 3000]) {
+    const limiter = new RateLimiter({ rate });
+    const started = performance.now();
+    let granted = 0;
+    const windowMs = 1000;
+    // 64 callers, as a --concurrency 64 pool: each takes a turn, then asks again.
+    const workers = Array.from({ length: 64 }, async () => {
+      for (;;) {
+        await limiter.acquire();
+        if (performance.now() - started >= windowMs) return;
+        granted += 1;
+      }
+    });
+    await Promise.all(workers);
+    const elapsed = performance.now() - started;
+    assert.ok(granted <= ((elapsed + CATCH_UP_MS) / 1000) * rate * RATE_HEADROOM + 1, `rate ${rate}: ${granted} in ${elapsed} ms`);
+    assert.ok(granted >= rate * 0.5, `rate ${rate}: only ${granted} in ${elapsed} ms`);
+    await limiter.close();
+  }
+});
+
+test('RateLimiter: an aborted waiter leaves the queue; close rejects the rest and is idempotent', async () => {
+  const limiter = new RateLimiter({ rate: 1 });
+  await limiter.acquire(); // the one token an idle limiter has
+  const abort = new AbortController();
+  const first = limiter.acquire(abort.signal);
+  const second = limiter.acquire();
+  abort.abort(new Error('stop'));
+  await assert.rejects(first, /stop/);
+  const closing = limiter.close();
+  await assert.rejects(second, LimiterClosedError);
+  await closing;
+  await limiter.close();
+  await assert.rejects(limiter.acquire(), LimiterClosedError);
+});
+
+test('RateLimiter: penalize slows the rate and it comes back', async () => {
+  const limiter = new RateLimiter({ rate: 100 });
+  assert.ok(limiter.currentRate() >= 89 && limiter.currentRate() <= 100, 'a slow start from 0.9 × the rate');
+  limiter.penalize(1000);
+  assert.ok(limiter.currentRate() < 85);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.ok(limiter.currentRate() > 83);
+  await limiter.close();
+});
+
+test('RateLimiter: a source that fails briefly is waited for; one that stays down is lost, once', async () => {
+  let failing = true;
+  let tat = 0;
+  const source: TokenSource = {
+    describe: 'test source',
+    take: async (want, pace) => {
+      if (failing) throw new Error('connection lost');
+      const t = takeTokens(tat, performance.now(), want, pace);
+      tat = t.tat;
+      return t;
+    },
+    close: async () => {},
+  };
+  const lostCalls: LimiterLostError[] = [];
+  const blip = new RateLimiter({ rate: 50, source, lostAfterMs: 2000, onLost: (e) => lostCalls.push(e) });
+  setTimeout(() => (failing = false), 400);
+  await blip.acquire();
+  assert.equal(lostCalls.length, 0);
+  await blip.close();
+
+  failing = true;
+  const down = new RateLimiter({ rate: 50, source, lostAfterMs: 600, onLost: (e) => lostCalls.push(e) });
+  const started = performance.now();
+  const waits = [down.acquire(), down.acquire()];
+  for (const w of waits) await assert.rejects(w, (e: unknown) => e instanceof LimiterLostError && /test source/.test(e.message));
+  assert.ok(performance.now() - started < 3000);
+  assert.equal(lostCalls.length, 1);
+  await assert.rejects(down.acquire(), LimiterLostError);
+  await down.close();
+});
+
+test('Redis URLs: checked before connecting, credentials masked in every message', () => {
+  assert.equal(maskRedisUrl('redis://user:sekrit@db.example:6379/2'), 'redis://***:***@db.example:6379/2');
+  assert.equal(maskRedisUrl('redis://:sekrit@db.example:6379'), 'redis://:***@db.example:6379');
+  assert.ok(!maskRedisUrl('//user:sekrit@host').includes('sekrit'));
+  assert.equal(checkRedisUrl('rediss://h:1').hostname, 'h');
+  for (const bad of ['not-a-url', 'http://h:6379', 'redis://', 'user:sekrit@host:6379']) {
+    assert.throws(() => checkRedisUrl(bad), (e: Error) => e.name === 'LimiterSetupError' && !e.message.includes('sekrit'), bad);
+  }
+});
