@@ -18,6 +18,7 @@ import { connect, limitOptions, resolveApiConnection, type Connected } from '../
 import type { CommandIo } from '../../io.js';
 import { createProgress } from '../../progress.js';
 import { formatSummary, summaryJson } from '../../summary.js';
+import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import type { BankFlags } from './options.js';
 
@@ -67,6 +68,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
   if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
   // The shared limiter shares a rate: without one there is nothing to share (never silently ignored).
+  // A password in the Redis URL is a secret like the token: kept out of every message and file.
+  registerUrlSecrets(flags.redis);
   if (flags.redis !== undefined && flags.rate === undefined) throw new UsageError('--redis shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)');
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   let reuseMs: number | undefined;
