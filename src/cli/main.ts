@@ -54,11 +54,11 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .option('log-format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Format of stderr messages' })
     .command(
       'bank <input>',
-      'Verify every account of a payee CSV and write an enriched CSV',
+      'Verify every account of a payee CSV or .xlsx and write an enriched copy',
       (y) =>
         y
-          .positional('input', { type: 'string', demandOption: true, describe: 'Payee CSV (account number, IFSC, name, …)' })
-          .option('output', { alias: 'o', type: 'string', describe: 'Enriched CSV to write (default: <input>.verified.csv)' })
+          .positional('input', { type: 'string', demandOption: true, describe: 'Payee CSV or .xlsx (account number, IFSC, name, …)' })
+          .option('output', { alias: 'o', type: 'string', describe: 'Enriched CSV or .xlsx to write (default: <input>.verified.csv)' })
           .option('mode', { choices: ['pl', 'pd', 'hybrid'] as const, default: 'pl', describe: 'pl: no deposit; pd: one-rupee deposit; hybrid: pd only where pl says NOT_VERIFIED' })
           .option('state', { type: 'string', describe: `Checkpoint file (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
           .option('resume', { type: 'boolean', default: false, describe: 'Continue an unfinished run of this input (safe to always pass from cron)' })
@@ -67,6 +67,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('account-col', { type: 'string', describe: 'Header of the account number column' })
           .option('ifsc-col', { type: 'string', describe: 'Header of the IFSC column' })
           .option('name-col', { type: 'string', describe: 'Header of the payee name column' })
+          .option('header-row', { type: 'number', describe: 'Line of the header (default: found in the first 20 lines)' })
+          .option('sheet', { type: 'string', describe: 'Sheet of an .xlsx input (default: the first)' })
           .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
           .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
           .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
@@ -98,6 +100,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
               accountCol: args['account-col'],
               ifscCol: args['ifsc-col'],
               nameCol: args['name-col'],
+              headerRow: args['header-row'],
+              sheet: args.sheet,
               reuse: args.reuse,
               retryUnconfirmed: args['retry-unconfirmed'],
               summary: args.summary,

@@ -12,8 +12,9 @@ import { isVasError, type VasError } from '../api/errors.js';
 import type { BankResult } from '../api/schemas.js';
 import { describeHolder, type BankStore, type CallMode, type KeyRecord, type NewResult, type ResultRecord, type RunMode } from '../state/bank-store.js';
 import { checkRow, maskAccount, maskDigits } from './checks.js';
-import { resolveColumns, type ColumnOverrides } from './columns.js';
-import { inspectInput, InputError, openCsvRecords, type InputInfo } from './read.js';
+import type { ColumnOverrides } from '../input/recognise.js';
+import { openPayeeFile, type InputSummary } from '../input/payee-file.js';
+import { inspectInput, type InputInfo } from './inspect.js';
 import { nextIstMidnight } from './time.js';
 import { appendedColumns, checkOutputPath, openCsvOutput, OutputError, outcomeCells, type RowOutcome, type RowStatus } from './write.js';
 
@@ -56,6 +57,10 @@ export interface BankRunOptions {
   rate?: number | undefined;
   concurrency: number;
   columns: ColumnOverrides;
+  /** `--header-row N`: the header is at line N of the input (default: found in the first 20 lines). */
+  headerRow?: number | undefined;
+  /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
+  sheet?: string | undefined;
   maxCalls?: number | undefined;
   maxSpend?: number | undefined;
   pricePl: number;
@@ -106,7 +111,8 @@ export interface BankRunSummary {
   runId: number | null;
   resumed: boolean;
   dryRun: boolean;
-  input: string;
+  /** How the input was read: file, header line, columns taken, output columns renamed (DESIGN.md §4). */
+  input: InputSummary;
   output: string | null;
   mode: RunMode;
   rows: number;
@@ -239,34 +245,18 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // ---- everything that can be wrong with the input is found before any call ----
   if (!options.dryRun) checkOutputPath(options.outputPath);
   const info = await (options.inspection ?? inspectInput(options.inputPath));
-  const reader = openCsvRecords(options.inputPath, info.encoding);
-  const records = reader.records[Symbol.asyncIterator]();
-  let first: IteratorResult<{ fields: string[]; line: number }>;
-  try {
-    first = await records.next();
-  } catch (error) {
-    reader.close();
-    throw error;
-  }
-  if (first.done) {
-    reader.close();
-    throw new InputError(`input ${options.inputPath} has no header row`);
-  }
-  const header = first.value.fields;
-  let columns;
-  try {
-    columns = resolveColumns(header, options.columns);
-  } catch (error) {
-    reader.close();
-    throw new UsageError((error as Error).message);
-  }
+  // ---- [input] the file as people have it: header line, columns, renames (src/input/) ----
+  const file = await openPayeeFile(options.inputPath, info.encoding, { columns: options.columns, headerRow: options.headerRow, sheet: options.sheet });
+  const reader = file;
+  const records = file.records;
+  const { header, columns } = file;
+  for (const line of file.reasons) log.info(line);
   const hasName = columns.name >= 0;
-  const appended = appendedColumns(hasName);
-  const collisions = appended.filter((c) => header.includes(c));
-  if (collisions.length > 0) {
-    reader.close();
-    throw new UsageError(`input already has column(s) ${collisions.join(', ')} that the output appends: rename them or use the earlier output's input`);
+  const appended = file.appendedNames(appendedColumns(hasName));
+  for (const [from, to] of Object.entries(file.summary.renamed)) {
+    log.info(`output column ${from} is written as ${to}: the input already has a column ${from}`);
   }
+  // ---- [/input] ----
 
   let limiter: Bottleneck | undefined;
   try {
@@ -280,7 +270,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     runId: null,
     resumed: false,
     dryRun: options.dryRun,
-    input: options.inputPath,
+    input: file.summary,
     output: options.dryRun ? null : options.outputPath,
     mode: options.mode,
     rows: 0,
@@ -346,7 +336,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   }
 
   // ---- the machinery ----
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...appended], deps.isAlive);
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...appended], deps.isAlive, file.preamble);
   const limit = pLimit(Math.max(1, options.concurrency));
   const callAbort = new AbortController();
   // Every call in flight listens to this one signal.

@@ -27,6 +27,9 @@ export interface BankFlags {
   accountCol?: string | undefined;
   ifscCol?: string | undefined;
   nameCol?: string | undefined;
+  /** [input] `--header-row N` and `--sheet NAME`. */
+  headerRow?: number | undefined;
+  sheet?: string | undefined;
   reuse?: string | undefined;
   retryUnconfirmed: boolean;
   summary?: string | undefined;
@@ -61,6 +64,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
   if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
+  if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
   let reuseMs: number | undefined;
   let timeoutMs: number;
   try {
@@ -116,6 +120,8 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
         rate: flags.rate,
         concurrency,
         columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+        headerRow: flags.headerRow,
+        sheet: flags.sheet,
         maxCalls: flags.maxCalls,
         maxSpend: flags.maxSpend,
         pricePl,
