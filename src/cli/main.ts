@@ -137,10 +137,19 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .example('$0 name-match "R K Sharma" "RAJESH KUMAR SHARMA"', ''),
       (args) => run(async () => (await import('./commands/name-match.js')).nameMatchCommand(args.expected as string, args.actual as string, args.explain, io.stdout)),
     )
+    .command(
+      'ifsc <code>',
+      'Show what the shipped IFSC registry knows of a code (bank, type, UPI, sub-member, listed or not)',
+      (y) =>
+        y
+          .positional('code', { type: 'string', demandOption: true })
+          .example('$0 ifsc HDFC0000001', 'Exit 0: the bank is known (listed or not); 1: no such bank; 2: not an IFSC'),
+      (args) => run(async () => (await import('./commands/ifsc.js')).ifscCommand(args.code as string, io.stdout)),
+    )
     .command('docs', 'Document-locker flow: init, fetch, listen', (y) =>
       registerDocsCommands(y, (task) => run(task), (args) => ({ ...commandIo(args), stdout: io.stdout })).demandCommand(1, 'name a docs command: init, fetch or listen'),
     )
-    .demandCommand(1, 'name a command: bank, docs, name-match or sandbox')
+    .demandCommand(1, 'name a command: bank, docs, ifsc, name-match or sandbox')
     .strict()
     .recommendCommands()
     .help()

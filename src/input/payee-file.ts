@@ -62,14 +62,18 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
       head.push(next.value);
     }
     const choice = new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head);
+    const width = choice.header.length;
+    // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
+    const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
     const buffered = head.slice(choice.headerIndex + 1).filter((r) => !isBlankRecord(r));
     const records: AsyncIterator<CsvRecord> = {
       async next(): Promise<IteratorResult<CsvRecord>> {
         const first = buffered.shift();
-        if (first) return { done: false, value: first };
+        if (first) return { done: false, value: shape(first) };
         for (;;) {
           const next = await iterator.next();
-          if (next.done || !isBlankRecord(next.value)) return next;
+          if (next.done) return next;
+          if (!isBlankRecord(next.value)) return { done: false, value: shape(next.value) };
         }
       },
     };
@@ -93,6 +97,13 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
     reader.close();
     throw error;
   }
+}
+
+function fitRow(record: CsvRecord, width: number): CsvRecord {
+  const { fields } = record;
+  if (fields.length < width) return { ...record, fields: [...fields, ...new Array<string>(width - fields.length).fill('')] };
+  if (fields.length > width && fields.slice(width).every((f) => f === '')) return { ...record, fields: fields.slice(0, width) };
+  return record;
 }
 
 function isBlankRecord(record: CsvRecord): boolean {

@@ -111,7 +111,7 @@ export class HeaderRecogniser {
     const missing = (['account', 'ifsc'] as const).filter((role) => !found[role]);
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
     const sample = records.slice(headerIndex + 1).filter((r) => !isBlank(r.fields)).slice(0, SAMPLE_ROWS);
-    this.checkContent(found.account!, found.ifsc!, sample);
+    this.checkContent(found.account!, found.ifsc!, found.name, sample);
     const line = records[headerIndex]!.line;
     reasons.unshift(`header found at line ${line}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
     return {
@@ -194,7 +194,7 @@ export class HeaderRecogniser {
       const list = best.map((c) => `${JSON.stringify(c.header)} (column ${c.index + 1})`).join(', ');
       throw new ColumnError(
         same
-          ? `${best.length} columns are headed ${JSON.stringify(best[0]!.header)} (${best.map((c) => c.index + 1).join(', ')}) and could each be the ${WHAT[role]}: rename all but one so that it is clear which one to use (${FLAGS[role]} cannot tell them apart)`
+          ? `header ${JSON.stringify(best[0]!.header)} names ${best.length} columns (${best.map((c) => c.index + 1).join(', ')}): rename all but one so that it is clear which one to use (${FLAGS[role]} cannot tell them apart)`
           : `${best.length} columns could be the ${WHAT[role]}: ${list}; nothing tells them apart, so nothing was called. Name the right one, e.g. ${quoteFlag(role, best[0]!.header)}`,
       );
     }
@@ -219,7 +219,7 @@ export class HeaderRecogniser {
   }
 
   /** The first rows of the chosen columns must look like what they are said to be (unless named). */
-  private checkContent(account: Candidate, ifsc: Candidate, sample: readonly SourceRecord[]): void {
+  private checkContent(account: Candidate, ifsc: Candidate, name: Candidate | undefined, sample: readonly SourceRecord[]): void {
     if (ifsc.rank !== 'explicit') {
       const values = sample.map((r) => (r.fields[ifsc.index] ?? '').trim().toUpperCase().replace(/\s+/g, '')).filter((v) => v !== '');
       const shaped = values.filter((v) => IFSC_SHAPE.test(v.replace(/^="?|"$|^'/g, ''))).length;
@@ -231,8 +231,12 @@ export class HeaderRecogniser {
       }
     }
     if (account.rank !== 'explicit') {
-      const values = sample.map((r) => (r.fields[account.index] ?? '').replace(/[\s-]/g, '')).filter((v) => v !== '');
-      if (values.length >= CONSTANT_ACCOUNT_MIN_ROWS && values.every((v) => v === values[0])) {
+      const rows = sample.filter((r) => (r.fields[account.index] ?? '').trim() !== '');
+      const values = rows.map((r) => r.fields[account.index]!.replace(/[\s-]/g, ''));
+      // One payee repeated (same IFSC, same name) is a run of duplicates; one account beside
+      // payees that differ is the payer's.
+      const varies = (index: number | undefined) => index !== undefined && new Set(rows.map((r) => (r.fields[index] ?? '').trim().toUpperCase())).size > 1;
+      if (values.length >= CONSTANT_ACCOUNT_MIN_ROWS && values.every((v) => v === values[0]) && (varies(ifsc.index) || varies(name?.index))) {
         const masked = values[0]!.length <= 4 ? '****' : `…${values[0]!.slice(-4)}`;
         throw new ColumnError(
           `column ${JSON.stringify(account.header)} holds the same account (${masked}) on each of the first ${values.length} rows: it looks like the payer's own debit account, not the payees'. Nothing was called. Name the payee account column with --account-col "<header>" (naming ${JSON.stringify(account.header)} itself runs it as it is)`,

@@ -11,7 +11,8 @@ import type { Client } from '../api/client.js';
 import { isVasError, type VasError } from '../api/errors.js';
 import type { BankResult } from '../api/schemas.js';
 import { describeHolder, type BankStore, type CallMode, type KeyRecord, type NewResult, type ResultRecord, type RunMode } from '../state/bank-store.js';
-import { checkRow, maskAccount, maskDigits } from './checks.js';
+import { checkRow, maskAccount, maskDigits, unwrapSpreadsheetText } from './checks.js';
+import { registryBankName, registryNote, unknownBankReason, type IfscLookup, type IfscRegistry } from '../input/ifsc-registry.js';
 import type { ColumnOverrides } from '../input/recognise.js';
 import { openPayeeFile, type InputSummary } from '../input/payee-file.js';
 import { inspectInput, type InputInfo } from './inspect.js';
@@ -102,6 +103,8 @@ export interface BankRunDeps {
   pid: number;
   isAlive: (pid: number) => boolean;
   matchNames?: NameMatcher | undefined;
+  /** [input] The shipped IFSC registry: unknown bank codes are INVALID, bank_name is filled from it. Absent: not consulted. */
+  ifscRegistry?: IfscRegistry | undefined;
   onProgress?: ((snapshot: ProgressSnapshot) => void) | undefined;
 }
 
@@ -158,6 +161,8 @@ interface Slot {
   outcome: RowOutcome | undefined;
   task: KeyTask | undefined;
   duplicate: boolean;
+  /** [input] What the IFSC registry says of the row's IFSC. */
+  ifsc?: IfscLookup | undefined;
 }
 
 const STATUSES: readonly RowStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED'];
@@ -656,7 +661,9 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     }
     if (!output) return undefined;
     const fields = slot.fields.length === header.length ? slot.fields : padTo(slot.fields, header.length);
-    return fields.concat(outcomeCells(outcome, hasName));
+    // [input] bank_name from the registry where the API gave none; the registry's note in verify_reason.
+    const registry = deps.ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, deps.ifscRegistry) } : undefined;
+    return fields.concat(outcomeCells(outcome, hasName, registry));
   };
 
   const ready = (slot: Slot) => slot.outcome !== undefined || slot.task?.outcome !== undefined;
@@ -750,8 +757,12 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
         summary.avoided.local += 1;
       } else {
         const check = checkRow(fields[columns.account] ?? '', fields[columns.ifsc] ?? '');
-        if (!check.ok) {
-          slot.outcome = { status: 'INVALID', reason: `line ${line}: ${check.reason}`, source: 'local', result: undefined, requestId: '' };
+        // [input] the IFSC registry: a bank code that issues no IFSCs is INVALID, with no call.
+        const lookup = deps.ifscRegistry?.lookup(unwrapSpreadsheetText(fields[columns.ifsc] ?? '').replace(/\s+/g, ''));
+        slot.ifsc = lookup;
+        const unknownBank = check.ok && lookup?.status === 'unknown-bank' ? unknownBankReason(lookup, deps.ifscRegistry!) : undefined;
+        if (!check.ok || unknownBank !== undefined) {
+          slot.outcome = { status: 'INVALID', reason: `line ${line}: ${check.ok ? unknownBank : check.reason}`, source: 'local', result: undefined, requestId: '' };
           summary.avoided.local += 1;
         } else {
           const key = `${check.account}|${check.ifsc}`;

@@ -72,11 +72,13 @@ function flag(value: boolean | null | undefined): string {
   return value === null || value === undefined ? '' : value ? 'true' : 'false';
 }
 
-export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
+/** `registry` [input]: the IFSC registry's bank name (used where the API gave none) and its note for verify_reason. */
+export function outcomeCells(outcome: RowOutcome, hasName: boolean, registry?: { bankName: string | null; note: string }): string[] {
   const r = outcome.result;
+  const note = registry?.note ?? '';
   const cells = [
     outcome.status,
-    cell(outcome.reason),
+    cell(note === '' ? outcome.reason : outcome.reason === '' ? note : `${outcome.reason}; ${note}`),
     cell(r?.beneficiaryName),
   ];
   if (hasName) {
@@ -85,7 +87,7 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
   cells.push(
     cell(r?.transactionRemark),
     r ? (r.mode === 'pd' ? 'true' : 'false') : '',
-    cell(r?.bankName),
+    cell(r?.bankName ?? registry?.bankName),
     cell(r?.bankBranch),
     cell(r?.bankCity),
     cell(r?.bankDistrict),

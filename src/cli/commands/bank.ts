@@ -10,6 +10,7 @@ import { checkOutputPath } from '../../pipeline/write.js';
 import type { InputInfo } from '../../pipeline/inspect.js';
 import { parseDuration } from '../../pipeline/time.js';
 import { matchNames } from '../../match/index.js';
+import { ifscRegistry } from '../../input/ifsc-registry.js';
 import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../config.js';
 import type { CliLogger } from '../logger.js';
 import { connect, resolveApiConnection, type Connected } from '../connect.js';
@@ -138,6 +139,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
         pid: process.pid,
         isAlive,
         matchNames,
+        ifscRegistry: ifscRegistry(),
         onProgress: (p) => progress.update(p),
       },
     );
