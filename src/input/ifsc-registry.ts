@@ -56,6 +56,8 @@ export interface IfscLookup {
 export const DEFAULT_REGISTRY_PATH = new URL('./data/ifsc-registry.json.gz', import.meta.url);
 
 const IFSC_SHAPE = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+/** Distinct codes remembered (then forgotten all at once): bounds memory whatever the file. */
+const LOOKUP_CACHE_SIZE = 50_000;
 
 export class IfscRegistry {
   readonly source: string;
@@ -63,6 +65,8 @@ export class IfscRegistry {
   private readonly file: RegistryFile;
   /** Decoded branch sets, per bank, on first use. */
   private readonly decoded = new Map<string, { numbers: Set<number>; texts: Set<string> }>();
+  /** Answers by code: a payee file repeats a few thousand IFSCs over many rows. */
+  private readonly answers = new Map<string, IfscLookup>();
 
   constructor(file: RegistryFile) {
     this.file = file;
@@ -88,6 +92,16 @@ export class IfscRegistry {
   }
 
   lookup(raw: string): IfscLookup {
+    let answer = this.answers.get(raw);
+    if (!answer) {
+      answer = this.find(raw);
+      if (this.answers.size >= LOOKUP_CACHE_SIZE) this.answers.clear();
+      this.answers.set(raw, answer);
+    }
+    return answer;
+  }
+
+  private find(raw: string): IfscLookup {
     const ifsc = raw.trim().toUpperCase();
     if (!IFSC_SHAPE.test(ifsc)) return { ifsc, status: 'malformed', bank: null, subletOf: null };
     const code = ifsc.slice(0, 4);

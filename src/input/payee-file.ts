@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Encoding } from '../pipeline/inspect.js';
 import { openCsvRecords, type CsvRecord } from './read-csv.js';
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides } from './recognise.js';
-import { openXlsxRecords } from './xlsx.js';
+import { openXlsxRecords, type XlsxRecords } from './xlsx.js';
 
 export interface PayeeFileOptions {
   columns: ColumnOverrides;
@@ -78,7 +78,7 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
       },
     };
     const summary: InputSummary = { file: inputPath, headerLine: choice.headerLine, columns: choice.names, renamed: {} };
-    if (xlsx) summary.sheet = (reader as { sheet?: string }).sheet;
+    if (xlsx) summary.sheet = (reader as XlsxRecords).sheet;
     return {
       header: choice.header,
       columns: choice.columns,

@@ -212,7 +212,7 @@ export class HeaderRecogniser {
       ? ''
       : `; ${payer.map((c) => JSON.stringify(c.header)).join(', ')} look(s) like the payer's own account, not the payees' (name it with ${FLAGS.account} if it is not)`;
     const searched = this.headerRow === undefined
-      ? `; no line among the first ${HEADER_SEARCH_LINES} has both, so if the header is further down give --header-row N`
+      ? `; header below line ${HEADER_SEARCH_LINES}? give --header-row N`
       : '';
     const line = records[headerIndex]!.line;
     return `input has ${what}${payerNote}; headers found: ${listHeaders(header)}${line > 1 ? ` (line ${line})` : ''}${searched}`;
