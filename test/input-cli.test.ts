@@ -100,3 +100,15 @@ test('.xlsx in and out: the first sheet (or --sheet) through the same recogniser
   assert.equal(cell.numFmt, '@', 'a text cell');
   assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
 });
+
+test('spreadsheets it does not read, and --sheet on a CSV, are usage errors before any call', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'old.xls'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]));
+  fs.writeFileSync(path.join(dir, 'p.csv'), 'Account No,IFSC\n500100000011,SBIN0000001\n');
+  const xls = await runCli(['bank', 'old.xls', '--sandbox'], { cwd: dir });
+  assert.equal(xls.code, 2);
+  assert.match(xls.stderr, /old\.xls is a spreadsheet format vas-verify does not read: save it as \.xlsx/);
+  const sheet = await runCli(['bank', 'p.csv', '--sandbox', '--sheet', 'One'], { cwd: dir });
+  assert.equal(sheet.code, 2);
+  assert.match(sheet.stderr, /--sheet applies to an \.xlsx input only/);
+});
