@@ -81,6 +81,7 @@ test('.xlsx in and out: the first sheet (or --sheet) through the same recogniser
   assert.equal(summary.input.sheet, 'Payees');
   assert.match(summary.output, /payees\.verified\.xlsx$/, 'an .xlsx input gets an .xlsx output by default');
 
+  assert.equal(fs.statSync(path.join(dir, 'payees.verified.xlsx')).mode & 0o777, 0o600, 'personal data: mode 0600, like the CSV');
   const out = new ExcelJS.Workbook();
   await out.xlsx.readFile(path.join(dir, 'payees.verified.xlsx'));
   const rows: unknown[][] = [];

@@ -99,7 +99,14 @@ export interface XlsxOutput {
  * Excel shows account numbers and IFSCs as written. The caller renames it into place.
  */
 export function openXlsxWriter(temp: string, sheetName = 'verified'): XlsxOutput {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: temp, useStyles: true, useSharedStrings: false });
+  // Mode 0600 like the CSV output: the file holds personal data (DESIGN.md §5).
+  const file = fs.createWriteStream(temp, { mode: 0o600 });
+  const closed = new Promise<void>((resolve, reject) => {
+    file.once('close', resolve);
+    file.once('error', reject);
+  });
+  closed.catch(() => undefined);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
   const worksheet = workbook.addWorksheet(sheetName);
   let done = false;
   return {
@@ -117,16 +124,13 @@ export function openXlsxWriter(temp: string, sheetName = 'verified'): XlsxOutput
       done = true;
       worksheet.commit();
       await workbook.commit();
+      // The zip is finished when the file is closed, not when commit() resolves.
+      await closed;
     },
     async discard() {
       if (done) return;
       done = true;
-      try {
-        worksheet.commit();
-        await workbook.commit();
-      } catch {
-        // Being thrown away anyway.
-      }
+      file.destroy();
       await fs.promises.rm(temp, { force: true });
     },
   };
