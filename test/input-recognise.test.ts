@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALIASES, headerKey, headerMeaning } from '../src/input/aliases.js';
-import { ColumnError, HeaderRecogniser, renameClashes, type SourceRecord } from '../src/input/recognise.js';
+import { HeaderRecogniser, renameClashes, type SourceRecord } from '../src/input/recognise.js';
+import { ColumnError } from '../src/errors.js';
 
 const lines = (...rows: string[][]): SourceRecord[] => rows.map((fields, i) => ({ fields, line: i + 1 }));
 const rowsOf = (n: number, make: (i: number) => string[]): string[][] => Array.from({ length: n }, (_, i) => make(i));

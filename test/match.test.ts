@@ -157,15 +157,18 @@ describe('relation markers', () => {
 
 describe('initials', () => {
   check([
-    ['R K Sharma', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
-    ['R.K. Sharma', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
-    ['RK Sharma', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
-    ['Sharma R K', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
-    ['Rajesh K Sharma', 'RAJESH KUMAR SHARMA', 'DIRECT_MATCH', 'initials'],
+    // Given names known only by their initials: many people fit (issue #14, class 5; Cashfree
+    // rates "j doe" against JOHN DOE as MODERATE).
+    ['R K Sharma', 'RAJESH KUMAR SHARMA', 'MODERATE_PARTIAL_MATCH', 'initial-given-name'],
+    ['R.K. Sharma', 'RAJESH KUMAR SHARMA', 'MODERATE_PARTIAL_MATCH', 'initial-given-name'],
+    ['RK Sharma', 'RAJESH KUMAR SHARMA', 'MODERATE_PARTIAL_MATCH', 'initial-given-name'],
+    ['Sharma R K', 'RAJESH KUMAR SHARMA', 'MODERATE_PARTIAL_MATCH', 'initial-given-name'],
+    ['N. Chandrasekhar', 'NATARAJAN CHANDRASEKHAR', 'MODERATE_PARTIAL_MATCH', 'initial-given-name'],
+    // The given name in full, a middle name or surname by its initial (Setu: HIGH_PARTIAL_MATCH).
+    ['Rajesh K Sharma', 'RAJESH KUMAR SHARMA', 'GOOD_PARTIAL_MATCH', 'initials'],
     ['S Ramesh', 'RAMESH SUBRAMANIAN', 'GOOD_PARTIAL_MATCH', 'initials'],
-    ['N. Chandrasekhar', 'NATARAJAN CHANDRASEKHAR', 'GOOD_PARTIAL_MATCH', 'initials'],
     ['K. Annamalai', 'ANNAMALAI K', 'DIRECT_MATCH'],
-    ['R K', 'RAJESH KUMAR', 'MODERATE_PARTIAL_MATCH', 'initials-only'],
+    ['R K', 'RAJESH KUMAR', 'POOR_PARTIAL_MATCH', 'initials-only'],
   ]);
   checkApart([
     ['P Sharma', 'RAJESH SHARMA', 'different-names'],
@@ -193,7 +196,8 @@ describe('joined and split words', () => {
     ['Abdul Rahman', 'ABDULRAHMAN', 'DIRECT_MATCH', 'joined-words'],
     ['Lakshmi Narayana', 'LAKSHMINARAYANA', 'DIRECT_MATCH', 'joined-words'],
     ['Venkata Sai Krishna', 'VENKATASAIKRISHNA', 'DIRECT_MATCH', 'joined-words'],
-    ['Nilesh Bhai Patel', 'NILESHBHAI PATEL', 'DIRECT_MATCH', 'joined-words'],
+    // Gujarati -bhai is a form of address, dropped on both sides.
+    ['Nilesh Bhai Patel', 'NILESHBHAI PATEL', 'DIRECT_MATCH', 'honorific'],
   ]);
 });
 
@@ -202,7 +206,7 @@ describe('transliteration', () => {
     ['Mohd Irfan', 'MOHAMMED IRFAN', 'DIRECT_MATCH', 'abbreviation'],
     ['Md Salim Ansari', 'MOHAMMAD SALIM ANSARI', 'DIRECT_MATCH', 'abbreviation'],
     ['Muhammad Asif', 'MOHAMMAD ASIF', 'DIRECT_MATCH', 'transliteration'],
-    ['Rajesh Kumar Gupta', 'RAJESH KR GUPTA', 'DIRECT_MATCH', 'abbreviation'],
+    ['Rajesh Kumar Gupta', 'RAJESH KR GUPTA', 'DIRECT_MATCH'],
     ['Lakshmi Devi', 'LAXMI DEVI', 'DIRECT_MATCH', 'transliteration'],
     ['Luxmi Narayan', 'LAKSHMI NARAYAN', 'DIRECT_MATCH', 'transliteration'],
     ['Pradeep Kumar', 'PRADIP KUMAR', 'DIRECT_MATCH', 'transliteration'],
@@ -215,10 +219,13 @@ describe('transliteration', () => {
     ['Zaheer Khan', 'JAHEER KHAN', 'DIRECT_MATCH', 'transliteration'],
     ['Vikash Kumar', 'VIKAS KUMAR', 'DIRECT_MATCH', 'transliteration'],
     ['Gaurav Mehta', 'GOURAV MEHTA', 'DIRECT_MATCH', 'transliteration'],
-    ['Bijay Kumar Mohanty', 'VIJAY KUMAR MOHANTY', 'DIRECT_MATCH', 'transliteration'],
+    // b for v is an Eastern spelling, but Bipin and Vipin are also two names: a human looks.
+    ['Bijay Kumar Mohanty', 'VIJAY KUMAR MOHANTY', 'MODERATE_PARTIAL_MATCH', 'b-v-spelling'],
     ['Kishore Kumar', 'KISHOR KUMAR', 'DIRECT_MATCH', 'transliteration'],
     ['Sanjay Dutt', 'SANJAY DUTTA', 'DIRECT_MATCH', 'transliteration'],
-    ['Rajesh Sharma', 'RAJESH SHRMA', 'GOOD_PARTIAL_MATCH', 'fuzzy-spelling'],
+    // A dropped inner a is the unwritten schwa as often as a slip.
+    ['Rajesh Sharma', 'RAJESH SHRMA', 'DIRECT_MATCH', 'transliteration'],
+    ['Rajesh Sharma', 'RAJESH SHARAM', 'GOOD_PARTIAL_MATCH', 'fuzzy-spelling'],
   ]);
 });
 
@@ -242,8 +249,10 @@ describe('business names', () => {
     ['Ramesh Gupta', 'RAMESH GUPTA HUF', 'business-vs-person'],
     ['Sharma Enterprises', 'VERMA ENTERPRISES', 'different-names'],
   ]);
-  it('a line-of-business difference is worse than a generic one', () => {
-    assert.ok(matchNames('Balaji Traders', 'BALAJI MOTORS').score < matchNames('Balaji Traders', 'BALAJI ENTERPRISES').score);
+  it('any line-of-business difference keeps two firms below MODERATE (issue #14, class 3)', () => {
+    for (const other of ['BALAJI MOTORS', 'BALAJI ENTERPRISES', 'BALAJI ENGINEERING']) {
+      assert.ok(matchNames('Balaji Traders', other).score < MODERATE_PARTIAL_MATCH_MIN_SCORE, other);
+    }
   });
 });
 
@@ -273,7 +282,7 @@ describe('different people stay apart', () => {
     ['Ramesh Gupta', 'SUNITA GUPTA', 'different-names'],
     ['Ramesh Gupta', 'SUNITA RAMESH GUPTA', 'leading-name-differs'],
     ['Rakesh Sharma', 'RAJESH SHARMA', 'known-names-differ'],
-    ['Ankit Jain', 'ANKITA JAIN', 'known-names-differ'],
+    ['Ankit Jain', 'ANKITA JAIN', 'gender-differs'],
     ['Deepa Nair', 'DEEPAK NAIR', 'known-names-differ'],
     ['Sneha Kulkarni', 'SNEHAL KULKARNI', 'different-names'],
     ['Dhananjay Patil', 'DHANANJAY PATEL', 'known-names-differ'],

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §4 under abuse: a long run SIGKILLed at many random moments and resumed each time
+ * The bank run (docs/ARCHITECTURE.md) under abuse: a long run SIGKILLed at many random moments and resumed each time
  * until done ends with every row once, in order, with the statuses of an uninterrupted run, and
  * never paid twice for one account. Real CLI processes against the sandbox on port 0.
  *

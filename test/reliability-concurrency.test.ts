@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §4 "a second run on the same state while one is active is refused, naming the
+ * The run lock (docs/ARCHITECTURE.md, "Layout"): "a second run on the same state while one is active is refused, naming the
  * holder's pid" — under abuse, extending bank.test.ts ("a second concurrent run…"): the refused
  * run talks to its own sandbox so that its calls are counted alone (zero), two runs started at
  * the same instant, a lock left by a SIGKILLed penny-drop run, and locks written by another host.

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §2 and §4 under a hostile service: faults of every kind, a quota below the tool's
+ * The remote interface and the bank run (docs/ARCHITECTURE.md) under a hostile service: faults of every kind, a quota below the tool's
  * rate, tokens that expire every two seconds; and a service that goes away mid-run and comes
  * back. Real CLI processes against the sandbox.
  *

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §5: the token and the client secret never appear in anything the tool writes;
+ * docs/ARCHITECTURE.md, "Security": the token and the client secret never appear in anything the tool writes;
  * account numbers in logs show only their last four digits; the files that hold personal data
  * are mode 0600 whatever the umask. Every byte the tool wrote is searched: stdout, stderr (text
  * and JSON logs), the output CSV, the state file with its -wal and -shm (also as a SIGKILL

@@ -8,7 +8,7 @@ const err = (init: Partial<VasErrorInit>) => new VasError({ kind: 'server', mess
 const half = () => 0.5;
 const max = () => 0.999999;
 
-test('decideRetry: the table of DESIGN.md §2', () => {
+test('decideRetry: the table of the retry policy (docs/ARCHITECTURE.md, "The remote interface")', () => {
   const rows: Array<[string, VasError, number, boolean, boolean, string]> = [
     // name, error, attempt, pennyDrop, retry?, reason
     ['429 retried', err({ kind: 'quota', status: 429, retryable: true }), 1, false, true, 'backoff'],

@@ -1,5 +1,5 @@
 /**
- * The typed client for the four operations of DESIGN.md §2, over undici `request()` on a
+ * The typed client for the four operations (docs/ARCHITECTURE.md, "The remote interface"), over undici `request()` on a
  * keep-alive Agent. It is the only retry layer: callers get either a parsed result or one
  * VasError after the policy has given up.
  */

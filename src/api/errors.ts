@@ -1,7 +1,9 @@
 /**
- * Errors are values with a kind (DESIGN.md §2). One class, created only through the factories
+ * Errors are values with a kind (docs/ARCHITECTURE.md, "Errors"). One class, created only through the factories
  * below, so every error carries the same fields and the request id is never lost.
  */
+
+import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
 
 export type ErrorKind =
   | 'auth'
@@ -52,7 +54,7 @@ export interface VasErrorInit {
   cause?: unknown;
 }
 
-export class VasError extends Error {
+export class VasError extends AppError {
   override readonly name = 'VasError';
   readonly kind: ErrorKind;
   readonly code: ErrorCode | undefined;
@@ -73,6 +75,11 @@ export class VasError extends Error {
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.raw = init.raw;
+  }
+
+  /** Input the API refused before any answer (no HTTP status) is a usage error; the rest are fatal. */
+  override get exitCode(): ExitCode {
+    return this.kind === 'invalid-input' && this.status === undefined ? EXIT_CODES.usage : EXIT_CODES.fatal;
   }
 
   /** A copy with fields replaced (errors are immutable values). */

@@ -1,5 +1,5 @@
 /**
- * The retry policy of DESIGN.md §2 as one pure function. It asks its questions in a fixed order
+ * The retry policy (docs/ARCHITECTURE.md, "The remote interface") as one pure function. It asks its questions in a fixed order
  * and is the only place that decides whether a call is sent again (one layer, never stacked).
  */
 import type { VasError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * zod schemas for every request and response of the remote interface (DESIGN.md §2).
+ * zod schemas for every request and response of the remote interface (docs/ARCHITECTURE.md, "The remote interface").
  * The sandbox answers with these shapes and the client validates against them, so this file
  * is the single written-down contract between the two.
  */

@@ -4,6 +4,7 @@
  * The heap cap in the line above keeps V8 from letting garbage pile up to several times the
  * live set (tens of MB): a million-row run then stays near 250 MB of RSS instead of 400+.
  */
+import { internalErrorMessage } from './exit.js';
 import { main } from './main.js';
 
 const stop = new AbortController();
@@ -36,7 +37,7 @@ main(process.argv.slice(2), {
     setTimeout(() => process.exit(code), 2000).unref();
   },
   (error: unknown) => {
-    process.stderr.write(`internal error (this is a bug, please report it): ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${internalErrorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

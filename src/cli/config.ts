@@ -2,7 +2,7 @@
  * Configuration resolved once: flags beat environment beat defaults. Pure: it takes the parsed
  * flags and the environment as data.
  */
-import { UsageError } from '../pipeline/errors.js';
+import { UsageError } from '../errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

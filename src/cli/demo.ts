@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the embedded sandbox in-process, and samples/payees.csv through exactly the
  * code path of `vas-verify bank`. The sandbox knows the sample payees' bank-side names
- * (samples/accounts.csv), so the name-match verdicts show real differences.
+ * (samples/holders.csv), so the name-match verdicts show real differences.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { main } from './main.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const input = path.join(root, 'samples', 'payees.csv');
-const registry = path.join(root, 'samples', 'accounts.csv');
+const registry = path.join(root, 'samples', 'holders.csv');
 const workDir = path.join(root, '.vas-demo');
 const output = path.join(workDir, 'payees.verified.csv');
 const state = path.join(workDir, 'demo.sqlite');

@@ -2,7 +2,7 @@
  * Progress: one live line on a terminal; plain periodic lines when stderr is a file or a pipe
  * (cron logs), so a log shows how far a night's run got.
  */
-import type { ProgressSnapshot } from '../pipeline/run.js';
+import type { ProgressSnapshot } from '../pipeline/bank-run/index.js';
 
 /** A plain progress line is written at most this often when not on a terminal. */
 export const PLAIN_PROGRESS_INTERVAL_MS = 10_000;

@@ -1,5 +1,5 @@
 /** The final summary for people (stderr) and for scripts (--summary FILE.json). */
-import type { BankRunSummary } from '../pipeline/run.js';
+import type { BankRunSummary } from '../pipeline/bank-run/index.js';
 import { formatDuration } from './progress.js';
 
 export interface SummaryExtras {

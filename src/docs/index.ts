@@ -1,4 +1,4 @@
-/** Document-locker flow (DESIGN.md §6): fetch with backoff, safe downloads, webhook receiver. */
+/** Document-locker flow (docs/ARCHITECTURE.md, "Document locker"): fetch with backoff, safe downloads, webhook receiver. */
 export { fetchDocuments, type FetchOutcome, type WaitOptions } from './fetch.js';
 export { saveDocuments, DownloadDirError, type SaveOptions, type SaveReport, type SavedFile, type SaveFailure } from './download.js';
 export { startWebhookListener, newWebhookSecret, type WebhookListener, type WebhookListenerOptions } from './listener.js';

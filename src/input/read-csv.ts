@@ -4,9 +4,10 @@
  */
 import fs from 'node:fs';
 import { parse, type Parser } from 'csv-parse';
-import { InputError, type Encoding } from '../pipeline/inspect.js';
+import { InputError } from '../errors.js';
+import type { Encoding } from '../pipeline/inspect.js';
 
-export { inspectInput, InputError, utf8Boundary, type Encoding, type InputInfo } from '../pipeline/inspect.js';
+export { inspectInput, utf8Boundary, type Encoding, type InputInfo } from '../pipeline/inspect.js';
 
 export interface CsvRecord {
   /** Fields as text. */

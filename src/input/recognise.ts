@@ -4,6 +4,7 @@
  * file and returns its choice with the reasons, or throws a ColumnError that says what to do.
  * Modelled on fast-csv's HeaderTransformer: one small class, one job, tested alone.
  */
+import { ColumnError } from '../errors.js';
 import { headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
 
 export interface ColumnOverrides {
@@ -51,9 +52,6 @@ export const SAMPLE_ROWS = 20;
 /** An account column with one value on at least this many rows (and every sampled row) is a debit account. */
 export const CONSTANT_ACCOUNT_MIN_ROWS = 3;
 
-export class ColumnError extends Error {
-  override readonly name = 'ColumnError';
-}
 
 /** Longest header shown in a message: a damaged file can have a header of megabytes. */
 const HEADER_SHOWN_CHARS = 40;

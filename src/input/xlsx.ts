@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
-import { InputError } from '../pipeline/inspect.js';
+import { InputError } from '../errors.js';
 import type { CsvRecord } from './read-csv.js';
 
 /** Excel keeps 15 significant digits: a whole number of more digits has lost its last ones. */

@@ -44,7 +44,7 @@ export const GENERATIONS: ReadonlyMap<string, 'senior' | 'junior' | 'third'> = n
  * that differ only here are the same business. Dropped from the tokens, remembered as "business".
  */
 export const LEGAL_FORMS: ReadonlySet<string> = new Set([
-  'pvt', 'pvtltd', 'private', 'pte', 'ltd', 'limited', 'ltd.', 'llp', 'co', 'cos', 'company', 'coy',
+  'pvt', 'pvtltd', 'private', 'privatelimited', 'privateltd', 'pte', 'ltd', 'limited', 'ltd.', 'llp', 'co', 'cos', 'company', 'coy',
   'corp', 'corporation', 'inc', 'incorporated', 'opc', 'plc', 'llc', 'gmbh', 'pl',
 ]);
 
@@ -52,8 +52,10 @@ export const LEGAL_FORMS: ReadonlySet<string> = new Set([
 export const STOP_WORDS: ReadonlySet<string> = new Set(['&', 'and', 'the', 'of']);
 
 /**
- * Business descriptors, mapped to one canonical word each. Unlike legal forms they help tell two
- * businesses apart ("Balaji Traders" is not "Balaji Motors"), so they stay as low-weight tokens.
+ * Business descriptors: the words that name a line of business. Unlike legal forms they tell two
+ * businesses apart ("Balaji Traders" is not "Balaji Motors"), so they stay as tokens. The matcher
+ * uses the words listed here, not the groups: each keeps its own word as its key, and only the
+ * spellings in DESCRIPTOR_SPELLINGS fold together (Electricals is not Electronics).
  */
 export const BUSINESS_DESCRIPTORS: ReadonlyMap<string, string> = new Map(
   (
@@ -98,15 +100,6 @@ export const BUSINESS_DESCRIPTORS: ReadonlyMap<string, string> = new Map(
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );
-
-/**
- * Descriptors that say little about the line of business: "Balaji Traders" and "Balaji
- * Enterprises" may be one firm loosely named; "Balaji Traders" and "Balaji Motors" are two.
- */
-export const GENERIC_DESCRIPTORS: ReadonlySet<string> = new Set([
-  'enterprises', 'traders', 'industries', 'agencies', 'associates', 'services', 'solutions', 'sons',
-  'brothers', 'international', 'ventures', 'group', 'products', 'india', 'centre',
-]);
 
 /**
  * Words that appear in a huge share of Indian names (honorific middle names, community names,
@@ -154,6 +147,22 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
       ['thomas', ['tomas']],
       ['goyal', ['goel', 'goyel']],
       ['chandra', ['chander', 'chandar']],
+      ['iyer', ['aiyar', 'ayyar', 'aiyer', 'ayyer']],
+      ['iyengar', ['ayyangar', 'aiyangar', 'iyangar']],
+      ['nair', ['nayar', 'nayyar']],
+      ['bose', ['basu']],
+      ['qureshi', ['kureshi', 'quraishi', 'qureishi', 'kuraishi']],
+      ['pillai', ['pillay']],
+      ['naidu', ['naidoo']],
+      ['bhattacharya', ['bhattacharyya', 'bhattacharjee', 'bhattacharji']],
+      ['chakraborty', ['chakravarty', 'chakrabarti', 'chakraborti', 'chakravarthy', 'chakravarti']],
+      ['shetty', ['setty']],
+      ['upadhyay', ['upadhaya', 'upadhyaya', 'upadhya']],
+      ['subramanian', ['subramaniam', 'subramanyam', 'subrahmanyam', 'subramanyan', 'subramanyan']],
+      ['trivedi', ['tribedi']],
+      ['singh', ['sinh', 'sinhji', 'singhji']],
+      ['hussain', ['husain', 'hussein', 'hossain', 'husen', 'hussan']],
+      ['yusuf', ['yousuf', 'yusaf', 'yousaf', 'yusuff']],
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );
@@ -226,3 +235,47 @@ export const KNOWN_NAMES: readonly string[] = [
   'krishnan', 'subramanian', 'venkatesan', 'raman', 'natarajan', 'rajan', 'murthy', 'hegde', 'shetty',
   'kamath', 'bhat', 'prabhu', 'shenoy', 'pai', 'gowda', 'chaudhary', 'saini',
 ];
+
+/**
+ * Masculine given names that end in -a. A final -a usually marks the feminine form of a given
+ * name (Vimal / Vimala, Amit / Amita), so the matcher treats the two as different people; for
+ * these names (and names ending in -ndra / -dra) the -a is the inherent vowel written out
+ * (Shiv / Shiva, Krishn / Krishna) and the two are one name.
+ */
+export const MASCULINE_A_NAMES: ReadonlySet<string> = new Set([
+  'krishna', 'shiva', 'siva', 'rama', 'ganesha', 'surya', 'narayana', 'venkata', 'ramana', 'raja', 'rana',
+  'brahma', 'hanumantha', 'lakshmana', 'bhima', 'arjuna', 'satya', 'deva', 'mahadeva', 'vasudeva', 'shankara',
+  'yoga', 'atma', 'aditya', 'chaitanya', 'krupa', 'prabha', 'dharma', 'karma', 'om', 'buddha', 'mohana',
+  'gopala', 'madhava', 'keshava', 'raghava', 'sharma', 'verma', 'varma', 'gupta', 'mishra', 'dutta',
+]);
+
+/**
+ * Gujarati respect suffixes written after a given name, joined or apart (Rameshbhai, Hetal ben).
+ * They are forms of address, not part of who the person is.
+ */
+export const RESPECT_SUFFIXES: readonly string[] = ['bhai', 'ben', 'behn', 'bhen'];
+
+/**
+ * Spellings and short forms of one business descriptor. Only these fold together: every other
+ * descriptor keeps its own word, because two firms that share a name but not a line of business
+ * (Electricals / Electronics, Engineering / Enterprises, Traders / Textiles) are two firms.
+ */
+export const DESCRIPTOR_SPELLINGS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      ['enterprises', ['enterprise', 'enterprize', 'enterprizes', 'ent', 'ents', 'entp']],
+      ['traders', ['trader', 'trading', 'tradings', 'trdrs']],
+      ['industries', ['industry', 'inds', 'ind']],
+      ['agencies', ['agency']],
+      ['associates', ['associate', 'assoc']],
+      ['brothers', ['bros', 'brother']],
+      ['international', ['intl']],
+      ['services', ['svcs']],
+      ['pharma', ['pharmaceuticals', 'pharmaceutical']],
+      ['jewellers', ['jewelers', 'jeweller']],
+      ['technologies', ['technology', 'tech']],
+      ['exports', ['exporters', 'exporter']],
+      ['constructions', ['construction']],
+    ] as const
+  ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
+);

@@ -1,270 +1,256 @@
 /**
- * Turns one raw name (as typed by a finance team or as returned by a bank) into weighted,
- * classified tokens. Pure and cached: the same payee name is parsed once per process.
+ * Tokenises a payee or holder name into what a payments reviewer reads in it: the account
+ * holder(s), each a list of given names, surnames and initials; the honorifics, legal forms and
+ * respect suffixes that say nothing about who it is; the relation clause (S/O, D/O, W/O, C/O …)
+ * that names somebody else; and whether it is a person or a firm.
+ *
+ * Pure: a string in, a fresh value out; nothing is cached or shared between calls.
  */
 import {
   ALIASES,
-  BARE_RELATION_MARKERS,
   BUSINESS_DESCRIPTORS,
+  DESCRIPTOR_SPELLINGS,
   FILLERS,
   GENERATIONS,
   HONORIFICS,
-  KNOWN_NAMES,
   LEGAL_FORMS,
-  RELATION_WORDS,
-  SLASH_RELATION_LETTERS,
+  RESPECT_SUFFIXES,
   STOP_WORDS,
 } from './lexicon.js';
-import { toPhoneticKey } from './phonetic.js';
-
-/** Weight of a distinctive word (given name, surname) and of an initial. */
-export const WORD_WEIGHT = 1;
-/** Weight of a filler word (Kumar, Devi, Singh …): present in too many names to tell people apart. */
-export const FILLER_WEIGHT = 0.3;
-/** Weight of a business descriptor (Traders, Enterprises …): tells businesses apart, weakly. */
-export const DESCRIPTOR_WEIGHT = 0.3;
+import { toPhoneticKey, toSkeleton } from './phonetic.js';
 
 export type TokenKind = 'word' | 'initial' | 'filler' | 'descriptor';
 export type Generation = 'senior' | 'junior' | 'third';
-export type EntityKind = 'person' | 'business' | 'unknown';
+export type EntityKind = 'person' | 'business';
 
 export interface NameToken {
-  /** Lower-case ASCII text after alias expansion (`mohd` → `muhammad`), or the canonical descriptor. */
+  /** The word as written, lower-case ASCII. */
   readonly text: string;
-  /** Phonetic key (see phonetic.ts); equal keys are the same name. */
+  /** Phonetic key (phonetic.ts) of the canonical spelling; descriptors: their canonical word. */
   readonly key: string;
+  readonly skeleton: string;
   readonly kind: TokenKind;
-  readonly weight: number;
-  /** The key is a common name from KNOWN_NAMES: no typo tolerance against another known name. */
-  readonly known: boolean;
-  /** The word as written (lower-case), before alias expansion. */
-  readonly source: string;
-  /** True when an alias table, not the text as written, produced `text`. */
+  /** The spelling was replaced by a canonical one (Mohd → muhammad). */
   readonly aliased: boolean;
-  /** Offset in `ParsedName.plain` of the word this token came from (truncation needs it). */
-  readonly start: number;
-  /** End offset (exclusive) in `ParsedName.plain` of that word. */
-  readonly end: number;
+  /** Position among the holder's tokens. */
+  readonly index: number;
+}
+
+export interface Holder {
+  readonly tokens: readonly NameToken[];
+  readonly generation: Generation | null;
+  /** The title dropped from the front, which may belong to the name after all (Sri Devi / SRIDEVI). */
+  readonly title: string | null;
 }
 
 export interface ParsedName {
-  readonly tokens: readonly NameToken[];
-  /** Remaining words as written (lower-case, single spaces), legal forms included: a bank truncates this. */
-  readonly plain: string;
-  /** `plain` without spaces: equal for names that differ only in case, punctuation or spacing. */
-  readonly compact: string;
+  /** One holder, or several for a joint account ("A AND B", "A & B", "A / B"). */
+  readonly holders: readonly Holder[];
   readonly entity: EntityKind;
-  readonly generation: Generation | null;
-  readonly hadHonorific: boolean;
-  readonly hadRelation: boolean;
-  readonly hadLegalForm: boolean;
+  readonly honorifics: readonly string[];
+  readonly legalForms: readonly string[];
+  readonly respectSuffixes: readonly string[];
+  /** The relation marker and the relative it names, or null. */
+  readonly relation: { readonly marker: string; readonly relative: string } | null;
+  /** Lower-case letters, digits and single spaces of the whole input, for truncation checks. */
+  readonly plain: string;
+  /** `plain` without the titles in front, for truncation checks. */
+  readonly core: string;
 }
 
-const APOSTROPHES = new Set(["'", '\u2019', '\u2018', '`', '\u00b4']);
-const NON_ASCII = /[^\u0000-\u007f]/;
-const COMBINING_MARKS = /[\u0300-\u036f]/g;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const VOWELS = /[aeiou]/;
-const DIGITS_ONLY = /^\d+$/;
+/** Legal forms also written with spaced letters (L L P, H U F) or run together. */
+const SPACED_LEGAL = new Set(['llp', 'huf', 'pvt', 'ltd', 'pl', 'opc']);
+const RELATION_RE = /\b(?:([sdwhc])\s*\/\s*o|(son|daughter|wife|husband|care|father|guardian)\s+of)\b\.?/i;
+const BARE_RELATION_RE = /\s(so|do|wo)\s/i;
+/** Holders read from one name at most (joint accounts have two or three). */
+export const MAX_HOLDERS = 6;
+/** Words read from one holder at most. */
+export const MAX_WORDS = 24;
+/** Titles that are also given names or name parts. */
+const NAME_LIKE_TITLES = new Set(['baby', 'kumari', 'selvi', 'sri', 'shri', 'shree', 'sree', 'master', 'sardar', 'pandit', 'haji', 'hafiz']);
+/** Words that mark a firm although they are neither a legal form nor a descriptor. */
+const FIRM_WORDS = new Set(['huf', 'bros', 'co', 'company', 'government', 'govt', 'polytechnic', 'university', 'municipal', 'corporation', 'bank', 'department', 'board', 'office', 'kendriya']);
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set(
-  KNOWN_NAMES.map((name) => toPhoneticKey(ALIASES.get(name) ?? name)),
-);
-
-/** Honorifics that say "a person" (all but the firm prefixes). */
-const FIRM_PREFIXES: ReadonlySet<string> = new Set(['m/s', 'messrs', 'messers']);
-
-interface RawWords {
-  words: string[];
-  /** slashBefore[i]: a '/' separated word i from word i-1 (S/o, M/s). */
-  slashBefore: boolean[];
+function fold(text: string): string {
+  // Most names are plain ASCII: skip the (costly) Unicode decomposition for them.
+  if (/^[\x20-\x7e]*$/.test(text)) return text.toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
-function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+/** Splits off a relation clause: "RAMESH KUMAR S/O MOHAN LAL" → main "ramesh kumar", relative "mohan lal". */
+function splitRelation(text: string): { main: string; relation: ParsedName['relation'] } {
+  const match = RELATION_RE.exec(text) ?? BARE_RELATION_RE.exec(` ${text} `);
+  if (match === null || match.index === undefined) return { main: text, relation: null };
+  const isBare = match[0].startsWith(' ');
+  const index = isBare ? match.index - 1 : match.index;
+  const main = text.slice(0, Math.max(0, index)).trim();
+  if (main === '') return { main: text, relation: null };
+  const relative = text.slice(index + match[0].length - (isBare ? 1 : 0)).trim();
+  return { main, relation: { marker: match[0].trim(), relative } };
 }
 
-function tokenize(raw: string): RawWords {
-  let text = raw.toLowerCase();
-  if (NON_ASCII.test(text)) text = text.normalize('NFKD').replace(COMBINING_MARKS, '');
-  const words: string[] = [];
-  const slashBefore: boolean[] = [];
-  // Words are sliced out of `text`; `pending` only holds the part before an apostrophe.
-  let start = -1;
-  let pending = '';
-  let slash = false;
-  const length = text.length;
-  for (let i = 0; i <= length; i += 1) {
-    const code = i < length ? text.charCodeAt(i) : 32;
-    if (isWordCode(code) || (code > 127 && LETTER_OR_DIGIT.test(text[i] as string))) {
-      if (start === -1) start = i;
+function words(text: string): string[] {
+  return text
+    .replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ')
+    .replace(/&/g, ' & ')
+    .replace(/['’`]/g, '')
+    .replace(/[^a-z0-9&]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '');
+}
+
+/** Joins runs of single letters: "l l p" → "llp"; for firms every run ("a b c industries" → "abc"). */
+function joinLetterRuns(list: readonly string[], isFirm: boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < list.length; ) {
+    if ((list[i] as string).length !== 1 || !/[a-z]/.test(list[i] as string)) {
+      out.push(list[i] as string);
+      i += 1;
       continue;
     }
-    if (start !== -1 && APOSTROPHES.has(text[i] as string)) {
-      // D'Souza and DSOUZA are one surname; joining is the common bank form.
-      pending += text.slice(start, i);
-      start = i + 1;
-      continue;
-    }
-    if (start !== -1 || pending !== '') {
-      const word = pending + (start === -1 ? '' : text.slice(start, i));
-      if (word !== '') {
-        words.push(word);
-        slashBefore.push(slash);
-        slash = false;
-      }
-      start = -1;
-      pending = '';
-    }
-    if (code === 38) {
-      words.push('&');
-      slashBefore.push(false);
-    } else if (code === 47) {
-      slash = true;
-    }
+    let j = i;
+    while (j < list.length && (list[j] as string).length === 1 && /[a-z]/.test(list[j] as string)) j += 1;
+    const run = list.slice(i, j).join('');
+    if (j - i >= 2 && (SPACED_LEGAL.has(run) || isFirm)) out.push(run);
+    else out.push(...list.slice(i, j));
+    i = j;
   }
-  return { words, slashBefore };
+  return out;
 }
 
-/** Index of the first relation marker (S/o, son of, SO …) at position ≥ 1, or -1. */
-function findRelation(words: readonly string[], slashBefore: readonly boolean[]): number {
-  for (let i = 1; i < words.length; i += 1) {
-    const word = words[i] as string;
-    const next = words[i + 1];
-    if (next === 'o' && slashBefore[i + 1] === true && SLASH_RELATION_LETTERS.has(word)) return i;
-    if (next === 'of' && RELATION_WORDS.has(word)) return i;
-    if (next !== undefined && BARE_RELATION_MARKERS.has(word)) return i;
-  }
-  return -1;
+/** A line-of-business word, singular or plural (Chemical, Chemicals, Industry, Industries). */
+function isDescriptor(w: string): boolean {
+  const singular = w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w;
+  return BUSINESS_DESCRIPTORS.has(w) || BUSINESS_DESCRIPTORS.has(singular) || BUSINESS_DESCRIPTORS.has(`${w}s`) || DESCRIPTOR_SPELLINGS.has(w);
 }
 
-function classify(
-  word: string,
-  next: string | undefined,
-  start: number,
-  out: NameToken[],
-): 'legal' | 'descriptor' | 'stop' | 'token' {
-  if (STOP_WORDS.has(word)) return 'stop';
-  // "(P) Ltd" — a lone p right before ltd is "Private".
-  if (LEGAL_FORMS.has(word) || (word === 'p' && (next === 'ltd' || next === 'limited'))) return 'legal';
-  const end = start + word.length;
-  const descriptor = BUSINESS_DESCRIPTORS.get(word);
-  if (descriptor !== undefined) {
-    out.push({ text: descriptor, key: descriptor, kind: 'descriptor', weight: DESCRIPTOR_WEIGHT, known: false, source: word, aliased: false, start, end });
-    return 'descriptor';
+function looksLikeFirm(list: readonly string[]): boolean {
+  return list.some((w) => LEGAL_FORMS.has(w) || isDescriptor(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w));
+}
+
+function makeToken(text: string, index: number, isFirm: boolean): NameToken {
+  if (text.length === 1) return { text, key: text, skeleton: text, kind: 'initial', aliased: false, index };
+  const singular = text.length > 4 && text.endsWith('s') ? text.slice(0, -1) : text;
+  if (isDescriptor(text)) {
+    // Chemical / Chemicals, Polymer / Polymers: one key for both.
+    const spelled = DESCRIPTOR_SPELLINGS.get(text) ?? (BUSINESS_DESCRIPTORS.has(text) ? text : BUSINESS_DESCRIPTORS.has(`${text}s`) ? `${text}s` : singular);
+    const key = spelled.length > 4 && spelled.endsWith('s') ? spelled.slice(0, -1) : spelled;
+    return { text, key, skeleton: key, kind: 'descriptor', aliased: spelled !== text, index };
   }
-  const alias = ALIASES.get(word);
-  const text = alias ?? word;
-  if (alias === undefined && text.length >= 2 && text.length <= 3 && !VOWELS.test(text) && !DIGITS_ONLY.test(text)) {
-    // "RK Sharma": a short vowel-less word is run-together initials.
-    for (const letter of text) {
-      out.push({ text: letter, key: letter, kind: 'initial', weight: WORD_WEIGHT, known: false, source: letter, aliased: false, start, end });
+  const alias = ALIASES.get(text);
+  let base = alias ?? text;
+  // Firms: Cement / Cements is one firm; a plural s says nothing about which.
+  if (isFirm && base.length > 4 && base.endsWith('s') && !base.endsWith('ss')) base = base.slice(0, -1);
+  const key = toPhoneticKey(base);
+  const kind: TokenKind = FILLERS.has(alias ?? text) ? 'filler' : 'word';
+  return { text, key, skeleton: toSkeleton(key), kind, aliased: alias !== undefined, index };
+}
+
+interface Collected {
+  honorifics: string[];
+  legalForms: string[];
+  respect: string[];
+}
+
+function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected): Holder {
+  let rest = [...list];
+  // Titles come first, possibly several ("Mr. Dr."); only there, since several are also names.
+  let title: string | null = null;
+  // A name made only of title-like words keeps those that are also names (Baby Kumari, Sri
+  // Devi); "Mr." alone stays blank.
+  const allTitles = rest.every((w) => HONORIFICS.has(w));
+  if (allTitles && rest.some((w) => NAME_LIKE_TITLES.has(w))) rest = rest.filter((w) => NAME_LIKE_TITLES.has(w));
+  else {
+    while (rest.length > 0 && HONORIFICS.has(rest[0] as string)) {
+      title = rest.shift() as string;
+      collected.honorifics.push(title);
     }
-    return 'token';
   }
-  if (text.length === 1) {
-    out.push({ text, key: text, kind: 'initial', weight: WORD_WEIGHT, known: false, source: word, aliased: false, start, end });
-    return 'token';
-  }
-  const key = toPhoneticKey(text);
-  const filler = FILLERS.has(text);
-  out.push({
-    text,
-    key,
-    kind: filler ? 'filler' : 'word',
-    weight: filler ? FILLER_WEIGHT : WORD_WEIGHT,
-    known: KNOWN_KEYS.has(key),
-    source: word,
-    aliased: alias !== undefined,
-    start,
-    end,
-  });
-  return 'token';
-}
-
-function parseUncached(raw: string): ParsedName {
-  const { words: allWords, slashBefore } = tokenize(raw);
-  let words = allWords;
-
-  // M/s is two words around a slash; fold it back so the honorific loop sees it.
-  if (words.length >= 2 && words[0] === 'm' && words[1] === 's' && slashBefore[1] === true) {
-    words = ['m/s', ...words.slice(2)];
-    slashBefore.splice(0, 2, false);
-  }
-
-  let hadRelation = false;
-  const relation = findRelation(words, slashBefore);
-  if (relation > 0) {
-    words = words.slice(0, relation);
-    hadRelation = true;
-  }
-
-  let hadHonorific = false;
-  let personTitle = false;
-  let skip = 0;
-  // Keep at least one word: "Sri Devi" should not vanish entirely.
-  while (skip < words.length - 1) {
-    const word = words[skip] as string;
-    if (!HONORIFICS.has(word) && !FIRM_PREFIXES.has(word)) break;
-    // "Sri Devi", "Kumari Bai": the title-like word is the only distinctive part; keep it.
-    if (FILLERS.has(word) && words.slice(skip + 1).every((rest) => FILLERS.has(rest))) break;
-    hadHonorific = true;
-    if (!FIRM_PREFIXES.has(word)) personTitle = true;
-    skip += 1;
-  }
-  if (skip > 0) words = words.slice(skip);
-  if (words.length === 1 && (HONORIFICS.has(words[0] as string) || FIRM_PREFIXES.has(words[0] as string))) {
-    // Only a title ("Mr."): there is no name.
-    words = [];
-    hadHonorific = true;
-  }
-
   let generation: Generation | null = null;
-  if (words.length > 1) {
-    const kept: string[] = [words[0] as string];
-    for (let i = 1; i < words.length; i += 1) {
-      const word = words[i] as string;
-      const found = GENERATIONS.get(word);
-      if (found !== undefined) generation = found;
-      else kept.push(word);
+  const last = rest.at(-1);
+  if (last !== undefined && rest.length > 1 && GENERATIONS.has(last)) {
+    generation = GENERATIONS.get(last) ?? null;
+    rest = rest.slice(0, -1);
+  }
+  const kept: string[] = [];
+  for (let i = 0; i < rest.length; i += 1) {
+    const w = rest[i] as string;
+    const next = rest[i + 1];
+    if (isFirm && (LEGAL_FORMS.has(w) || SPACED_LEGAL.has(w))) {
+      collected.legalForms.push(w);
+      continue;
     }
-    words = kept;
-  }
-
-  const plain = words.join(' ');
-  const tokens: NameToken[] = [];
-  let hadLegalForm = false;
-  let business = false;
-  let offset = 0;
-  for (let i = 0; i < words.length; i += 1) {
-    const word = words[i] as string;
-    const outcome = classify(word, words[i + 1], offset, tokens);
-    if (outcome === 'legal') {
-      hadLegalForm = true;
-      business = true;
-    } else if (outcome === 'descriptor') {
-      business = true;
+    // "P LTD": a lone p before ltd/limited is "private".
+    if (isFirm && w === 'p' && (next === 'ltd' || next === 'limited')) {
+      collected.legalForms.push(w);
+      continue;
     }
-    offset += word.length + 1;
+    if (STOP_WORDS.has(w)) continue;
+    if (!isFirm && RESPECT_SUFFIXES.includes(w) && kept.length > 0) {
+      collected.respect.push(w);
+      continue;
+    }
+    if (!isFirm) {
+      const suffix = RESPECT_SUFFIXES.find((s) => w.length >= s.length + 3 && w.endsWith(s));
+      if (suffix !== undefined) {
+        collected.respect.push(suffix);
+        kept.push(w.slice(0, -suffix.length));
+        continue;
+      }
+    }
+    // RK, AA: initials written together (two letters, or three without a vowel, and not a
+    // known short form such as Md or Kr) are initials.
+    if (!isFirm && !ALIASES.has(w) && !HONORIFICS.has(w) && !FILLERS.has(w) && w !== 'om' && /^[a-z]+$/.test(w) && (w.length === 2 || (w.length === 3 && !/[aeiouy]/.test(w)))) {
+      kept.push(...w.split(''));
+      continue;
+    }
+    kept.push(w);
   }
-
-  let entity: EntityKind = 'unknown';
-  if (business) entity = 'business';
-  else if (personTitle || hadRelation || generation !== null || tokens.some((token) => token.kind === 'filler' || token.known)) {
-    entity = 'person';
-  }
-  return { tokens, plain, compact: words.join(''), entity, generation, hadHonorific, hadRelation, hadLegalForm };
+  const tokens = kept.map((w, i) => makeToken(w, i, isFirm));
+  return { tokens, generation, title };
 }
 
-const CACHE_LIMIT = 50_000;
-const cache = new Map<string, ParsedName>();
-
-/** Parses a raw name; results are cached and must be treated as immutable. */
+/** Parses one name as it appears in a payee list or a bank's answer. */
 export function parseName(raw: string): ParsedName {
-  const cached = cache.get(raw);
-  if (cached !== undefined) return cached;
-  const parsed = parseUncached(raw);
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(raw, parsed);
-  return parsed;
+  const folded = fold(raw).replace(/\(\s*i\s*\)/g, ' india ');
+  const { main: withMs, relation } = splitRelation(folded);
+  // M/s (messrs) before the holder split, whose "/" would cut it in two.
+  const main = withMs.replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ');
+  const all = words(main);
+  const isFirm = looksLikeFirm(joinLetterRuns(all, false));
+  const collected: Collected = { honorifics: [], legalForms: [], respect: [] };
+  // Joint holders: persons only, since "&" and "and" belong to firm names (Sharma & Co,
+  // Tours And Travels).
+  const parts: string[][] = [];
+  if (isFirm) parts.push(all);
+  else {
+    const holderTexts = main.split(/\s+(?:and|or)\s+|\s*[&/;+]\s*|,\s*(?=[a-z]{3,}\s)/);
+    for (const text of holderTexts) {
+      const list = words(text);
+      if (list.length > 0) parts.push(list);
+    }
+  }
+  // Bounded work whatever the input: a real name has a few holders of a few words each.
+  const holders = parts
+    .slice(0, MAX_HOLDERS)
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected))
+    .filter((h) => h.tokens.length > 0);
+  const plain = folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+  const plainWords = plain.split(' ');
+  while (plainWords.length > 1 && HONORIFICS.has(plainWords[0] as string)) plainWords.shift();
+  const core = plainWords.join(' ');
+  return {
+    holders,
+    entity: isFirm ? 'business' : 'person',
+    honorifics: collected.honorifics,
+    legalForms: collected.legalForms,
+    respectSuffixes: collected.respect,
+    relation,
+    plain,
+    core,
+  };
 }

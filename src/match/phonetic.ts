@@ -1,116 +1,91 @@
 /**
- * Phonetic key of one name word, so that transliteration variants of the same Indian name
- * collapse to one string (Lakshmi/Laxmi, Shrikant/Srikanth, Reddy/Reddi, Sandeep/Sandip,
- * Jaswinder/Jasvinder, Aggarwal/Agarwal) and can be compared with a plain equality.
+ * A phonetic key for Indian names written in Latin letters. Romanisation of Indian scripts is not
+ * standardised, so one name reaches a bank in many spellings: aspirates written or not (Bharat /
+ * Barat, Sudhir / Sudir), long vowels doubled or not (Deepak / Dipak, Pooja / Puja), v or w
+ * (Vasudev / Wasudev), sh or s (Shrikant / Srikant), x for ksh (Laxmi / Lakshmi), q or k, z or j,
+ * doubled consonants (Mohammed / Mohamed), au / ou / ow (Chaudhari / Choudhury / Chowdhury).
+ * The key folds exactly those choices and nothing that tells two names apart: b stays apart from
+ * v (Vipin is not Bipin), and the final vowel stays (Vimal is not Vimala: the matcher decides
+ * what a final vowel means, since it marks gender on given names but not on surnames).
  *
- * The rules follow how Indian names are romanised, not English spelling:
- * - `ksh`/`ks` → `x` (Lakshmi, Laxmi), `ph` → `f`;
- * - an `h` after a consonant is an aspiration mark that writers use or drop freely
- *   (sh/s, th/t, dh/d, bh/b, kh/k, gh/g, ch/c): dropped;
- * - a word-final `h` after a vowel is dropped (Shah/Sah);
- * - `ee` → `i`, `oo` → `u`, `ou` → `au` (Gourav/Gaurav), `w` → `v`, `z` → `j`, `q` → `k`,
- *   `ck` → `k`, final `y` → `i`;
- * - `b` → `v`: Bengali, Odia and Assamese write Sanskrit v as b (Bikash/Vikas, Bijay/Vijay);
- * - doubled letters collapse (aa/a, tt/t, ss/s …), after the rules above;
- * - a final silent `e` after a consonant is dropped (Kishore/Kishor, Pheroze/Feroz).
+ * Pure string functions; no state.
  */
 
-const CACHE_LIMIT = 50_000;
-const cache = new Map<string, string>();
+/** One pass over the letter-level spellings; longer alternatives first (chh before ch before c). */
+const LETTERS = /chh?|ph|ck|([kgjtdbps])h|x|q|z|ow|w|c|ee|ii|ie|oo|uu|aa|au|ou/g;
 
-function isVowel(code: number): boolean {
-  // a e i o u
-  return code === 97 || code === 101 || code === 105 || code === 111 || code === 117;
-}
-
-function isLetter(code: number): boolean {
-  return code >= 97 && code <= 122;
-}
-
-function computeKey(word: string): string {
-  const length = word.length;
-  // Characters are collected as codes and turned into a string once: no closure, no per-char
-  // string building in the hot path.
-  const codes = scratch.length >= length ? scratch : (scratch = new Array<number>(length * 2));
-  let size = 0;
-  for (let i = 0; i < length; i += 1) {
-    const code = word.charCodeAt(i);
-    const next = i + 1 < length ? word.charCodeAt(i + 1) : -1;
-    let out = code;
-    switch (code) {
-      case 107: // k: ks / ksh → x
-        if (next === 115) {
-          out = 120;
-          i += i + 2 < length && word.charCodeAt(i + 2) === 104 ? 2 : 1;
-        }
-        break;
-      case 112: // p: ph → f
-        if (next === 104) {
-          out = 102;
-          i += 1;
-        }
-        break;
-      case 99: // c: ck → k
-        if (next === 107) continue;
-        break;
-      case 104: {
-        // h
-        const previous = i > 0 ? word.charCodeAt(i - 1) : -1;
-        if (previous !== -1 && isLetter(previous) && !isVowel(previous)) continue; // aspiration
-        if (previous !== -1 && i === length - 1) continue; // final h after a vowel
-        break;
-      }
-      case 101: // e: ee → i
-        if (next === 101) {
-          out = 105;
-          i += 1;
-        }
-        break;
-      case 111: // o: oo → u, ou → au
-        if (next === 111) {
-          out = 117;
-          i += 1;
-        } else if (next === 117) {
-          out = 97;
-        }
-        break;
-      case 98: // b → v
-        out = 118;
-        break;
-      case 119: // w → v
-        out = 118;
-        break;
-      case 122: // z → j
-        out = 106;
-        break;
-      case 113: // q → k
-        out = 107;
-        break;
-      case 121: // y at the end → i
-        if (i === length - 1 && i > 0) out = 105;
-        break;
-      default:
-        break;
-    }
-    if (size > 0 && codes[size - 1] === out) continue; // doubled letters collapse
-    codes[size] = out;
-    size += 1;
+function letter(match: string, aspirated: string | undefined): string {
+  if (aspirated !== undefined) return aspirated; // kh gh jh th dh bh ph sh: aspiration is written or not
+  switch (match) {
+    case 'ch':
+    case 'chh':
+      return 'c'; // one sound, however written
+    case 'ph':
+      return 'f';
+    case 'ck':
+    case 'c':
+    case 'q':
+      return 'k'; // Cauvery / Kaveri, Chacko, Qureshi / Kureshi
+    case 'x':
+      return 'ks'; // Laxmi / Lakshmi
+    case 'z':
+      return 'j';
+    case 'w':
+      return 'v';
+    case 'ee':
+    case 'ii':
+    case 'ie':
+      return 'i';
+    case 'oo':
+    case 'uu':
+      return 'u';
+    case 'aa':
+      return 'a';
+    default:
+      return 'o'; // au, ou, ow: Chaudhari / Choudhury / Chowdhury
   }
-  if (size >= 4 && codes[size - 1] === 101 && !isVowel(codes[size - 2] as number)) size -= 1; // silent final e
-  let key = '';
-  for (let i = 0; i < size; i += 1) key += String.fromCharCode(codes[i] as number);
-  return key;
 }
 
-let scratch: number[] = new Array<number>(64);
-
-/** The phonetic key of a lower-case word (cached: names repeat a lot across a payee list). */
+/** The phonetic key of one lower-case ASCII word. */
 export function toPhoneticKey(word: string): string {
-  const cached = cache.get(word);
-  if (cached !== undefined) return cached;
-  const key = computeKey(word);
-  // A full clear is crude but keeps memory bounded with no bookkeeping in the hot path.
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(word, key);
-  return key;
+  let w = /^[a-z]+$/.test(word) ? word : word.replace(/[^a-z]/g, '');
+  if (w.length === 0) return w;
+  w = w.replace(/([^aeiou])\1+/g, '$1');
+  if (/[hxqzwceiou]/.test(w)) w = w.replace(LETTERS, letter);
+  // The vowel r is written ri or ru (Kripa / Krupa, Amrita / Amrutha).
+  if (w.includes('ru')) w = w.replace(/([^aeiou])ru/g, '$1ri');
+  // Anusvara: m or n before a consonant (Hamsa / Hansa, Priyamvada / Priyanvada).
+  if (w.includes('m')) w = w.replace(/m(?=[^aeiouy])/g, 'n');
+  if (w.includes('a')) {
+    // Jaipal / Jayapal, Jaysukh / Jaisukh: "aya" and "ay" before a consonant are written "ai" too.
+    w = w.replace(/aya?(?=[^aeiouy])/g, 'ai').replace(/ai(?=[^aeiouy])/g, 'e');
+    if (w.endsWith('ai')) w = `${w.slice(0, -2)}ay`;
+  }
+  // Tamil -iam / -ian / -yam (Subramaniam / Subramanian / Subramanyam, Balasubramaniam).
+  if (w.endsWith('m')) w = w.replace(/([iy])am$/, '$1an');
+  // Punjabi -inder / -ender and Sanskrit -endra are one ending (Rajinder / Rajendra).
+  if (w.includes('nd')) w = w.replace(/[ei]nd[ae]?ra?$/, 'endr');
+  // Pandey / Pande / Pand: -ey is -e, and a final e after a consonant is not pronounced
+  // (Kishore / Kishor, Ghose / Ghosh).
+  if (w.endsWith('ey')) w = w.slice(0, -1);
+  else if (w.endsWith('y')) w = w.replace(/([^aeiou])y$/, '$1i');
+  if (w.endsWith('e')) w = w.replace(/([^aeiou])e$/, '$1');
+  // A final h after a vowel is silent (Sumaiyah / Sumaiya).
+  else if (w.endsWith('h')) w = w.replace(/([aeiou])h$/, '$1');
+  return w.replace(/(.)\1+/g, '$1');
+}
+
+/**
+ * The key without its inner vowels: first letter, inner consonants, last letter. Two keys with
+ * the same skeleton differ only in vowels (Tewari / Tiwari, Choudhury / Chaudhari).
+ */
+export function toSkeleton(key: string): string {
+  if (key.length <= 2) return key;
+  return key[0] + key.slice(1, -1).replace(/[aeiou]/g, '') + key.slice(-1);
+}
+
+/** The key without the inner a's (the schwa, written or not: Navaneet / Navnit, Dalajit / Daljeet). */
+export function withoutInnerSchwa(key: string): string {
+  if (key.length <= 3) return key;
+  return key[0] + key.slice(1, -1).replace(/a/g, '') + key.slice(-1);
 }

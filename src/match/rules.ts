@@ -22,12 +22,19 @@ export const NAME_MATCH_RULES = {
   truncated: 'the bank name looks cut at a fixed length; the hidden part was not held against it',
   'different-names': 'each side has a distinctive name the other lacks: most likely different people',
   'filler-differs': 'the sides disagree on a filler or middle word (Devi/Kumari, Kumar/Singh)',
-  'leading-name-differs': 'the bank name starts with a name the expected name lacks (e.g. the spouse\u2019s)',
+  'leading-name-differs': 'one side starts with a given name the other lacks and the rest matches: a daughter, son or wife carrying the father\u2019s or husband\u2019s name, another person',
   'initials-only': 'only initials and filler words matched',
   'business-type-differs': 'the businesses have different descriptors (Traders vs Motors)',
   'business-vs-person': 'one side is a business and the other a person',
   'generation-differs': 'Sr/Jr (or II) differ: father and son share the rest of the name',
   'generation-missing': 'only one side carries Sr/Jr/II: it may be the other generation',
+  'gender-differs': 'a given name is in its other gender\u2019s form on one side (Vimal/Vimala, Kumar/Kumari): another person',
+  'near-miss-name': 'a given name or surname is one or two letters from the other side\u2019s (Ramesh/Rajesh): another name, not a typo',
+  'initial-given-name': 'the given name is known only by its initial: many people fit',
+  'business-type-missing': 'one firm name has a line of business the other lacks',
+  'joint-holder': 'a joint account: the payee is one of its holders',
+  'final-vowel': 'a given name ends in -a on one side only and it is not known whether that is a feminine form (Vimal/Vimala) or a spelling (Anand/Ananda)',
+  'b-v-spelling': 'the names differ by b/v, an Eastern spelling (Bikash/Vikash) that also separates two names (Bipin/Vipin)',
 } as const;
 
 export type NameMatchRule = keyof typeof NAME_MATCH_RULES;

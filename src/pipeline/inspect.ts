@@ -8,10 +8,8 @@ import fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { InputError } from '../errors.js';
 
-export class InputError extends Error {
-  override readonly name = 'InputError';
-}
 
 export type Encoding = 'utf8' | 'utf16le' | 'latin1';
 
@@ -128,7 +126,7 @@ export function utf8Boundary(buf: Buffer): number {
   return end;
 }
 
-type WorkerAnswer = { ok: true; info: InputInfo } | { ok: false; name: string; message: string };
+type WorkerAnswer = { ok: true; info: InputInfo } | { ok: false; kind: string | null; message: string };
 
 /**
  * `inspectInput` on a worker thread, started now and awaited later. If the thread cannot be
@@ -158,7 +156,7 @@ export function inspectInBackground(inputPath: string, onFallback?: (why: unknow
       if (settled) return;
       settled = true;
       if (message.ok) resolve(message.info);
-      else reject(message.name === 'InputError' ? new InputError(message.message) : new Error(message.message));
+      else reject(message.kind === 'input' ? new InputError(message.message) : new Error(message.message));
     });
     worker.once('error', fallBack);
     worker.once('exit', (code) => fallBack(new Error(`inspection thread exited with code ${code}`)));

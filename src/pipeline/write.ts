@@ -1,11 +1,12 @@
 /**
- * The enriched CSV: input columns unchanged, then the columns of DESIGN.md §4. Written to a
+ * The enriched CSV: input columns unchanged, then the columns of docs/ARCHITECTURE.md, "Output columns". Written to a
  * temporary file beside the target and renamed into place only when the run has ended.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import type { ResultRecord } from '../state/bank-store.js';
+import { OutputError } from '../errors.js';
+import type { ResultRecord } from '../state/types.js';
 import { openXlsxWriter } from '../input/xlsx.js';
 
 export const APPENDED_COLUMNS = [
@@ -107,9 +108,6 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean, registry?: {
   return cells;
 }
 
-export class OutputError extends Error {
-  override readonly name = 'OutputError';
-}
 
 /** Fails early (before any call) when the output cannot be written where asked. */
 export function checkOutputPath(outputPath: string, flag = '-o'): void {

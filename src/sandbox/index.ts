@@ -1,5 +1,5 @@
 /**
- * The embedded sandbox: a local imitation of the verification API (DESIGN.md §3) for demos and
+ * The embedded sandbox: a local imitation of the verification API (docs/ARCHITECTURE.md, "The sandbox") for demos and
  * tests. `startSandbox()` is what the CLI's `sandbox` command and `--sandbox` flag run.
  */
 export { startSandbox, type Sandbox, type SandboxStats } from './server.js';

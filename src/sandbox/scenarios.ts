@@ -1,5 +1,5 @@
 /**
- * Test accounts (DESIGN.md §3): the last two digits of an account number choose an outcome,
+ * Test accounts (docs/ARCHITECTURE.md, "The sandbox"): the last two digits of an account number choose an outcome,
  * like a payment provider's test cards. Pure functions; the server keeps the attempt counters.
  */
 import { dailyLimitMessage, MESSAGES, type BankResult, type IfscDetails } from '../api/schemas.js';

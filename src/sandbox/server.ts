@@ -1,6 +1,6 @@
 /**
- * The embedded sandbox (DESIGN.md §3): a local HTTP server that speaks the remote interface of
- * §2, with test accounts, injected faults, quotas and a document-locker consent flow, and that
+ * The embedded sandbox (docs/ARCHITECTURE.md, "The sandbox"): a local HTTP server that speaks the
+ * remote interface, with test accounts, injected faults, quotas and a document-locker consent flow, and that
  * counts what it did so tests can assert on requests and deposits.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -6,24 +6,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import Database from 'better-sqlite3';
-import { RunLockedError } from '../pipeline/errors.js';
-import { describeHolder, isAlive, liveHolder, LOCK_QUERY, type HeldLock } from './bank-store.js';
+import { RunLockedError, StateFileError } from '../errors.js';
+import { describeHolder, isAlive, liveHolder, LOCK_QUERY, type HeldLock } from './run-lock.js';
 import { MIGRATIONS } from './migrations.js';
+import type { Db } from './types.js';
 
 /** "VASV": tells our state files from any other SQLite database. */
 export const APPLICATION_ID = 0x56415356;
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export type Db = Database.Database;
+export type { Db };
 
 /** Pages of WAL between automatic checkpoints (16384 × 4 KiB = 64 MiB). */
 export const WAL_CHECKPOINT_PAGES = 16_384;
 /** The WAL is truncated back to at most this after a checkpoint. */
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
-export class StateFileError extends Error {
-  override readonly name = 'StateFileError';
-}
 
 export interface OpenOptions {
   /** fsync every commit (used when penny-drop intents are written). Default false. */

@@ -3,7 +3,7 @@
  * webhook listeners. Short autocommit statements only, so `docs listen`, `docs init` and
  * `docs fetch` can share one state file at the same time (WAL, busy timeout).
  */
-import type { Db } from './db.js';
+import type { Db } from './types.js';
 
 export interface DocSessionRecord {
   sessionId: string;

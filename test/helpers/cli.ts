@@ -32,10 +32,17 @@ export function tempDir(t: TestContext, prefix = 'vas-test-'): string {
   return dir;
 }
 
-export function spawnCli(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): Spawned {
+export interface CliOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  /** Options for the child's node itself (V8 flags), before the CLI's own arguments. */
+  nodeArgs?: readonly string[];
+}
+
+export function spawnCli(args: readonly string[], options: CliOptions): Spawned {
   const env: Record<string, string | undefined> = { ...process.env, VAS_TOKEN: 'sandbox-token', ...options.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const child = spawn(process.execPath, ['--import', TSX, BIN, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', TSX, BIN, ...args], {
     cwd: options.cwd,
     env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,7 +57,7 @@ export function spawnCli(args: readonly string[], options: { cwd: string; env?: 
   return { child, result, stdout: () => stdout, stderr: () => stderr };
 }
 
-export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
   return spawnCli(args, options).result;
 }
 

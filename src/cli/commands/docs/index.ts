@@ -1,14 +1,13 @@
 /**
- * `vas-verify docs`: the document-locker flow (DESIGN.md §6) — init, fetch, listen. This file
+ * `vas-verify docs`: the document-locker flow (docs/ARCHITECTURE.md, "Document locker") — init, fetch, listen. This file
  * does the I/O (flags, state file, stdout, signals); the decisions live in src/docs/.
  *
  * Exit codes: 0 ok · 1 fatal (expired session, consent denied, a file not saved) · 2 usage or
  * bad input · 3 not complete yet (`--wait` timed out, stopped, or pending without `--wait`).
  */
 import { once } from 'node:events';
-import type { Client } from '../../api/client.js';
-import { isVasError } from '../../api/errors.js';
-import type { DocFetchResult } from '../../api/schemas.js';
+import type { Client } from '../../../api/client.js';
+import type { DocFetchResult } from '../../../api/schemas.js';
 import {
   checkWebhookUrl,
   DEFAULT_WAIT_TIMEOUT,
@@ -17,26 +16,20 @@ import {
   formatDocumentsTable,
   formatSessionsTable,
   isSafeSessionId,
-  newWebhookSecret,
   saveDocuments,
-  startWebhookListener,
   toDocumentView,
   type FetchOutcome,
   type SaveReport,
-  type WebhookEvent,
-} from '../../docs/index.js';
-import { UsageError } from '../../pipeline/errors.js';
-import { parseDuration } from '../../pipeline/time.js';
-import { openDatabase, type Db } from '../../state/db.js';
-import { DocsStore } from '../../state/docs-store.js';
-import { resolveStatePath } from '../config.js';
-import { connect, resolveApiConnection, type Connected } from '../connect.js';
-import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './docs.js';
-
-/** How long `docs listen --fetch` waits for a session to show Completed after its callback. */
-export const LISTEN_FETCH_WAIT_MS = 120_000;
-/** How long `docs listen` waits for fetches in progress when it is stopped. */
-export const LISTEN_DRAIN_MS = 30_000;
+} from '../../../docs/index.js';
+import { explainFetchError } from '../../../docs/session-errors.js';
+import { WebhookListenService } from '../../../docs/listen-service.js';
+import { UsageError } from '../../../errors.js';
+import { parseDuration } from '../../../pipeline/time.js';
+import { openDatabase, type Db } from '../../../state/db.js';
+import { DocsStore } from '../../../state/docs-store.js';
+import { resolveStatePath } from '../../config.js';
+import { connect, resolveApiConnection, type Connected } from '../../connect.js';
+import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './options.js';
 
 const EXIT = { ok: 0, fatal: 1, incomplete: 3 } as const;
 
@@ -204,16 +197,6 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   }
 }
 
-function explainFetchError(error: unknown, sessionId: string, store: DocsStore): unknown {
-  if (isVasError(error) && error.kind === 'session-expired') {
-    store.setStatus(sessionId, 'Expired');
-    return error.with({
-      message: `session ${sessionId} has expired or is not known to the API ("${error.message}"): start a new session with \`vas-verify docs init\``,
-    });
-  }
-  return error;
-}
-
 async function reportFetch(
   outcome: FetchOutcome,
   sessionId: string,
@@ -342,61 +325,21 @@ function listSessions(flags: DocsFetchFlags, io: DocsIo): number {
 
 export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<number> {
   const { log } = io;
-  if (flags.fetch && flags.download === undefined) throw new UsageError('--fetch needs --download DIR: the directory to save the documents in');
-  if (!flags.fetch && flags.download !== undefined) throw new UsageError('--download on `docs listen` needs --fetch');
-  if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0-65535');
-  let publicUrl: string | undefined;
-  if (flags.publicUrl !== undefined) {
-    const check = checkWebhookUrl(flags.publicUrl);
-    if (!check.ok) throw new UsageError(`--public-url "${flags.publicUrl}" is not usable: ${check.reason}`);
-    publicUrl = check.url.replace(/\/+$/, '');
-  }
+  const publicUrl = checkListenFlags(flags);
   const connection = flags.fetch ? resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log) : undefined;
-
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
-  const stopFetches = new AbortController();
-  const fetching = new Map<string, Promise<void>>();
-  let listener: Awaited<ReturnType<typeof startWebhookListener>> | undefined;
+  let service: WebhookListenService | undefined;
   try {
     if (connection !== undefined) connected = await connect(connection, log);
-    const host = flags.host;
-    const hostPart = host.includes(':') ? `[${host}]` : host;
-    // A fixed address keeps its secret across restarts, so callbacks of sessions started
-    // before a restart still find their way.
-    const previous = flags.port === 0 ? undefined : state.store.getListener(`http://${hostPart}:${flags.port}`);
-    try {
-      listener = await startWebhookListener({
-        host,
-        port: flags.port,
-        secret: previous?.secret ?? newWebhookSecret(),
-        publicUrl,
-        onEvent: (event) => {
-          const { recorded } = state.store.recordWebhook(event);
-          if (recorded) {
-            io.stdout(`${eventLine(event, io.now())}\n`);
-            if (connected !== undefined && event.kind === 'success' && event.sessionId !== null) {
-              startFetch(event.sessionId);
-            }
-          } else {
-            log.info(`repeated ${event.kind} callback${event.sessionId === null ? '' : ` for session ${event.sessionId}`}: already recorded`);
-          }
-          return { duplicate: !recorded };
-        },
-      });
-    } catch (error) {
+    service = new WebhookListenService({
+      store: state.store, client: connected?.client, download: flags.download, log, out: io.stdout, now: io.now, pid: process.pid,
+    });
+    const listener = await service.start(flags.host, flags.port, publicUrl).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new UsageError(`${host}:${flags.port} is already in use: pick another --port (or 0 for a free one)`);
-      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind --host ${host}: no such local address`);
+      if (code === 'EADDRINUSE') throw new UsageError(`${flags.host}:${flags.port} is already in use: pick another --port (or 0 for a free one)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind --host ${flags.host}: no such local address`);
       throw error;
-    }
-    state.store.saveListener({
-      listenUrl: listener.listenUrl,
-      publicUrl: listener.publicUrl,
-      secret: listener.secret,
-      successUrl: listener.successUrl,
-      failureUrl: listener.failureUrl,
-      pid: process.pid,
     });
     io.stdout(`listening on ${listener.listenUrl}\nsuccess webhook: ${listener.successUrl}\nfailure webhook: ${listener.failureUrl}\n`);
     log.info(`start sessions that call back here with: vas-verify docs init --listen ${listener.publicUrl}${flags.state === undefined ? '' : ` --state ${flags.state}`}`);
@@ -404,64 +347,20 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
     if (!io.stopSignal.aborted) await once(io.stopSignal, 'abort');
     log.info('stopping: no new callbacks are accepted');
   } finally {
-    await listener?.close();
-    if (fetching.size > 0) {
-      log.info(`waiting for ${fetching.size} fetch(es) in progress`);
-      const timer = setTimeout(() => stopFetches.abort(), LISTEN_DRAIN_MS);
-      await Promise.allSettled([...fetching.values()]);
-      clearTimeout(timer);
-    }
-    if (listener !== undefined) state.store.markListenerStopped(listener.listenUrl, process.pid);
+    await service?.close();
     await connected?.close();
     state.close();
   }
   return EXIT.ok;
-
-  function startFetch(sessionId: string): void {
-    if (!isSafeSessionId(sessionId)) {
-      log.warn(`success callback names a session id that is not one ("${sessionId.slice(0, 80)}"): not fetched`);
-      return;
-    }
-    if (fetching.has(sessionId) || connected === undefined || flags.download === undefined) return;
-    const client = connected.client;
-    const dir = flags.download;
-    const task = fetchAndSave(client, sessionId, dir)
-      .catch((error: unknown) => {
-        const text = isVasError(error) ? error.describe() : error instanceof Error ? error.message : String(error);
-        log.error(`fetch of session ${sessionId} failed: ${text}`);
-      })
-      .finally(() => fetching.delete(sessionId));
-    fetching.set(sessionId, task);
-  }
-
-  async function fetchAndSave(client: Client, sessionId: string, dir: string): Promise<void> {
-    const signal = stopFetches.signal;
-    let outcome: FetchOutcome;
-    try {
-      // The callback can outrun the status: wait a little for Completed.
-      outcome = await fetchDocuments(client, sessionId, { wait: true, timeoutMs: LISTEN_FETCH_WAIT_MS, signal, now: io.now });
-    } catch (error) {
-      throw explainFetchError(error, sessionId, state.store);
-    }
-    if (outcome.kind !== 'completed') {
-      const status = 'result' in outcome ? outcome.result.status : outcome.lastStatus;
-      if (status !== null) state.store.setStatus(sessionId, status);
-      log.error(`session ${sessionId}: not fetched (${outcome.kind}${status === null ? '' : `, status ${status}`})`);
-      return;
-    }
-    const report = await saveDocuments(client, { dir, sessionId, documents: outcome.result.documents, signal });
-    state.store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => f.path));
-    for (const failure of report.failures) log.error(`session ${sessionId} ${failure.docType} ${failure.format.toUpperCase()}: ${failure.reason}`);
-    io.stdout(
-      `${new Date(io.now()).toISOString()} fetched ${sessionId} ${outcome.result.documents.length} document(s), ${report.files.length} file(s) in ${report.directory}` +
-        `${report.failures.length > 0 ? `, ${report.failures.length} failed` : ''}\n`,
-    );
-  }
 }
 
-/** One stdout line per recorded callback: time, kind, session, status — no personal data. */
-function eventLine(event: WebhookEvent, now: number): string {
-  const line = `${new Date(now).toISOString()} ${event.kind} ${event.sessionId ?? '-'} ${event.status ?? '-'}`;
-  // The payload is the sender's text: no control characters reach the terminal.
-  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+/** The listen flags checked; returns the public URL without its trailing slashes. */
+function checkListenFlags(flags: DocsListenFlags): string | undefined {
+  if (flags.fetch && flags.download === undefined) throw new UsageError('--fetch needs --download DIR: the directory to save the documents in');
+  if (!flags.fetch && flags.download !== undefined) throw new UsageError('--download on `docs listen` needs --fetch');
+  if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0-65535');
+  if (flags.publicUrl === undefined) return undefined;
+  const check = checkWebhookUrl(flags.publicUrl);
+  if (!check.ok) throw new UsageError(`--public-url "${flags.publicUrl}" is not usable: ${check.reason}`);
+  return check.url.replace(/\/+$/, '');
 }

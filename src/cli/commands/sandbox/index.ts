@@ -1,10 +1,10 @@
 /** `vas-verify sandbox`: the embedded sandbox as a server, until SIGINT/SIGTERM. */
 import fs from 'node:fs';
-import { startSandbox, parseFaults, parseLatency, loadRegistry, type SandboxOptions } from '../../sandbox/index.js';
-import { UsageError } from '../../pipeline/errors.js';
-import type { CommandIo } from './bank.js';
+import { startSandbox, parseFaults, parseLatency, loadRegistry, type SandboxOptions } from '../../../sandbox/index.js';
+import { UsageError } from '../../../errors.js';
+import type { CommandIo } from '../../io.js';
 
-export async function sandboxCommand(args: Record<string, unknown>, io: CommandIo & { stdout: (t: string) => void }): Promise<number> {
+export async function sandboxCommand(args: Record<string, unknown>, io: CommandIo): Promise<number> {
   const options: SandboxOptions = {};
   const set = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined) => {
     if (value !== undefined) options[key] = value as SandboxOptions[K];

@@ -1,9 +1,11 @@
 /** `vas-verify ifsc CODE`: what the shipped IFSC registry knows of a code (src/input/ifsc-registry.ts). */
-import { ifscRegistry } from '../../input/ifsc-registry.js';
-import { UsageError } from '../../pipeline/errors.js';
+import { UsageError } from '../../../errors.js';
+import { ifscRegistry } from '../../../input/ifsc-registry.js';
+import type { CommandIo } from '../../io.js';
+import type { IfscFlags } from './options.js';
 
 /** Exit 0 when the code's bank is known (listed or not), 1 when no bank issues IFSCs under its code. */
-export function ifscCommand(code: string, stdout: (text: string) => void): number {
+export async function ifscCommand({ code }: IfscFlags, { stdout }: CommandIo): Promise<number> {
   const registry = ifscRegistry();
   const lookup = registry.lookup(code);
   if (lookup.status === 'malformed') {

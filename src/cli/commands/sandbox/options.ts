@@ -1,7 +1,12 @@
-/** The flags of `vas-verify sandbox` (kept apart so the CLI entry loads no sandbox code). */
+/** `vas-verify sandbox`: its flags (kept apart from ./index.ts so the CLI entry loads no sandbox code). */
 import type { Argv } from 'yargs';
+import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
 
-export function sandboxOptions<T>(y: Argv<T>) {
+export interface SandboxCommand {
+  sandboxCommand(args: Record<string, unknown>, io: CommandIo): Promise<number>;
+}
+
+function sandboxOptions<T>(y: Argv<T>) {
   return y
     .option('port', { type: 'number', default: 8080, describe: 'Port to listen on (0 picks a free one)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
@@ -19,4 +24,13 @@ export function sandboxOptions<T>(y: Argv<T>) {
     .option('auto-authorize', { type: 'number', describe: 'Document sessions complete by themselves after MS' })
     .option('session-ttl', { type: 'number', describe: 'Document session lifetime in seconds (default 600)' })
     .example('$0 sandbox --port 0 --latency 50-150 --fault-rate 0.1', '');
+}
+
+export function registerSandboxCommand<T>(y: Argv<T>, ctx: CommandContext<SandboxCommand>): Argv<T> {
+  return y.command(
+    'sandbox',
+    'Start the embedded sandbox that imitates the whole API',
+    (c) => sandboxOptions(c),
+    (args) => ctx.run(async () => (await ctx.load()).sandboxCommand(args, ctx.io(args as GlobalFlags))),
+  );
 }

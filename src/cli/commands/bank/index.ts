@@ -1,0 +1,201 @@
+/** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type { Client, RetryEvent } from '../../../api/client.js';
+import { openDatabase } from '../../../state/db.js';
+import { BankStore } from '../../../state/bank-store.js';
+import { isAlive } from '../../../state/run-lock.js';
+import { UsageError } from '../../../errors.js';
+import { runBank, type BankRunOptions, type BankRunSummary } from '../../../pipeline/bank-run/index.js';
+import { checkOutputPath } from '../../../pipeline/write.js';
+import type { InputInfo } from '../../../pipeline/inspect.js';
+import { parseDuration } from '../../../pipeline/time.js';
+import { matchNames } from '../../../match/index.js';
+import { ifscRegistry } from '../../../input/ifsc-registry.js';
+import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
+import type { Connection as ApiConnection } from '../../config.js';
+import { connect, resolveApiConnection, type Connected } from '../../connect.js';
+import type { CommandIo } from '../../io.js';
+import { createProgress } from '../../progress.js';
+import { formatSummary, summaryJson } from '../../summary.js';
+import type { SandboxOptions } from '../../../sandbox/index.js';
+import type { BankFlags } from './options.js';
+
+/** The flags checked and resolved against the environment, before anything is opened. */
+interface BankSettings {
+  concurrency: number;
+  reuseMs: number | undefined;
+  timeoutMs: number;
+  pricePl: number;
+  pricePd: number;
+  output: string;
+  statePath: string;
+}
+
+/** What the run left: its summary, or the state file's failure. */
+type RunEnd = { summary: BankRunSummary; retries: Record<string, number> } | { stateFailure: InstanceType<typeof Database.SqliteError> | undefined };
+
+/** `inspection`: the input's fingerprint pass, when the caller has started it early. */
+export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number> {
+  const settings = resolveSettings(flags, io.env);
+  const connection = flags.dryRun ? undefined : resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, io.log);
+  if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
+  // Read before the state file is opened, so a wrong path costs nothing.
+  const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
+  const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts);
+  const resumeHint = [
+    `vas-verify bank ${flags.input} -o ${settings.output} --mode ${flags.mode} --resume`,
+    flags.state ? ` --state ${flags.state}` : '',
+    flags.sandbox ? ' --sandbox' : '',
+    flags.sandboxAccounts !== undefined ? ` --sandbox-accounts ${flags.sandboxAccounts}` : '',
+  ].join('');
+  if (!('summary' in end)) {
+    const failure = end.stateFailure;
+    const what = failure?.code === 'SQLITE_FULL' ? 'its disk is full' : failure?.message ?? 'unknown failure';
+    // The failed group of writes was rolled back: the file holds every row committed before it.
+    io.log.error(`the state file ${settings.statePath} failed (${what}); the run stopped, rows checkpointed before this are kept. Free the space or restore the file, then resume with: ${resumeHint}`);
+    return 1;
+  }
+  return reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
+}
+
+function resolveSettings(flags: BankFlags, env: Env): BankSettings {
+  const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
+  if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
+  if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
+  if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
+  if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
+  let reuseMs: number | undefined;
+  let timeoutMs: number;
+  try {
+    reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse);
+    timeoutMs = parseDuration(flags.timeout);
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+  const pricePl = resolveNumber(flags.pricePl, env.VAS_PRICE_PL, 0, '--price-pl');
+  const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
+  const output = flags.output ?? defaultOutputPath(flags.input);
+  if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
+  const statePath = resolveStatePath(flags.state, env);
+  // Found before any call, not after the run has paid for every row.
+  if (flags.summary) checkOutputPath(flags.summary, '--summary');
+  return { concurrency, reuseMs, timeoutMs, pricePl, pricePd, output, statePath };
+}
+
+/** Opens the state file and the connection, runs, and closes both whatever happens. */
+async function runWithState(
+  flags: BankFlags,
+  settings: BankSettings,
+  connection: ApiConnection | undefined,
+  io: CommandIo,
+  inspection: Promise<InputInfo> | undefined,
+  sandboxAccounts: SandboxOptions['accounts'] | undefined,
+): Promise<RunEnd> {
+  const db = openDatabase(settings.statePath, { durable: flags.mode !== 'pl' });
+  const store = new BankStore(db, io.now);
+  let connected: Connected | undefined;
+  const retries: Record<string, number> = {};
+  const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => io.log.info(line), quiet: io.quiet, now: io.now });
+  let summary: BankRunSummary | undefined;
+  // A state file that cannot be written mid-run (full disk, I/O error, damaged pages).
+  let stateFailure: InstanceType<typeof Database.SqliteError> | undefined;
+  try {
+    let client: Client | undefined;
+    if (connection) {
+      connected = await connect(connection, io.log, {
+        timeoutMs: settings.timeoutMs,
+        connections: Math.max(settings.concurrency, 1),
+        retry: BULK_RETRY,
+        sandbox: sandboxAccounts === undefined ? undefined : { accounts: sandboxAccounts },
+        onRetry: (event: RetryEvent) => {
+          const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
+          retries[cause] = (retries[cause] ?? 0) + 1;
+        },
+      });
+      client = connected.client;
+    }
+    summary = await runBank(runOptions(flags, settings, connection, inspection), {
+      client, store, now: io.now, stopSignal: io.stopSignal, log: io.log, pid: process.pid, isAlive, matchNames,
+      ifscRegistry: ifscRegistry(),
+      onProgress: (p) => progress.update(p),
+    });
+  } catch (error) {
+    if (!(error instanceof Database.SqliteError)) throw error;
+    stateFailure = error;
+  } finally {
+    progress.done();
+    await connected?.close();
+    try {
+      store.close();
+    } catch (error) {
+      if (!(error instanceof Database.SqliteError)) throw error;
+      stateFailure ??= error;
+    }
+    db.close();
+  }
+  return stateFailure || !summary ? { stateFailure } : { summary, retries };
+}
+
+function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiConnection | undefined, inspection: Promise<InputInfo> | undefined): BankRunOptions {
+  // The shared quota's id: a hash of the credential, never the credential.
+  const limiterId = connection?.kind === 'remote'
+    ? `vas-verify:${createHash('sha256').update(connection.clientId ?? connection.token ?? '').digest('hex').slice(0, 16)}`
+    : 'vas-verify:sandbox';
+  return {
+    inputPath: flags.input,
+    inspection,
+    outputPath: settings.output,
+    mode: flags.mode,
+    resume: flags.resume,
+    retryUnconfirmed: flags.retryUnconfirmed,
+    reuseMs: settings.reuseMs,
+    rate: flags.rate,
+    concurrency: settings.concurrency,
+    columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+    headerRow: flags.headerRow,
+    sheet: flags.sheet,
+    maxCalls: flags.maxCalls,
+    maxSpend: flags.maxSpend,
+    pricePl: settings.pricePl,
+    pricePd: settings.pricePd,
+    dryRun: flags.dryRun,
+    redis: flags.redis ? { url: flags.redis, limiterId } : undefined,
+  };
+}
+
+/** The summary on stderr (and --summary JSON), and what to do next when the run is not done. */
+function reportRun(flags: BankFlags, summary: BankRunSummary, extras: { retries: Record<string, number>; stateFile: string }, resumeHint: string, io: CommandIo): number {
+  const { log } = io;
+  log.info(formatSummary(summary, extras));
+  if (flags.summary) {
+    const body = `${JSON.stringify(summaryJson(summary, extras), null, 2)}\n`;
+    fs.writeFileSync(flags.summary, body, { mode: 0o600 });
+    // `mode` applies only to a new file: an existing one keeps its bits unless told.
+    fs.chmodSync(flags.summary, 0o600);
+  }
+  if (summary.stopped) {
+    const what = summary.message ?? 'stopped';
+    const line = `${what}; every answered row is checkpointed in ${extras.stateFile}. Resume with: ${resumeHint}`;
+    if (summary.exitCode === 1) log.error(line);
+    else log.warn(line);
+  } else if (summary.exitCode === 3) {
+    const s = summary.statuses;
+    log.warn(`${s.DEFERRED} deferred, ${s.FAILED} failed, ${s.UNCONFIRMED} unconfirmed row(s) are not final: re-run later with: ${resumeHint}`);
+  }
+  return summary.exitCode;
+}
+
+/** The `--sandbox-accounts` registry; the sandbox's code is loaded only when it is asked for. */
+async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accounts']> {
+  const { loadRegistry } = await import('../../../sandbox/index.js');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--sandbox-accounts: cannot read ${file}: ${(error as Error).message}`);
+  }
+  return loadRegistry(text);
+}

@@ -1,0 +1,119 @@
+/** `vas-verify bank`: its flags, and how they reach the command (./index.ts). */
+import type { Argv } from 'yargs';
+import type { InputInfo } from '../../../pipeline/inspect.js';
+import { inspectInBackground } from '../../../pipeline/inspect.js';
+import type { RunMode } from '../../../state/types.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
+import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
+
+export interface BankFlags {
+  input: string;
+  output?: string | undefined;
+  mode: RunMode;
+  state?: string | undefined;
+  resume: boolean;
+  rate?: number | undefined;
+  concurrency?: number | undefined;
+  accountCol?: string | undefined;
+  ifscCol?: string | undefined;
+  nameCol?: string | undefined;
+  /** `--header-row N` and `--sheet NAME` (src/input/). */
+  headerRow?: number | undefined;
+  sheet?: string | undefined;
+  reuse?: string | undefined;
+  retryUnconfirmed: boolean;
+  summary?: string | undefined;
+  baseUrl?: string | undefined;
+  sandbox: boolean;
+  /** With `sandbox`: a holder registry CSV for the in-process sandbox; default none (generated holders). */
+  sandboxAccounts?: string | undefined;
+  maxCalls?: number | undefined;
+  maxSpend?: number | undefined;
+  pricePl?: number | undefined;
+  pricePd?: number | undefined;
+  dryRun: boolean;
+  timeout: string;
+  redis?: string | undefined;
+}
+
+export interface BankCommand {
+  /** `inspection`: the input's fingerprint pass, when the caller has started it early. */
+  bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number>;
+}
+
+function bankOptions<T>(y: Argv<T>) {
+  return y
+    .positional('input', { type: 'string', demandOption: true, describe: 'Payee CSV or .xlsx (account number, IFSC, name, …)' })
+    .option('output', { alias: 'o', type: 'string', describe: 'Enriched CSV or .xlsx to write (default: <input>.verified.csv)' })
+    .option('mode', { choices: ['pl', 'pd', 'hybrid'] as const, default: 'pl', describe: 'pl: no deposit; pd: one-rupee deposit; hybrid: pd only where pl says NOT_VERIFIED' })
+    .option('state', { type: 'string', describe: `Checkpoint file (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
+    .option('resume', { type: 'boolean', default: false, describe: 'Continue an unfinished run of this input (safe to always pass from cron)' })
+    .option('rate', { type: 'number', describe: 'Requests per second (default: no limit)' })
+    .option('concurrency', { type: 'number', default: DEFAULT_CONCURRENCY, describe: 'Requests in flight at most' })
+    .option('account-col', { type: 'string', describe: 'Header of the account number column' })
+    .option('ifsc-col', { type: 'string', describe: 'Header of the IFSC column' })
+    .option('name-col', { type: 'string', describe: 'Header of the payee name column' })
+    .option('header-row', { type: 'number', describe: 'Line of the header (default: found in the first 20 lines)' })
+    .option('sheet', { type: 'string', describe: 'Sheet of an .xlsx input (default: the first)' })
+    .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
+    .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
+    .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
+    .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
+    .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
+    .option('sandbox-accounts', { type: 'string', describe: 'With --sandbox: holder registry CSV (accountNumber,ifsc,name[,status]) the sandbox answers from' })
+    .option('max-calls', { type: 'number', describe: 'Stop dispatching after this many calls (resumable)' })
+    .option('max-spend', { type: 'number', describe: 'Stop dispatching before the estimated spend passes this' })
+    .option('price-pl', { type: 'number', describe: 'Price of a penny-less call (env VAS_PRICE_PL, default 0)' })
+    .option('price-pd', { type: 'number', describe: 'Price of a penny-drop call (env VAS_PRICE_PD, default 0)' })
+    .option('dry-run', { type: 'boolean', default: false, describe: 'Check the file and report what a run would call and cost; no calls' })
+    .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request timeout for headers and body, e.g. 30s' })
+    .option('redis', { type: 'string', describe: 'Share one rate limit across processes through Redis (needs ioredis)' })
+    .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
+    .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
+    .example('$0 bank samples/payees.csv --sandbox --sandbox-accounts samples/holders.csv', 'The demo: bank-side names that differ the way real ones do')
+    .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run');
+}
+
+function toBankFlags(args: Record<string, unknown>): BankFlags {
+  return {
+    input: args.input as string,
+    output: args.output as string | undefined,
+    mode: args.mode as BankFlags['mode'],
+    state: args.state as string | undefined,
+    resume: args.resume as boolean,
+    rate: args.rate as number | undefined,
+    concurrency: args.concurrency as number | undefined,
+    accountCol: args['account-col'] as string | undefined,
+    ifscCol: args['ifsc-col'] as string | undefined,
+    nameCol: args['name-col'] as string | undefined,
+    headerRow: args['header-row'] as number | undefined,
+    sheet: args.sheet as string | undefined,
+    reuse: args.reuse as string | undefined,
+    retryUnconfirmed: args['retry-unconfirmed'] as boolean,
+    summary: args.summary as string | undefined,
+    baseUrl: args['base-url'] as string | undefined,
+    sandbox: args.sandbox as boolean,
+    sandboxAccounts: args['sandbox-accounts'] as string | undefined,
+    maxCalls: args['max-calls'] as number | undefined,
+    maxSpend: args['max-spend'] as number | undefined,
+    pricePl: args['price-pl'] as number | undefined,
+    pricePd: args['price-pd'] as number | undefined,
+    dryRun: args['dry-run'] as boolean,
+    timeout: args.timeout as string,
+    redis: args.redis as string | undefined,
+  };
+}
+
+export function registerBankCommand<T>(y: Argv<T>, ctx: CommandContext<BankCommand>): Argv<T> {
+  return y.command(
+    'bank <input>',
+    'Verify every account of a payee CSV or .xlsx and write an enriched copy',
+    (c) => bankOptions(c),
+    (args) =>
+      ctx.run(async () => {
+        // The input's fingerprint pass runs on another thread while the command loads.
+        const inspection = inspectInBackground(args.input as string);
+        return (await ctx.load()).bankCommand(toBankFlags(args), ctx.io(args as GlobalFlags), inspection);
+      }),
+  );
+}

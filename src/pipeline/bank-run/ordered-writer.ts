@@ -1,0 +1,137 @@
+/**
+ * Stage 4 of the bank run (docs/ARCHITECTURE.md, "The bank run"): rows leave in input order as
+ * soon as their payee is answered, in batches. It also bounds what is read ahead of the oldest
+ * unwritten row, so memory does not grow with the file.
+ */
+import type { CsvOutput, RowOutcome } from '../write.js';
+import { SignalEvent, type StopControl } from './stop.js';
+import type { Slot } from './types.js';
+
+/** Rows read ahead of the oldest unwritten row; bounds memory whatever the file size. */
+export const READ_AHEAD_ROWS = 4_096;
+/** …and their bytes, so that a file of huge fields cannot fill memory either. */
+export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
+/** Most rows handed to the output in one write. */
+export const WRITE_BATCH_ROWS = 512;
+/** Written rows are dropped from the front of the queue once this many have piled up. */
+const COMPACT_AFTER_ROWS = 8_192;
+
+/** Turns a row that leaves into its output record (undefined when nothing is written: a dry run). */
+export type FinishRow = (slot: Slot, outcome: RowOutcome) => string[] | undefined;
+
+export class OrderedWriter {
+  private readonly output: CsvOutput | undefined;
+  private readonly finish: FinishRow;
+  private readonly stop: StopControl;
+  private readonly slots: Array<Slot | undefined> = [];
+  /** The oldest row not yet written. */
+  private head = 0;
+  private bufferedBytes = 0;
+  private pumping = false;
+  private readonly space = new SignalEvent();
+  /** Why the output could not be written, if it could not. */
+  writeError: unknown;
+
+  constructor(output: CsvOutput | undefined, finish: FinishRow, stop: StopControl) {
+    this.output = output;
+    this.finish = finish;
+    this.stop = stop;
+    stop.whenStopped(() => this.space.fire());
+  }
+
+  /** Queues a row just read; its outcome, or its payee, is filled in by the planner. */
+  admit(fields: string[], line: number): Slot {
+    const size = recordSize(fields);
+    this.bufferedBytes += size;
+    const slot: Slot = { line, fields, size, outcome: undefined, task: undefined, duplicate: false };
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /** Waits until the read-ahead bound leaves room for another row (or the run stops). */
+  async waitForRoom(): Promise<void> {
+    while ((this.slots.length - this.head >= READ_AHEAD_ROWS || this.bufferedBytes >= READ_AHEAD_BYTES) && !this.stop.reason) {
+      await this.space.wait();
+    }
+  }
+
+  /** Writes every row that is ready, oldest first. Called for every row read and every answer. */
+  pump(): void {
+    // Most of the time the oldest row is not ready.
+    if (this.pumping || this.stop.reason || this.head >= this.slots.length || !isReady(this.slots[this.head]!)) return;
+    this.pumping = true;
+    void this.writeReady();
+  }
+
+  private async writeReady(): Promise<void> {
+    try {
+      while (this.head < this.slots.length && !this.stop.reason) {
+        // Every row that is ready goes out in one write.
+        const batch = this.takeBatch();
+        if (batch.length === 0) break;
+        if (this.output) await this.output.writeRows(batch);
+      }
+    } catch (error) {
+      this.writeError = error;
+      this.stop.stop('fatal', (error as Error).message);
+    } finally {
+      this.pumping = false;
+      this.space.fire();
+      this.pump();
+    }
+  }
+
+  private takeBatch(): string[][] {
+    const batch: string[][] = [];
+    while (this.head < this.slots.length && batch.length < WRITE_BATCH_ROWS && !this.stop.reason) {
+      const slot = this.slots[this.head]!;
+      const outcome = rowOutcome(slot);
+      if (!outcome) break;
+      const record = this.finish(slot, outcome);
+      if (record) batch.push(record);
+      this.bufferedBytes -= slot.size;
+      this.slots[this.head] = undefined;
+      this.head += 1;
+    }
+    if (this.head > COMPACT_AFTER_ROWS && this.head * 2 > this.slots.length) {
+      this.slots.splice(0, this.head);
+      this.head = 0;
+    }
+    return batch;
+  }
+
+  /** Writes what is left once every call has ended (unless the run stopped or the output failed). */
+  async drain(): Promise<void> {
+    if (this.stop.reason) return;
+    this.pump();
+    while (this.pumping || this.head < this.slots.length) {
+      if (this.writeError || this.stop.reason) break;
+      await new Promise<void>((r) => setImmediate(r));
+      this.pump();
+    }
+  }
+}
+
+function isReady(slot: Slot): boolean {
+  return slot.outcome !== undefined || slot.task?.outcome !== undefined;
+}
+
+/** The row's outcome: its own, or its payee's (a later row of the payee is a `duplicate`). */
+export function rowOutcome(slot: Slot): RowOutcome | undefined {
+  if (slot.outcome) return slot.outcome;
+  const payee = slot.task?.outcome;
+  if (!payee) return undefined;
+  return {
+    status: payee.status,
+    reason: payee.reason,
+    source: slot.duplicate ? 'duplicate' : payee.source,
+    result: payee.result,
+    requestId: payee.requestId,
+  };
+}
+
+function recordSize(fields: readonly string[]): number {
+  let size = 64;
+  for (const field of fields) size += field.length;
+  return size;
+}

@@ -1,0 +1,194 @@
+/**
+ * Stage 2 of the bank run (docs/ARCHITECTURE.md, "The bank run"): what each row needs. A row
+ * that fails its local checks is INVALID with no call; a later row of a payee joins the payee's
+ * first row; a payee an earlier run answered takes that answer; a deferred account waits; a
+ * result young enough is reused (--reuse); only what is left is handed to the caller.
+ */
+import type { BankStore } from '../../state/bank-store.js';
+import type { PayeeRecord } from '../../state/types.js';
+import { unknownBankReason, type IfscRegistry } from '../../input/ifsc-registry.js';
+import type { ColumnMap } from '../../input/recognise.js';
+import { checkRow, unwrapSpreadsheetText } from '../checks.js';
+import type { LivePayees } from './payees.js';
+import { newPayee, outcomeOfRecord } from './results.js';
+import type { BankRunOptions, BankRunSummary, PayeeTask, Slot } from './types.js';
+
+/** Payees read from the state per scan. */
+export const STORED_PAYEES_CHUNK = 1_024;
+
+export interface PlannerParts {
+  options: BankRunOptions;
+  store: BankStore;
+  /** The run's id; null only for a dry run of an input never run. */
+  runId: number | null;
+  /** Whether the run continues or re-emits one an earlier run stored. */
+  resumed: boolean;
+  header: readonly string[];
+  columns: ColumnMap;
+  payees: LivePayees;
+  summary: BankRunSummary;
+  now: () => number;
+  /** The shipped IFSC registry: a bank code that issues no IFSCs is INVALID with no call. Absent: not consulted. */
+  ifscRegistry?: IfscRegistry | undefined;
+  /** Hands a payee that needs the API to the caller. */
+  dispatch: (task: PayeeTask) => void;
+}
+
+export class Planner {
+  private readonly parts: PlannerParts;
+  private readonly options: BankRunOptions;
+  /** A dry run stores nothing: it remembers the payees it has met here instead. */
+  private readonly dryRunPayees: Set<string> | undefined;
+  private readonly stored: StoredPayees | undefined;
+
+  constructor(parts: PlannerParts) {
+    this.parts = parts;
+    this.options = parts.options;
+    this.dryRunPayees = parts.options.dryRun ? new Set<string>() : undefined;
+    // Resuming or re-emitting, most rows are the first of their payee and were stored by an
+    // earlier run: their payees and answers are read alongside the file, in its order.
+    this.stored = parts.resumed && parts.runId !== null && !parts.options.dryRun ? new StoredPayees(parts.store, parts.runId) : undefined;
+  }
+
+  /** Decides what data row number `row` (in `slot`) needs: an outcome now, or its payee's. */
+  plan(slot: Slot, row: number): void {
+    const { header, columns, summary } = this.parts;
+    const { fields, line } = slot;
+    if (fields.length !== header.length) {
+      const reason = `line ${line} has ${fields.length} field(s), the header has ${header.length}: fix the row's quoting or commas`;
+      slot.outcome = { status: 'INVALID', reason, source: 'local', result: undefined, requestId: '' };
+      summary.avoided.local += 1;
+      return;
+    }
+    const check = checkRow(fields[columns.account] ?? '', fields[columns.ifsc] ?? '');
+    // The IFSC registry: a bank code that issues no IFSCs is INVALID, with no call; what it says
+    // of the IFSC stays with the row for its output (bank_name, the note in verify_reason).
+    const registry = this.parts.ifscRegistry;
+    const lookup = registry?.lookup(unwrapSpreadsheetText(fields[columns.ifsc] ?? '').replace(/\s+/g, ''));
+    slot.ifsc = lookup;
+    const unknownBank = check.ok && lookup?.status === 'unknown-bank' ? unknownBankReason(lookup, registry!) : undefined;
+    if (!check.ok || unknownBank !== undefined) {
+      slot.outcome = { status: 'INVALID', reason: `line ${line}: ${check.ok ? unknownBank : check.reason}`, source: 'local', result: undefined, requestId: '' };
+      summary.avoided.local += 1;
+      return;
+    }
+    const live = this.parts.payees.waitingFor(`${check.account}|${check.ifsc}`);
+    if (live) {
+      slot.task = live;
+      slot.duplicate = true;
+      summary.avoided.duplicate += 1;
+    } else if (this.dryRunPayees) {
+      this.planDryRun(slot, row, check.account, check.ifsc);
+    } else {
+      this.planStored(slot, row, check.account, check.ifsc);
+    }
+  }
+
+  private planDryRun(slot: Slot, row: number, account: string, ifsc: string): void {
+    const payee = `${account}|${ifsc}`;
+    if (this.dryRunPayees!.has(payee)) {
+      slot.outcome = { status: 'VERIFIED', reason: 'dry run', source: 'duplicate', result: undefined, requestId: '' };
+      this.parts.summary.avoided.duplicate += 1;
+      return;
+    }
+    this.dryRunPayees!.add(payee);
+    const { runId, store } = this.parts;
+    const record = runId === null ? undefined : store.getPayee(runId, account, ifsc);
+    slot.task = this.start(record ?? newPayee(account, ifsc, row), record !== undefined);
+  }
+
+  private planStored(slot: Slot, row: number, account: string, ifsc: string): void {
+    const { store, runId, summary } = this.parts;
+    // The first row of a payee an earlier run of this input stored comes from the scan.
+    const record = this.stored?.at(row, account, ifsc) ?? store.getPayee(runId!, account, ifsc);
+    if (!record) {
+      slot.task = this.start(newPayee(account, ifsc, row), false);
+    } else if (record.firstRow !== row) {
+      const known = outcomeOfRecord(store, record);
+      slot.duplicate = true;
+      summary.avoided.duplicate += 1;
+      if (known) slot.outcome = { ...known, source: 'duplicate' };
+      else slot.task = this.start(record, true);
+    } else {
+      slot.task = this.start(record, true);
+    }
+  }
+
+  /** Decides what a payee needs the first time it is met in this run. */
+  private start(record: PayeeRecord, stored: boolean): PayeeTask {
+    const { store, runId, payees, now } = this.parts;
+    const task: PayeeTask = { payee: record.payee, firstRow: record.firstRow, stored, account: record.account, ifsc: record.ifsc, outcome: undefined };
+    payees.add(task);
+    const at = now();
+    const known = outcomeOfRecord(store, record);
+    if (known && !(record.status === 'DEFERRED' && (record.dueAt ?? 0) <= at) && record.status !== 'FAILED') {
+      if (record.status === 'DEFERRED' && record.dueAt !== null) payees.deferAccount(record.account, record.dueAt);
+      payees.resolve(task, known);
+      return task;
+    }
+    // Due again (a deferral that has expired, or a failure): back to PENDING.
+    if ((record.status === 'DEFERRED' || record.status === 'FAILED') && !this.options.dryRun) {
+      store.markStatus(runId!, record.firstRow, 'PENDING', null, null);
+    }
+    const dueAt = payees.deferredUntil(record.account);
+    if (dueAt !== undefined && dueAt > at) {
+      payees.defer(task, dueAt);
+      return task;
+    }
+    if (this.reuse(task, record, at)) return task;
+    if (this.options.dryRun) {
+      this.parts.summary.wouldCall[this.options.mode === 'pd' ? 'pd' : 'pl'] += 1;
+      payees.resolve(task, { status: 'VERIFIED', reason: 'dry run', source: 'api', result: undefined, requestId: '' });
+      return task;
+    }
+    this.parts.dispatch(task);
+    return task;
+  }
+
+  /** --reuse: a final result young enough (and in a mode at least as strong) answers the payee. */
+  private reuse(task: PayeeTask, record: PayeeRecord, at: number): boolean {
+    const { options } = this;
+    if (options.reuseMs === undefined) return false;
+    const { store, runId, payees, summary } = this.parts;
+    const reusable = store.findReusable(record.account, record.ifsc, options.mode === 'pd' ? 'pd' : 'pl', at - options.reuseMs);
+    const fitsHybrid = options.mode !== 'hybrid' || reusable?.mode === 'pd' || reusable?.status !== 'NOT_VERIFIED';
+    if (!reusable || !fitsHybrid) return false;
+    summary.avoided.reuse += 1;
+    payees.ensureStored(task);
+    if (runId !== null && !options.dryRun) store.markDone(runId, record.firstRow, 'reuse', reusable.id, reusable.requestId);
+    payees.resolve(task, { status: reusable.status, reason: reusable.reason ?? '', source: 'reuse', result: reusable, requestId: reusable.requestId ?? '' });
+    return true;
+  }
+}
+
+/**
+ * The run's stored payee whose first row is `row` (for that account and IFSC), read by range
+ * scans in file order. Asked for rows in increasing order. A payee this run stores later is not
+ * seen, nor needed: it belongs to a row already read.
+ */
+export class StoredPayees {
+  private readonly store: BankStore;
+  private readonly runId: number;
+  private chunk: PayeeRecord[] = [];
+  private pos = 0;
+  private exhausted = false;
+
+  constructor(store: BankStore, runId: number) {
+    this.store = store;
+    this.runId = runId;
+  }
+
+  at(row: number, account: string, ifsc: string): PayeeRecord | undefined {
+    for (;;) {
+      while (this.pos < this.chunk.length && this.chunk[this.pos]!.firstRow < row) this.pos += 1;
+      if (this.pos < this.chunk.length) {
+        const record = this.chunk[this.pos]!;
+        return record.firstRow === row && record.account === account && record.ifsc === ifsc ? record : undefined;
+      }
+      if (this.exhausted) return undefined;
+      this.chunk = this.store.payeesFrom(this.runId, row, STORED_PAYEES_CHUNK);
+      this.pos = 0;
+      this.exhausted = this.chunk.length < STORED_PAYEES_CHUNK;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * What the bank run takes and gives back, and the data its stages hand each other
+ * (docs/ARCHITECTURE.md, "The bank run").
+ */
+import type { Client } from '../../api/client.js';
+import type { BankStore } from '../../state/bank-store.js';
+import type { ResultRecord, RunMode } from '../../state/types.js';
+import type { IfscLookup, IfscRegistry } from '../../input/ifsc-registry.js';
+import type { InputSummary } from '../../input/payee-file.js';
+import type { ColumnOverrides } from '../../input/recognise.js';
+import type { InputInfo } from '../inspect.js';
+import type { RowOutcome, RowStatus } from '../write.js';
+
+export interface BankRunOptions {
+  inputPath: string;
+  /** `inspectInput(inputPath)` already under way (see inspectInBackground); started here if absent. */
+  inspection?: Promise<InputInfo> | undefined;
+  outputPath: string;
+  /** pl (no deposit), pd (one-rupee deposit) or hybrid (pd only where pl said NOT_VERIFIED). */
+  mode: RunMode;
+  resume: boolean;
+  retryUnconfirmed: boolean;
+  /** Take a final result younger than this from the state instead of calling. */
+  reuseMs?: number | undefined;
+  /** Requests per second; undefined = no rate limit. */
+  rate?: number | undefined;
+  concurrency: number;
+  columns: ColumnOverrides;
+  /** `--header-row N`: the header is at line N of the input (default: found in the first 20 lines). */
+  headerRow?: number | undefined;
+  /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
+  sheet?: string | undefined;
+  maxCalls?: number | undefined;
+  maxSpend?: number | undefined;
+  pricePl: number;
+  pricePd: number;
+  dryRun: boolean;
+  /** Consecutive service failures that stop the run; default DEFAULT_BREAKER_THRESHOLD (10). */
+  breakerThreshold?: number | undefined;
+  /** How long a stop waits for calls in flight; default DEFAULT_STOP_GRACE_MS (15 s). */
+  stopGraceMs?: number | undefined;
+  /** Bottleneck clustered mode: a Redis URL and the limiter id shared by every run of one credential. */
+  redis?: { url: string; limiterId: string } | undefined;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface ProgressSnapshot {
+  rowsDone: number;
+  /** Estimated from the file's line count until the end is read. */
+  rowsTotal: number;
+  totalKnown: boolean;
+  callsMade: number;
+  elapsedMs: number;
+  counts: Record<RowStatus, number>;
+}
+
+export interface NameMatcher {
+  (expected: string, actual: string): { score: number; result: string };
+}
+
+export interface BankRunDeps {
+  /** Not needed for a dry run. */
+  client: Client | undefined;
+  store: BankStore;
+  now: () => number;
+  /** Aborted on SIGINT/SIGTERM: stop dispatching, wait for calls in flight, checkpoint. */
+  stopSignal: AbortSignal;
+  log: Logger;
+  pid: number;
+  isAlive: (pid: number) => boolean;
+  matchNames?: NameMatcher | undefined;
+  /** The shipped IFSC registry: unknown bank codes are INVALID, bank_name is filled from it. Absent: not consulted. */
+  ifscRegistry?: IfscRegistry | undefined;
+  onProgress?: ((snapshot: ProgressSnapshot) => void) | undefined;
+}
+
+export type StopReason = 'signal' | 'breaker' | 'auth' | 'max-calls' | 'max-spend' | 'fatal';
+
+export interface BankRunSummary {
+  runId: number | null;
+  resumed: boolean;
+  dryRun: boolean;
+  /** How the input was read: file, header line, columns taken, output columns renamed (src/input/payee-file.ts). */
+  input: InputSummary;
+  output: string | null;
+  mode: RunMode;
+  rows: number;
+  statuses: Record<RowStatus, number>;
+  sources: Record<string, number>;
+  nameMatch: Record<string, number>;
+  calls: { pl: number; pd: number };
+  /** Calls a dry run would make. */
+  wouldCall: { pl: number; pd: number };
+  avoided: { local: number; duplicate: number; reuse: number; deferral: number; hybrid: number };
+  unconfirmedOnResume: number;
+  spend: number;
+  stopped: StopReason | null;
+  message: string | null;
+  durationMs: number;
+  exitCode: 0 | 1 | 3;
+}
+
+/** What a payee's calls (or the state) came to; every row of the payee takes it. */
+export interface PayeeOutcome {
+  status: RowStatus;
+  reason: string;
+  source: 'api' | 'reuse';
+  result: ResultRecord | undefined;
+  requestId: string;
+}
+
+/** A payee met in this run whose outcome is not known yet, or has just become known. */
+export interface PayeeTask {
+  /** `account|ifsc`. */
+  payee: string;
+  /** The data row where the payee first appears: how the state names it. */
+  firstRow: number;
+  /** Whether the state has its row yet: a new payee's row is written with its first IN_FLIGHT mark. */
+  stored: boolean;
+  account: string;
+  ifsc: string;
+  outcome: PayeeOutcome | undefined;
+}
+
+/** One data row between reading and writing. */
+export interface Slot {
+  line: number;
+  fields: string[];
+  /** Characters held, for the read-ahead bound. */
+  size: number;
+  /** Known without its payee (a local check failed, or the state had it). */
+  outcome: RowOutcome | undefined;
+  /** The payee whose outcome the row waits for. */
+  task: PayeeTask | undefined;
+  /** Not the payee's first row in the file. */
+  duplicate: boolean;
+  /** What the IFSC registry says of the row's IFSC (when a registry is consulted). */
+  ifsc?: IfscLookup | undefined;
+}

@@ -1,0 +1,101 @@
+/**
+ * The layout's rules (docs/ARCHITECTURE.md, "Layout"), checked on the source: no import cycle
+ * anywhere in src/ (type-only imports included: a cycle of types is still a tangle), and no
+ * arrow pointing up from state/ to pipeline/ or cli/. Imports are read with TypeScript's own
+ * pre-processor, so comments and strings cannot fool it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** Each module of src/ and the modules of src/ it imports (relative specifiers only). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+    const targets = info.importedFiles
+      .map((f) => f.fileName)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts'))
+      .filter((target) => fs.existsSync(target));
+    graph.set(path.relative(SRC, file), [...new Set(targets.map((t) => path.relative(SRC, t)))]);
+  }
+  return graph;
+}
+
+/** Every cycle, each once, as a list of modules (Tarjan's strongly connected components). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index);
+    index += 1;
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) {
+        low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+      }
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return found;
+}
+
+test('no import cycle anywhere in src/', () => {
+  const graph = importGraph();
+  assert.ok(graph.size > 50, `read ${graph.size} modules`);
+  assert.deepEqual(cycles(graph), []);
+});
+
+test('the cycle finder finds a cycle', () => {
+  const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+  assert.deepEqual(cycles(graph), [['a', 'b', 'c']]);
+});
+
+test('nothing in state/ imports from pipeline/ or cli/; nothing below cli/ imports cli/', () => {
+  const upward: string[] = [];
+  for (const [from, targets] of importGraph()) {
+    for (const to of targets) {
+      if (from.startsWith('state/') && (to.startsWith('pipeline/') || to.startsWith('cli/'))) upward.push(`${from} -> ${to}`);
+      if (!from.startsWith('cli/') && to.startsWith('cli/')) upward.push(`${from} -> ${to}`);
+    }
+  }
+  assert.deepEqual(upward, []);
+});
+
+test('the public API names each export (src/index.ts has no export *)', () => {
+  const index = fs.readFileSync(path.join(SRC, 'index.ts'), 'utf8');
+  assert.doesNotMatch(index, /^\s*export\s+(type\s+)?\*/m);
+});

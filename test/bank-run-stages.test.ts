@@ -1,0 +1,262 @@
+/**
+ * The stages of the bank run (src/pipeline/bank-run/), each on its own: prepare, plan, caller,
+ * ordered writer, summary. The run as a whole is pinned by characterisation.test.ts.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createClient } from '../src/api/client.js';
+import { VasError } from '../src/api/errors.js';
+import { InputError, UsageError } from '../src/errors.js';
+import { Breaker, Caller, FAIL_FAST_THRESHOLD, SendGate } from '../src/pipeline/bank-run/caller.js';
+import { OrderedWriter, READ_AHEAD_ROWS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
+import { LivePayees } from '../src/pipeline/bank-run/payees.js';
+import { Planner, StoredPayees, STORED_PAYEES_CHUNK } from '../src/pipeline/bank-run/plan.js';
+import { chooseRun, openInput } from '../src/pipeline/bank-run/prepare.js';
+import { MAX_NAME_CHARS, nameVerdict } from '../src/pipeline/bank-run/row-output.js';
+import { StopControl } from '../src/pipeline/bank-run/stop.js';
+import { allFinal, countRow, createSummary, exitCodeOf } from '../src/pipeline/bank-run/summary.js';
+import type { BankRunDeps, BankRunOptions, PayeeTask, Slot } from '../src/pipeline/bank-run/types.js';
+import type { CsvOutput } from '../src/pipeline/write.js';
+import { startSandbox } from '../src/sandbox/index.js';
+import { BankStore } from '../src/state/bank-store.js';
+import { openDatabase } from '../src/state/db.js';
+import { tempDir } from './helpers/cli.js';
+
+const T0 = Date.parse('2026-03-02T09:30:00.000Z');
+
+function options(patch: Partial<BankRunOptions> = {}): BankRunOptions {
+  return {
+    inputPath: 'in.csv', outputPath: 'out.csv', mode: 'pl', resume: false, retryUnconfirmed: false,
+    concurrency: 1, columns: {}, pricePl: 1, pricePd: 2, dryRun: false, ...patch,
+  };
+}
+
+function memoryStore(t: TestContext, now = () => T0): BankStore {
+  const db = openDatabase(':memory:');
+  const store = new BankStore(db, now);
+  t.after(() => {
+    store.close();
+    db.close();
+  });
+  return store;
+}
+
+function deps(store: BankStore, patch: Partial<BankRunDeps> = {}): BankRunDeps {
+  return {
+    client: undefined, store, now: () => T0, stopSignal: new AbortController().signal,
+    log: { info: () => {}, warn: () => {} }, pid: process.pid, isAlive: () => true, ...patch,
+  };
+}
+
+// ---- summary ----
+
+test('summary: the exit code from how the run ended', () => {
+  assert.equal(exitCodeOf(null, true, false), 0);
+  assert.equal(exitCodeOf(null, false, false), 3);
+  assert.equal(exitCodeOf(null, false, true), 0, 'a dry run is never incomplete');
+  for (const reason of ['breaker', 'auth', 'fatal'] as const) assert.equal(exitCodeOf(reason, true, false), 1);
+  for (const reason of ['signal', 'max-calls', 'max-spend'] as const) assert.equal(exitCodeOf(reason, true, false), 3);
+  const summary = createSummary(options());
+  assert.equal(allFinal(summary), true);
+  countRow(summary, { status: 'DEFERRED', reason: '', source: 'api', result: undefined, requestId: '' });
+  countRow(summary, { status: 'INVALID', reason: '', source: 'local', result: undefined, requestId: '' });
+  assert.equal(summary.rows, 2);
+  assert.deepEqual(summary.sources, { api: 1, reuse: 0, duplicate: 0, local: 1 });
+  assert.equal(allFinal(summary), false);
+});
+
+// ---- stop ----
+
+test('stop: the first reason wins, listeners hear it once, a signal already aborted stops at once', () => {
+  const stop = new StopControl(10);
+  let heard = 0;
+  stop.whenStopped(() => (heard += 1));
+  stop.stop('breaker', 'down');
+  stop.stop('signal', 'later');
+  assert.equal(stop.reason, 'breaker');
+  assert.equal(stop.message, 'down');
+  assert.equal(heard, 1);
+  const aborted = new AbortController();
+  aborted.abort();
+  const other = new StopControl(10);
+  other.follow(aborted.signal).detach();
+  assert.equal(other.reason, 'signal');
+});
+
+// ---- caller ----
+
+test('breaker: an unreachable API stops at once; a service that never worked after 3; otherwise at the threshold', () => {
+  const refused = new VasError({ kind: 'network', code: 'refused', message: 'refused 1234567890' });
+  assert.match(new Breaker(10).failed(refused)!, /cannot reach the API: refused x+7890/);
+  const down = new VasError({ kind: 'unavailable', message: 'Service Not Available', status: 503 });
+  const fresh = new Breaker(10);
+  for (let i = 1; i < FAIL_FAST_THRESHOLD; i += 1) assert.equal(fresh.failed(down), undefined);
+  assert.match(fresh.failed(down)!, /3 call\(s\) in a row failed/);
+  const worked = new Breaker(5);
+  worked.succeeded();
+  for (let i = 1; i < 5; i += 1) assert.equal(worked.failed(down), undefined);
+  assert.match(worked.failed(down)!, /5 call\(s\) in a row/);
+  worked.answered();
+  assert.equal(worked.failed(down), undefined, 'an answer resets the count');
+});
+
+test('send gate: spaces sends at the rate (with headroom); none without a rate', async () => {
+  assert.equal(new SendGate(undefined).active, false);
+  const gate = new SendGate(100);
+  const t = performance.now();
+  for (let i = 0; i < 4; i += 1) await gate.pass();
+  assert.ok(performance.now() - t >= 25, 'three gaps of ~10 ms');
+});
+
+test('caller: answers a payee over HTTP, defers every payee of an account at its daily limit', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const client = createClient({ baseUrl: sandbox.url, token: 'sandbox-token' });
+  t.after(() => client.close());
+  const store = memoryStore(t);
+  const runId = store.createRun('f', 'pl', 'in.csv').id;
+  const summary = createSummary(options());
+  const payees = new LivePayees(store, runId, summary);
+  const stop = new StopControl(10);
+  let settled = 0;
+  const caller = new Caller({
+    options: options(), client, store, runId, payees, summary, stop, limiter: undefined, now: () => T0,
+    log: { info: () => {}, warn: () => {} }, onSettled: () => (settled += 1),
+  });
+  const task = (account: string, firstRow: number): PayeeTask => {
+    const created: PayeeTask = { payee: `${account}|SBIN0001234`, firstRow, stored: false, account, ifsc: 'SBIN0001234', outcome: undefined };
+    payees.add(created);
+    return created;
+  };
+  const plain = task('100000000012', 1);
+  const limited = task('100000000092', 2);
+  caller.dispatch(plain);
+  caller.dispatch(limited);
+  await caller.settled();
+  assert.equal(settled, 2);
+  assert.equal(plain.outcome?.status, 'VERIFIED');
+  assert.equal(limited.outcome?.status, 'DEFERRED');
+  assert.equal(payees.deferredUntil('100000000092'), Date.parse('2026-03-02T18:30:00.000Z'));
+  assert.deepEqual(summary.calls, { pl: 2, pd: 0 });
+  assert.equal(store.getPayee(runId, '100000000092', 'SBIN0001234')?.status, 'DEFERRED');
+  assert.equal(stop.reason, null);
+});
+
+// ---- plan ----
+
+test('plan: local checks, a later row of a payee joins the first, a dry run counts what it would call', (t) => {
+  const store = memoryStore(t);
+  const header = ['name', 'account', 'ifsc'];
+  const columns = { account: 1, ifsc: 2, name: 0 };
+  const summary = createSummary(options({ dryRun: true }));
+  const payees = new LivePayees(store, null, summary);
+  const dispatched: PayeeTask[] = [];
+  const planner = new Planner({
+    options: options({ dryRun: true }), store, runId: null, resumed: false, header, columns, payees, summary,
+    now: () => T0, dispatch: (task) => dispatched.push(task),
+  });
+  const slot = (fields: string[], line: number): Slot => ({ line, fields, size: 0, outcome: undefined, task: undefined, duplicate: false });
+  const rows = [
+    slot(['A', '100000000012', 'SBIN0001234'], 2),
+    slot(['A again', '100000000012', 'sbin0001234'], 3),
+    slot(['Bad', '1.23457E+11', 'SBIN0001234'], 4),
+    slot(['Short'], 5),
+  ];
+  rows.forEach((s, i) => planner.plan(s, i + 1));
+  assert.equal(dispatched.length, 0, 'a dry run calls nothing');
+  assert.equal(summary.wouldCall.pl, 1);
+  assert.equal(rows[0]!.task?.outcome?.reason, 'dry run');
+  assert.equal(rows[1]!.outcome?.source, 'duplicate');
+  assert.match(rows[2]!.outcome!.reason, /^line 4: account number is in scientific notation/);
+  assert.match(rows[3]!.outcome!.reason, /^line 5 has 1 field\(s\), the header has 3/);
+  assert.deepEqual(summary.avoided, { local: 2, duplicate: 1, reuse: 0, deferral: 0, hybrid: 0 });
+});
+
+test('plan: the stored-payee scan reads the run in file order, a chunk at a time', (t) => {
+  const store = memoryStore(t);
+  const runId = store.createRun('f', 'pl', 'in.csv').id;
+  const total = STORED_PAYEES_CHUNK + 10;
+  for (let row = 1; row <= total; row += 2) store.insertPayee(runId, String(100000000 + row), 'SBIN0001234', row);
+  const scan = new StoredPayees(store, runId);
+  let found = 0;
+  for (let row = 1; row <= total; row += 1) {
+    const record = scan.at(row, String(100000000 + row), 'SBIN0001234');
+    if (record) {
+      found += 1;
+      assert.equal(record.firstRow, row);
+    }
+  }
+  assert.equal(found, Math.ceil(total / 2));
+  assert.equal(scan.at(3, '100000003', 'SBIN0001234'), undefined, 'asked out of order, nothing');
+});
+
+// ---- ordered writer ----
+
+test('ordered writer: rows leave in input order, whenever their payee is answered', async () => {
+  const written: string[][] = [];
+  const output: CsvOutput = { writeRows: async (rows) => void written.push(...rows.map((r) => [...r])), commit: async () => {}, discard: async () => {} };
+  const stop = new StopControl(10);
+  const writer = new OrderedWriter(output, (slot, outcome) => [slot.fields[0]!, outcome.status, outcome.source], stop);
+  const task: PayeeTask = { payee: 'p', firstRow: 1, stored: true, account: 'a', ifsc: 'i', outcome: undefined };
+  const first = writer.admit(['first'], 2);
+  first.task = task;
+  const second = writer.admit(['second'], 3);
+  second.outcome = { status: 'INVALID', reason: 'bad', source: 'local', result: undefined, requestId: '' };
+  const third = writer.admit(['third'], 4);
+  third.task = task;
+  third.duplicate = true;
+  writer.pump();
+  await new Promise<void>((r) => setImmediate(r));
+  assert.deepEqual(written, [], 'the oldest row waits for its payee');
+  task.outcome = { status: 'VERIFIED', reason: '', source: 'api', result: undefined, requestId: 'r' };
+  await writer.drain();
+  assert.deepEqual(written, [['first', 'VERIFIED', 'api'], ['second', 'INVALID', 'local'], ['third', 'VERIFIED', 'duplicate']]);
+  assert.equal(rowOutcome(third)?.source, 'duplicate');
+  assert.ok(READ_AHEAD_ROWS >= 1024);
+});
+
+test('name verdict: nothing to match without both names; a cell longer than any name is NO_MATCH unmatched', () => {
+  const matcher = () => ({ score: 100, result: 'DIRECT_MATCH' });
+  assert.equal(nameVerdict('  ', 'RAVI', matcher), undefined);
+  assert.equal(nameVerdict('Ravi', null, matcher), undefined);
+  assert.deepEqual(nameVerdict('x'.repeat(MAX_NAME_CHARS + 1), 'RAVI', matcher), { score: 0, result: 'NO_MATCH' });
+  assert.deepEqual(nameVerdict('Ravi', 'RAVI', matcher), { score: 100, result: 'DIRECT_MATCH' });
+});
+
+// ---- prepare ----
+
+test('prepare: an empty file, a column the output appends (renamed), an unfinished run without --resume all stop before any call', async (t) => {
+  const dir = tempDir(t);
+  const empty = path.join(dir, 'empty.csv');
+  fs.writeFileSync(empty, '');
+  await assert.rejects(openInput(options({ inputPath: empty })), (e) => e instanceof InputError && /is empty: it needs a header row/.test(e.message));
+  const clash = path.join(dir, 'clash.csv');
+  fs.writeFileSync(clash, 'account,ifsc,verify_status\n100000000012,SBIN0001234,x\n');
+  // A column the output appends is not a clash: the output's is written as vas_<name> (src/input/).
+  const clashing = await openInput(options({ inputPath: clash }));
+  clashing.close();
+  assert.ok(clashing.appended.includes('vas_verify_status') && !clashing.appended.includes('verify_status'));
+  assert.deepEqual(clashing.summary.renamed, { verify_status: 'vas_verify_status' });
+
+  const good = path.join(dir, 'good.csv');
+  fs.writeFileSync(good, 'account,ifsc\n100000000012,SBIN0001234\n');
+  const store = memoryStore(t);
+  const first = createSummary(options({ inputPath: good }));
+  const input = await openInput(options({ inputPath: good }));
+  const run = await chooseRun(options({ inputPath: good }), deps(store), input, first);
+  input.close();
+  run.release();
+  assert.equal(first.resumed, false);
+  assert.equal(typeof run.runId, 'number');
+  const again = await openInput(options({ inputPath: good }));
+  await assert.rejects(chooseRun(options({ inputPath: good }), deps(store), again, createSummary(options())), (e) => e instanceof UsageError && /add --resume/.test(e.message));
+  const resumed = createSummary(options({ inputPath: good, resume: true }));
+  const third = await openInput(options({ inputPath: good }));
+  const continued = await chooseRun(options({ inputPath: good, resume: true }), deps(store), third, resumed);
+  third.close();
+  continued.release();
+  assert.equal(continued.runId, run.runId);
+  assert.equal(resumed.resumed, true);
+});

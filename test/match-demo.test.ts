@@ -1,0 +1,34 @@
+/**
+ * The demo of issue #14: `bank --sandbox --sandbox-accounts FILE` answers from the holder
+ * registry, so the name verdicts show the real spread instead of NO_MATCH everywhere.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+
+test('bank --sandbox --sandbox-accounts answers with the registry holders', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(
+    path.join(dir, 'holders.csv'),
+    ['accountNumber,ifsc,name,status', '860000000011,SBIN0001234,SMT LAXMI DEVI,VERIFIED', '860000000012,SBIN0001234,VIMALA SHARMA,VERIFIED', '860000000013,SBIN0001234,R SHARMA,VERIFIED'].join('\n') + '\n',
+  );
+  fs.writeFileSync(
+    path.join(dir, 'payees.csv'),
+    ['Payee Name,Account No,IFSC Code', 'Lakshmi Devi,860000000011,SBIN0001234', 'Vimal Sharma,860000000012,SBIN0001234', 'Rahul Sharma,860000000013,SBIN0001234'].join('\n') + '\n',
+  );
+  const run = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--sandbox', '--sandbox-accounts', 'holders.csv'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.deepEqual(rows.map((r) => r.beneficiary_name), ['SMT LAXMI DEVI', 'VIMALA SHARMA', 'R SHARMA']);
+  assert.deepEqual(rows.map((r) => r.name_match), ['DIRECT_MATCH', 'POOR_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH']);
+});
+
+test('--sandbox-accounts without --sandbox is a usage error before any call', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), 'Payee Name,Account No,IFSC Code\nA B,860000000011,SBIN0001234\n');
+  const run = await runCli(['bank', 'payees.csv', '--base-url', 'http://127.0.0.1:9', '--sandbox-accounts', 'holders.csv'], { cwd: dir });
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /--sandbox-accounts needs --sandbox/);
+});
