@@ -267,14 +267,18 @@ test('name verdict: nothing to match without both names; a cell longer than any 
 
 // ---- prepare ----
 
-test('prepare: an empty file, a column the output appends, an unfinished run without --resume all stop before any call', async (t) => {
+test('prepare: an empty file, a column the output appends (renamed), an unfinished run without --resume all stop before any call', async (t) => {
   const dir = tempDir(t);
   const empty = path.join(dir, 'empty.csv');
   fs.writeFileSync(empty, '');
   await assert.rejects(openInput(options({ inputPath: empty })), (e) => e instanceof InputError && /is empty: it needs a header row/.test(e.message));
   const clash = path.join(dir, 'clash.csv');
   fs.writeFileSync(clash, 'account,ifsc,verify_status\n100000000012,SBIN0001234,x\n');
-  await assert.rejects(openInput(options({ inputPath: clash })), (e) => e instanceof UsageError && /verify_status/.test(e.message));
+  // A column the output appends is not a clash: the output's is written as vas_<name> (src/input/).
+  const clashing = await openInput(options({ inputPath: clash }));
+  clashing.close();
+  assert.ok(clashing.appended.includes('vas_verify_status') && !clashing.appended.includes('verify_status'));
+  assert.deepEqual(clashing.summary.renamed, { verify_status: 'vas_verify_status' });
 
   const good = path.join(dir, 'good.csv');
   fs.writeFileSync(good, 'account,ifsc\n100000000012,SBIN0001234\n');

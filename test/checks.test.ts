@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkAccount, checkIfsc, checkRow, maskAccount, maskDigits } from '../src/pipeline/checks.js';
-import { resolveColumns } from '../src/pipeline/columns.js';
+import { resolveColumns } from '../src/input/recognise.js';
 import { ColumnError } from '../src/errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { parse } from 'csv-parse/sync';

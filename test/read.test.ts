@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { inspectInput, utf8Boundary } from '../src/pipeline/read.js';
+import { inspectInput, utf8Boundary } from '../src/input/read-csv.js';
 import { inspectInBackground } from '../src/pipeline/inspect.js';
 import { tempDir } from './helpers/cli.js';
 

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { startSandbox } from '../src/sandbox/index.js';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../src/state/db.js';
 import { MIGRATIONS } from '../src/state/migrations.js';
-import { inspectInput } from '../src/pipeline/read.js';
+import { inspectInput } from '../src/input/read-csv.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 
 /** A state file as schema `version` left it (the steps up to it, nothing after). */

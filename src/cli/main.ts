@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { createLogger, type CliLogger } from './logger.js';
 import { registerBankCommand } from './commands/bank/options.js';
 import { registerDocsCommands } from './commands/docs/options.js';
+import { registerIfscCommand } from './commands/ifsc/options.js';
 import { registerNameMatchCommand } from './commands/name-match/options.js';
 import { registerReportCommand } from './commands/report/options.js';
 import { registerSandboxCommand } from './commands/sandbox/options.js';
@@ -41,11 +42,12 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .option('log-format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Format of stderr messages' });
   parser = registerBankCommand(parser, context(() => import('./commands/bank/index.js')));
   parser = registerSandboxCommand(parser, context(() => import('./commands/sandbox/index.js')));
+  parser = registerIfscCommand(parser, context(() => import('./commands/ifsc/index.js')));
   parser = registerNameMatchCommand(parser, context(() => import('./commands/name-match/index.js')));
   parser = registerReportCommand(parser, context(() => import('./commands/report/index.js')));
   parser = registerDocsCommands(parser, context(() => import('./commands/docs/index.js')));
   parser = parser
-    .demandCommand(1, 'name a command: bank, docs, name-match, report or sandbox')
+    .demandCommand(1, 'name a command: bank, docs, ifsc, name-match, report or sandbox')
     .strict()
     .recommendCommands()
     .help()

@@ -24,7 +24,7 @@ export function formatSummary(summary: BankRunSummary, extras: SummaryExtras): s
     .map(([s, n]) => `${s} ${n}`)
     .join(', ');
   const verb = summary.dryRun ? 'dry run of' : summary.resumed ? 'resumed run of' : 'run of';
-  lines.push(`${verb} ${summary.input} (${summary.mode}): ${summary.rows} rows in ${formatDuration(summary.durationMs)}${statuses ? ` — ${statuses}` : ''}`);
+  lines.push(`${verb} ${summary.input.file} (${summary.mode}): ${summary.rows} rows in ${formatDuration(summary.durationMs)}${statuses ? ` — ${statuses}` : ''}`);
   if (summary.dryRun) {
     lines.push(`would call: ${summary.wouldCall.pl} penny-less, ${summary.wouldCall.pd} penny-drop (at most; hybrid adds penny-drop calls for NOT_VERIFIED rows)`);
   }

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
 import type { ResultRecord } from '../state/types.js';
+import { openXlsxWriter } from '../input/xlsx.js';
 
 export const APPENDED_COLUMNS = [
   'verify_status',
@@ -73,11 +74,13 @@ function flag(value: boolean | null | undefined): string {
   return value === null || value === undefined ? '' : value ? 'true' : 'false';
 }
 
-export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
+/** `registry` [input]: the IFSC registry's bank name (used where the API gave none) and its note for verify_reason. */
+export function outcomeCells(outcome: RowOutcome, hasName: boolean, registry?: { bankName: string | null; note: string }): string[] {
   const r = outcome.result;
+  const note = registry?.note ?? '';
   const cells = [
     outcome.status,
-    cell(outcome.reason),
+    cell(note === '' ? outcome.reason : outcome.reason === '' ? note : `${outcome.reason}; ${note}`),
     cell(r?.beneficiaryName),
   ];
   if (hasName) {
@@ -86,7 +89,7 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean): string[] {
   cells.push(
     cell(r?.transactionRemark),
     r ? (r.mode === 'pd' ? 'true' : 'false') : '',
-    cell(r?.bankName),
+    cell(r?.bankName ?? registry?.bankName),
     cell(r?.bankBranch),
     cell(r?.bankCity),
     cell(r?.bankDistrict),
@@ -181,10 +184,15 @@ export function csvLine(cells: readonly string[]): string {
   return `${line}\n`;
 }
 
-export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true): CsvOutput {
+/**
+ * `preamble`: the lines above the input's header, written above the output's header unchanged
+ * [input]. An output path ending in .xlsx gets a workbook of text cells instead of CSV.
+ */
+export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = []): CsvOutput {
   const target = path.resolve(outputPath);
   removeStaleTemps(target, isAlive);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  if (path.extname(target).toLowerCase() === '.xlsx') return openXlsxOutput(outputPath, target, temp, [...preamble, header]);
   const file = fs.createWriteStream(temp, { mode: 0o600 });
   const state: { failure: Error | undefined } = { failure: undefined };
   const remember = (error: Error) => {
@@ -216,7 +224,7 @@ export function openCsvOutput(outputPath: string, header: readonly string[], isA
     if (!file.write(text)) await drained();
     check();
   };
-  void writeRows([header]).catch(remember);
+  void writeRows([...preamble, header]).catch(remember);
 
   return {
     writeRows,
@@ -236,6 +244,41 @@ export function openCsvOutput(outputPath: string, header: readonly string[], isA
       done = true;
       file.destroy();
       await fs.promises.rm(temp, { force: true });
+    },
+  };
+}
+
+/** The .xlsx form of openCsvOutput [input]: same temporary file and rename, text cells. */
+function openXlsxOutput(outputPath: string, target: string, temp: string, first: readonly (readonly string[])[]): CsvOutput {
+  const book = openXlsxWriter(temp);
+  let failure: Error | undefined;
+  const guard = async (task: () => Promise<void>) => {
+    if (failure) throw new OutputError(`cannot write ${temp}: ${failure.message}`);
+    try {
+      await task();
+    } catch (error) {
+      failure = error as Error;
+      throw new OutputError(`cannot write ${temp}: ${failure.message}`);
+    }
+  };
+  const started = guard(() => book.writeRows(first));
+  started.catch(() => undefined);
+  return {
+    writeRows: async (rows) => {
+      await started;
+      await guard(() => book.writeRows(rows));
+    },
+    async commit() {
+      await started;
+      await guard(() => book.commit());
+      try {
+        await fs.promises.rename(temp, target);
+      } catch (error) {
+        throw new OutputError(`cannot write ${outputPath}: ${(error as Error).message}`);
+      }
+    },
+    async discard() {
+      await book.discard();
     },
   };
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { StateFileError } from '../errors.js';
-import type { ColumnOverrides } from '../pipeline/columns.js';
+import type { ColumnOverrides } from '../input/recognise.js';
 import { readRunAggregates } from './aggregate.js';
 import { buildReport, type BuildOptions } from './build.js';
 import { DEFAULT_LIST_CAP } from './model.js';

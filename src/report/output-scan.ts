@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { resolveColumns, type ColumnOverrides } from '../pipeline/columns.js';
+import { resolveColumns, type ColumnOverrides } from '../input/recognise.js';
 import { maskAccountNumber } from './escape.js';
 import type { AtRiskRow, CappedList } from './model.js';
 

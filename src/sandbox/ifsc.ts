@@ -3,7 +3,8 @@
  * and flags, so CSV output is reproducible across runs and seeds.
  */
 import type { IfscDetails } from '../api/schemas.js';
-import { bankByCode } from './data/banks.js';
+import { ifscRegistry } from '../input/ifsc-registry.js';
+import { bankByCode, type Bank } from './data/banks.js';
 import { PLACES, type Place } from './data/places.js';
 import { createRandom, hashString, intBetween, pick } from './prng.js';
 
@@ -11,12 +12,24 @@ import { createRandom, hashString, intBetween, pick } from './prng.js';
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 
 /**
+ * The bank of a four-letter code: every bank of the shipped IFSC registry (its name comes from
+ * there, as the client's bank_name does), with SWIFT and home states where data/banks.ts has them.
+ */
+function sandboxBank(code: string): Bank | undefined {
+  const registry = ifscRegistry();
+  const known = bankByCode(code);
+  if (!registry.isBank(code)) return known;
+  const facts = registry.bank(code);
+  return { code, name: facts?.name ?? known?.name ?? code, swift: known?.swift ?? null, home: known?.home ?? [], paymentsBank: known?.paymentsBank ?? facts?.type === 'PB' };
+}
+
+/**
  * Branch details for an IFSC, or null when it is malformed or its bank code is unknown
- * (which the sandbox answers with `Invalid IFSC`).
+ * (which the sandbox answers with `Invalid IFSC`). Any branch of a known bank is accepted.
  */
 export function ifscDetailsFor(ifsc: string): IfscDetails | null {
   if (!IFSC_PATTERN.test(ifsc)) return null;
-  const bank = bankByCode(ifsc.slice(0, 4));
+  const bank = sandboxBank(ifsc.slice(0, 4));
   if (bank === undefined) return null;
   const random = createRandom(hashString(ifsc));
 

@@ -46,6 +46,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // Everything that can be wrong with the input is found before any call.
   if (!options.dryRun) checkOutputPath(options.outputPath);
   const input = await openInput(options);
+  for (const line of input.reasons) deps.log.info(line);
   // ---- limiter (src/limiter): set up before any call; an unusable --redis stops here ----
   let limiter: Limiter | undefined;
   try {
@@ -55,7 +56,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     throw error;
   }
   // ---- end limiter ----
-  const summary = createSummary(options);
+  const summary = createSummary(options, input.summary);
   let run: ChosenRun;
   try {
     run = await chooseRun(options, deps, input, summary);
@@ -86,8 +87,8 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput
   const { store, now } = deps;
   const { header, columns } = input;
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive);
-  const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, summary, writes: output !== undefined });
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble);
+  const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
   const payees = new LivePayees(store, options.dryRun ? null : run.runId, summary);
@@ -96,7 +97,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput
     onSettled: () => writer.pump(),
   });
   const planner = new Planner({
-    options, store, runId: run.runId, resumed: summary.resumed, header, columns, payees, summary, now,
+    options, store, runId: run.runId, resumed: summary.resumed, header, columns, payees, summary, now, ifscRegistry: deps.ifscRegistry,
     dispatch: (task) => caller.dispatch(task),
   });
   const progress = new ProgressReporter(deps.onProgress, now, started, summary, input.info.lines);

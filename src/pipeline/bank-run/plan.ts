@@ -6,8 +6,9 @@
  */
 import type { BankStore } from '../../state/bank-store.js';
 import type { PayeeRecord } from '../../state/types.js';
-import { checkRow } from '../checks.js';
-import type { ColumnMap } from '../columns.js';
+import { unknownBankReason, type IfscRegistry } from '../../input/ifsc-registry.js';
+import type { ColumnMap } from '../../input/recognise.js';
+import { checkRow, unwrapSpreadsheetText } from '../checks.js';
 import type { LivePayees } from './payees.js';
 import { newPayee, outcomeOfRecord } from './results.js';
 import type { BankRunOptions, BankRunSummary, PayeeTask, Slot } from './types.js';
@@ -27,6 +28,8 @@ export interface PlannerParts {
   payees: LivePayees;
   summary: BankRunSummary;
   now: () => number;
+  /** The shipped IFSC registry: a bank code that issues no IFSCs is INVALID with no call. Absent: not consulted. */
+  ifscRegistry?: IfscRegistry | undefined;
   /** Hands a payee that needs the API to the caller. */
   dispatch: (task: PayeeTask) => void;
 }
@@ -58,8 +61,14 @@ export class Planner {
       return;
     }
     const check = checkRow(fields[columns.account] ?? '', fields[columns.ifsc] ?? '');
-    if (!check.ok) {
-      slot.outcome = { status: 'INVALID', reason: `line ${line}: ${check.reason}`, source: 'local', result: undefined, requestId: '' };
+    // The IFSC registry: a bank code that issues no IFSCs is INVALID, with no call; what it says
+    // of the IFSC stays with the row for its output (bank_name, the note in verify_reason).
+    const registry = this.parts.ifscRegistry;
+    const lookup = registry?.lookup(unwrapSpreadsheetText(fields[columns.ifsc] ?? '').replace(/\s+/g, ''));
+    slot.ifsc = lookup;
+    const unknownBank = check.ok && lookup?.status === 'unknown-bank' ? unknownBankReason(lookup, registry!) : undefined;
+    if (!check.ok || unknownBank !== undefined) {
+      slot.outcome = { status: 'INVALID', reason: `line ${line}: ${check.ok ? unknownBank : check.reason}`, source: 'local', result: undefined, requestId: '' };
       summary.avoided.local += 1;
       return;
     }

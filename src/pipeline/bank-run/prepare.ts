@@ -3,11 +3,13 @@
  * with the input is found before any call, then the run is chosen — continue an unfinished one,
  * re-emit a finished one, or start one — under the state file's run lock.
  */
-import { InputError, RunLockedError, UsageError } from '../../errors.js';
+import { RunLockedError, UsageError } from '../../errors.js';
+import { openPayeeFile, type InputSummary } from '../../input/payee-file.js';
+import type { ColumnMap } from '../../input/recognise.js';
+import type { CsvRecord } from '../../input/read-csv.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { describeHolder } from '../../state/run-lock.js';
-import { resolveColumns, type ColumnMap } from '../columns.js';
-import { inspectInput, openCsvRecords, type CsvRecord, type InputInfo } from '../read.js';
+import { inspectInput, type InputInfo } from '../inspect.js';
 import { appendedColumns } from '../write.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
 
@@ -18,38 +20,34 @@ export interface OpenedInput {
   info: InputInfo;
   header: string[];
   columns: ColumnMap;
-  /** The columns the output appends to the header. */
+  /** The columns the output appends to the header (`vas_<name>` where the input has the name). */
   appended: string[];
+  /** Records above the header, copied above the output's header unchanged. */
+  preamble: string[][];
+  /** Lines for the run log: which column was taken for what and why, and the renamed output columns. */
+  reasons: string[];
+  /** How the input was read, for the summary's `input`. */
+  summary: InputSummary;
   /** The data rows, after the header. */
   records: AsyncIterator<CsvRecord>;
   close(): void;
 }
 
-/** Opens the input and reads its header: the columns are found, or the run stops here (exit 2). */
+/**
+ * Opens the input (CSV or .xlsx) and recognises its header and columns (src/input/): the columns
+ * are found, or the run stops here (exit 2). Output columns the input already has are written as
+ * `vas_<name>`; the lines above the header are kept for the output.
+ */
 export async function openInput(options: BankRunOptions): Promise<OpenedInput> {
   const info = await (options.inspection ?? inspectInput(options.inputPath));
-  const reader = openCsvRecords(options.inputPath, info.encoding);
-  const records = reader.records[Symbol.asyncIterator]();
-  try {
-    const first = await records.next();
-    if (first.done) throw new InputError(`input ${options.inputPath} has no header row`);
-    const header = first.value.fields;
-    let columns: ColumnMap;
-    try {
-      columns = resolveColumns(header, options.columns);
-    } catch (error) {
-      throw new UsageError((error as Error).message, { cause: error });
-    }
-    const appended = appendedColumns(columns.name >= 0);
-    const collisions = appended.filter((c) => header.includes(c));
-    if (collisions.length > 0) {
-      throw new UsageError(`input already has column(s) ${collisions.join(', ')} that the output appends: rename them or use the earlier output's input`);
-    }
-    return { info, header, columns, appended, records, close: () => reader.close() };
-  } catch (error) {
-    reader.close();
-    throw error;
+  const file = await openPayeeFile(options.inputPath, info.encoding, { columns: options.columns, headerRow: options.headerRow, sheet: options.sheet });
+  const { header, columns } = file;
+  const appended = file.appendedNames(appendedColumns(columns.name >= 0));
+  const reasons = [...file.reasons];
+  for (const [from, to] of Object.entries(file.summary.renamed)) {
+    reasons.push(`output column ${from} is written as ${to}: the input already has a column ${from}`);
   }
+  return { info, header, columns, appended, preamble: file.preamble, reasons, summary: file.summary, records: file.records, close: () => file.close() };
 }
 
 export interface ChosenRun {

@@ -1,4 +1,5 @@
 /** A row that leaves: its name verdict, its counts, and its output record. */
+import { registryBankName, registryNote, type IfscRegistry } from '../../input/ifsc-registry.js';
 import { outcomeCells, type RowOutcome } from '../write.js';
 import { countNameMatch, countRow } from './summary.js';
 import type { BankRunSummary, NameMatcher, Slot } from './types.js';
@@ -20,6 +21,8 @@ export interface RowOutputParts {
   /** Index of the payee name column; -1 when the file has none. */
   nameColumn: number;
   matchNames: NameMatcher | undefined;
+  /** The shipped IFSC registry: bank_name where the API gave none, its note in verify_reason. Absent: not consulted. */
+  ifscRegistry?: IfscRegistry | undefined;
   summary: BankRunSummary;
   /** Whether a file is written (not for a dry run). */
   writes: boolean;
@@ -27,7 +30,7 @@ export interface RowOutputParts {
 
 /** The writer's FinishRow: counts the row, gives it its name verdict, and returns its output record. */
 export function createRowFinisher(parts: RowOutputParts): (slot: Slot, outcome: RowOutcome) => string[] | undefined {
-  const { header, nameColumn, matchNames, summary, writes } = parts;
+  const { header, nameColumn, matchNames, ifscRegistry, summary, writes } = parts;
   const hasName = nameColumn >= 0;
   return (slot, outcome) => {
     countRow(summary, outcome);
@@ -40,7 +43,9 @@ export function createRowFinisher(parts: RowOutputParts): (slot: Slot, outcome: 
     }
     if (!writes) return undefined;
     const fields = slot.fields.length === header.length ? slot.fields : padTo(slot.fields, header.length);
-    return fields.concat(outcomeCells(outcome, hasName));
+    // bank_name from the registry where the API gave none; the registry's note in verify_reason.
+    const registry = ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, ifscRegistry) } : undefined;
+    return fields.concat(outcomeCells(outcome, hasName, registry));
   };
 }
 

@@ -2,6 +2,7 @@
  * Stage 5 of the bank run (docs/ARCHITECTURE.md, "The bank run"): the counts of what the run did,
  * kept as rows leave and calls are made, and the exit code they come to at the end.
  */
+import type { InputSummary } from '../../input/payee-file.js';
 import type { RowOutcome, RowStatus } from '../write.js';
 import type { BankRunOptions, BankRunSummary, StopReason } from './types.js';
 
@@ -11,13 +12,13 @@ export function emptyCounts(): Record<RowStatus, number> {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;
 }
 
-/** The summary of a run that has not started: every count zero. */
-export function createSummary(options: BankRunOptions): BankRunSummary {
+/** The summary of a run that has not started: every count zero. `input`: how prepare read the file (openInput's `summary`). */
+export function createSummary(options: BankRunOptions, input?: InputSummary): BankRunSummary {
   return {
     runId: null,
     resumed: false,
     dryRun: options.dryRun,
-    input: options.inputPath,
+    input: input ?? { file: options.inputPath, headerLine: 0, columns: { account: '', ifsc: '', name: null }, renamed: {} },
     output: options.dryRun ? null : options.outputPath,
     mode: options.mode,
     rows: 0,

@@ -5,7 +5,9 @@
 import type { Client } from '../../api/client.js';
 import type { BankStore } from '../../state/bank-store.js';
 import type { ResultRecord, RunMode } from '../../state/types.js';
-import type { ColumnOverrides } from '../columns.js';
+import type { IfscLookup, IfscRegistry } from '../../input/ifsc-registry.js';
+import type { InputSummary } from '../../input/payee-file.js';
+import type { ColumnOverrides } from '../../input/recognise.js';
 import type { InputInfo } from '../inspect.js';
 import type { RowOutcome, RowStatus } from '../write.js';
 
@@ -24,6 +26,10 @@ export interface BankRunOptions {
   rate?: number | undefined;
   concurrency: number;
   columns: ColumnOverrides;
+  /** `--header-row N`: the header is at line N of the input (default: found in the first 20 lines). */
+  headerRow?: number | undefined;
+  /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
+  sheet?: string | undefined;
   maxCalls?: number | undefined;
   maxSpend?: number | undefined;
   pricePl: number;
@@ -67,6 +73,8 @@ export interface BankRunDeps {
   pid: number;
   isAlive: (pid: number) => boolean;
   matchNames?: NameMatcher | undefined;
+  /** The shipped IFSC registry: unknown bank codes are INVALID, bank_name is filled from it. Absent: not consulted. */
+  ifscRegistry?: IfscRegistry | undefined;
   onProgress?: ((snapshot: ProgressSnapshot) => void) | undefined;
 }
 
@@ -76,7 +84,8 @@ export interface BankRunSummary {
   runId: number | null;
   resumed: boolean;
   dryRun: boolean;
-  input: string;
+  /** How the input was read: file, header line, columns taken, output columns renamed (src/input/payee-file.ts). */
+  input: InputSummary;
   output: string | null;
   mode: RunMode;
   rows: number;
@@ -129,4 +138,6 @@ export interface Slot {
   task: PayeeTask | undefined;
   /** Not the payee's first row in the file. */
   duplicate: boolean;
+  /** What the IFSC registry says of the row's IFSC (when a registry is consulted). */
+  ifsc?: IfscLookup | undefined;
 }

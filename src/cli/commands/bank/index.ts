@@ -12,6 +12,7 @@ import { checkOutputPath } from '../../../pipeline/write.js';
 import type { InputInfo } from '../../../pipeline/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';
+import { ifscRegistry } from '../../../input/ifsc-registry.js';
 import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
 import type { Connection as ApiConnection } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
@@ -72,6 +73,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   registerUrlSecrets(flags.redis);
   if (flags.redis !== undefined && flags.rate === undefined) throw new UsageError('--redis shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)');
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
+  if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
+  if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
   let reuseMs: number | undefined;
   let timeoutMs: number;
   try {
@@ -130,6 +133,7 @@ async function runWithState(
     }
     summary = await runBank(runOptions(flags, settings, connection, inspection), {
       client, store, now: io.now, stopSignal: io.stopSignal, log: io.log, pid: process.pid, isAlive, matchNames,
+      ifscRegistry: ifscRegistry(),
       onProgress: (p) => progress.update(p),
     });
   } catch (error) {
@@ -165,6 +169,8 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     rate: flags.rate,
     concurrency: settings.concurrency,
     columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+    headerRow: flags.headerRow,
+    sheet: flags.sheet,
     maxCalls: flags.maxCalls,
     maxSpend: flags.maxSpend,
     pricePl: settings.pricePl,

@@ -17,6 +17,9 @@ export interface BankFlags {
   accountCol?: string | undefined;
   ifscCol?: string | undefined;
   nameCol?: string | undefined;
+  /** `--header-row N` and `--sheet NAME` (src/input/). */
+  headerRow?: number | undefined;
+  sheet?: string | undefined;
   reuse?: string | undefined;
   retryUnconfirmed: boolean;
   summary?: string | undefined;
@@ -44,8 +47,8 @@ export interface BankCommand {
 
 function bankOptions<T>(y: Argv<T>) {
   return y
-    .positional('input', { type: 'string', demandOption: true, describe: 'Payee CSV (account number, IFSC, name, …)' })
-    .option('output', { alias: 'o', type: 'string', describe: 'Enriched CSV to write (default: <input>.verified.csv)' })
+    .positional('input', { type: 'string', demandOption: true, describe: 'Payee CSV or .xlsx (account number, IFSC, name, …)' })
+    .option('output', { alias: 'o', type: 'string', describe: 'Enriched CSV or .xlsx to write (default: <input>.verified.csv)' })
     .option('mode', { choices: ['pl', 'pd', 'hybrid'] as const, default: 'pl', describe: 'pl: no deposit; pd: one-rupee deposit; hybrid: pd only where pl says NOT_VERIFIED' })
     .option('state', { type: 'string', describe: `Checkpoint file (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
     .option('resume', { type: 'boolean', default: false, describe: 'Continue an unfinished run of this input (safe to always pass from cron)' })
@@ -54,6 +57,8 @@ function bankOptions<T>(y: Argv<T>) {
     .option('account-col', { type: 'string', describe: 'Header of the account number column' })
     .option('ifsc-col', { type: 'string', describe: 'Header of the IFSC column' })
     .option('name-col', { type: 'string', describe: 'Header of the payee name column' })
+    .option('header-row', { type: 'number', describe: 'Line of the header (default: found in the first 20 lines)' })
+    .option('sheet', { type: 'string', describe: 'Sheet of an .xlsx input (default: the first)' })
     .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
     .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
@@ -87,6 +92,8 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     accountCol: args['account-col'] as string | undefined,
     ifscCol: args['ifsc-col'] as string | undefined,
     nameCol: args['name-col'] as string | undefined,
+    headerRow: args['header-row'] as number | undefined,
+    sheet: args.sheet as string | undefined,
     reuse: args.reuse as string | undefined,
     retryUnconfirmed: args['retry-unconfirmed'] as boolean,
     summary: args.summary as string | undefined,
@@ -108,7 +115,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
 export function registerBankCommand<T>(y: Argv<T>, ctx: CommandContext<BankCommand>): Argv<T> {
   return y.command(
     'bank <input>',
-    'Verify every account of a payee CSV and write an enriched CSV',
+    'Verify every account of a payee CSV or .xlsx and write an enriched copy',
     (c) => bankOptions(c),
     (args) =>
       ctx.run(async () => {

@@ -1,13 +1,13 @@
 /**
- * Reading the input: the CSV records as a stream with their line numbers. What identifies the
- * file (fingerprint, encoding) is found by inspect.ts before.
+ * Reading a CSV input: its records as a stream with their line numbers. What identifies the
+ * file (fingerprint, encoding) is found by pipeline/inspect.ts before.
  */
 import fs from 'node:fs';
 import { parse, type Parser } from 'csv-parse';
 import { InputError } from '../errors.js';
-import type { Encoding } from './inspect.js';
+import type { Encoding } from '../pipeline/inspect.js';
 
-export { inspectInput, utf8Boundary, type Encoding, type InputInfo } from './inspect.js';
+export { inspectInput, utf8Boundary, type Encoding, type InputInfo } from '../pipeline/inspect.js';
 
 export interface CsvRecord {
   /** Fields as text. */
@@ -19,7 +19,8 @@ export interface CsvRecord {
 /** Largest field accepted; a larger one means the file is not a payee list (or a quote is unclosed). */
 export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
-export function openCsvRecords(inputPath: string, encoding: Encoding): { records: AsyncIterable<CsvRecord>; close(): void } {
+/** `keepBlank`: blank lines come through as `['']` (the preamble above a header keeps its shape). */
+export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank = false): { records: AsyncIterable<CsvRecord>; close(): void } {
   const stream = fs.createReadStream(inputPath, { highWaterMark: 256 * 1024 });
   if (encoding !== 'utf8') stream.setEncoding(encoding);
   const parser: Parser = parse({
@@ -43,7 +44,7 @@ export function openCsvRecords(inputPath: string, encoding: Encoding): { records
       for await (const fields of parser as AsyncIterable<string[]>) {
         const start = line;
         line += 1 + innerLineBreaks(fields);
-        if (fields.length === 1 && fields[0]!.trim() === '') continue;
+        if (!keepBlank && fields.length === 1 && fields[0]!.trim() === '') continue;
         yield { fields, line: start };
       }
     } catch (error) {

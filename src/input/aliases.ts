@@ -1,0 +1,168 @@
+/**
+ * The one alias table: which header names the account number, the IFSC and the payee's name in
+ * the files Indian finance teams have (bank bulk-upload and beneficiary templates, payout
+ * platforms, ERPs, accounting and payroll tools). test/fixtures/layouts/README.md lists the
+ * layouts it was built from. A new layout needs one line in ALIASES (or one word in a qualifier
+ * list); headers are compared after `headerKey`, so case, underscores, spacing, `#`, `/`, `.`,
+ * `-` and camelCase do not matter.
+ */
+
+export type Role = 'account' | 'ifsc' | 'name';
+
+/**
+ * How strongly a header claims its role. A payee-qualified header (beneficiary, payee, bene,
+ * vendor, fund account…) beats a plain one, a plain one beats a weak one; a payer-qualified
+ * header (debit, remitter, RazorpayX…) is the payer's own and is never taken unless named.
+ */
+export type Rank = 'record' | 'payee' | 'plain' | 'weak' | 'payer';
+
+/**
+ * `record`: the name as the bank has it ("Name As Per Bank Records", "Account Holder Name",
+ * "Account Name"): what the verification answers with, so the best name to match against.
+ */
+export const RANK_ORDER: Readonly<Record<Rank, number>> = { record: 4, payee: 3, plain: 2, weak: 1, payer: 0 };
+
+export interface Alias {
+  /** The header as it is written in the layouts (normalised with headerKey when compared). */
+  readonly header: string;
+  readonly role: Role;
+  readonly rank: Rank;
+  /** Where it is seen; for people reading the table. */
+  readonly seen: string;
+}
+
+/**
+ * Spellings of the three columns. A qualifier in front (or behind: "Name of Beneficiary") of any
+ * of these is recognised without its own line: see PAYEE_QUALIFIERS and PAYER_QUALIFIERS.
+ */
+export const ALIASES: readonly Alias[] = [
+  // account number
+  { header: 'Account Number', role: 'account', rank: 'plain', seen: 'most exports; a bare one may be the payer\'s (RazorpayX)' },
+  { header: 'Account', role: 'account', rank: 'weak', seen: 'short exports' },
+  { header: 'Bank Account Number', role: 'account', rank: 'plain', seen: 'Zoho Payroll, Keka, greytHR' },
+  { header: 'Bank Account', role: 'account', rank: 'plain', seen: 'SAP LFBK (BANKN label), Odoo' },
+  { header: 'Bank Account Details - A/c No.', role: 'account', rank: 'plain', seen: 'TallyPrime ledger export' },
+  { header: 'Bank A/c Number', role: 'account', rank: 'plain', seen: 'payroll exports' },
+  { header: 'Account Number (Bank)', role: 'account', rank: 'plain', seen: 'HRMS exports' },
+  { header: 'BANKN', role: 'account', rank: 'plain', seen: 'SAP vendor bank table LFBK, technical name' },
+  { header: 'Salary Account Number', role: 'account', rank: 'payee', seen: 'payroll bank advice' },
+  // IFSC
+  { header: 'IFSC', role: 'ifsc', rank: 'plain', seen: 'most exports' },
+  { header: 'IFSC Code', role: 'ifsc', rank: 'plain', seen: 'most exports' },
+  { header: 'IFSC Number', role: 'ifsc', rank: 'plain', seen: 'the verification API\'s own name' },
+  { header: 'IFSC No', role: 'ifsc', rank: 'plain', seen: 'bank advice' },
+  { header: 'Bank IFSC', role: 'ifsc', rank: 'plain', seen: 'Cashfree (bank_ifsc), Axis (Bene Bank IFSC)' },
+  { header: 'Bank IFSC Code', role: 'ifsc', rank: 'plain', seen: 'ICICI CIB (Beneficiary Bank IFSC Code)' },
+  { header: 'Branch IFSC', role: 'ifsc', rank: 'plain', seen: 'ERP vendor masters' },
+  { header: 'IFC Code', role: 'ifsc', rank: 'plain', seen: 'HDFC ENet' },
+  { header: 'IFS Code', role: 'ifsc', rank: 'plain', seen: 'TallyPrime' },
+  { header: 'RTGS/NEFT IFSC', role: 'ifsc', rank: 'plain', seen: 'bank templates' },
+  { header: 'Bank Key', role: 'ifsc', rank: 'weak', seen: 'SAP LFBK (BANKL label): the IFSC for Indian banks' },
+  { header: 'BANKL', role: 'ifsc', rank: 'weak', seen: 'SAP vendor bank table LFBK, technical name' },
+  { header: 'Branch Number', role: 'ifsc', rank: 'weak', seen: 'Oracle EBS bank branches: India puts the IFSC there' },
+  { header: 'Branch Code', role: 'ifsc', rank: 'weak', seen: 'Pine Labs Plural (branchCode)' },
+  // payee name
+  { header: 'Name', role: 'name', rank: 'weak', seen: 'short exports' },
+  { header: 'Full Name', role: 'name', rank: 'weak', seen: 'HR exports' },
+  { header: 'Beneficiary', role: 'name', rank: 'weak', seen: 'bank templates' },
+  { header: 'Payee', role: 'name', rank: 'weak', seen: 'bank templates' },
+  { header: 'Customer Name', role: 'name', rank: 'weak', seen: 'refund files' },
+  { header: 'Account Holder Name', role: 'name', rank: 'record', seen: 'Cashfree, payroll' },
+  { header: 'Account Holder', role: 'name', rank: 'record', seen: 'SAP LFBK (KOINH label)' },
+  { header: "A/c Holder's Name", role: 'name', rank: 'record', seen: 'TallyPrime' },
+  { header: 'Holder Name', role: 'name', rank: 'record', seen: 'bank templates' },
+  { header: 'KOINH', role: 'name', rank: 'record', seen: 'SAP vendor bank table LFBK, technical name' },
+  { header: 'Account Name', role: 'name', rank: 'record', seen: 'bank templates' },
+  { header: 'Name As Per Bank Records', role: 'name', rank: 'record', seen: 'greytHR' },
+  { header: 'Name As Per Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
+  { header: 'Name In Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
+  { header: 'Name As In Bank Account', role: 'name', rank: 'record', seen: 'payroll exports' },
+];
+
+/**
+ * Words that say a column is the payee's: "Beneficiary Account Number", "Bene_A/c No", "Vendor
+ * IFSC", "Fund Account Number" (RazorpayX's payee), "Name of Beneficiary". Compared as header keys.
+ * No "… bank" forms: "Beneficiary Bank Name" is the bank's name, not the payee's; the aliases
+ * carry "Bank Account Number" and "Bank IFSC Code" themselves.
+ */
+export const PAYEE_QUALIFIERS: readonly string[] = [
+  'beneficiary', 'payee', 'vendor', 'supplier', 'employee', 'fund account', 'fund', 'creditor', 'credit', 'receiver',
+  'recipient', 'party', 'destination', 'to', 'worker', 'member', 'applicant',
+];
+
+/** Words that say a column is the payer's own account: never taken unless named. */
+export const PAYER_QUALIFIERS: readonly string[] = [
+  'debit', 'debtor', 'payer', 'remitter', 'remitting', 'sender', 'source', 'from', 'corporate', 'company',
+  'razorpayx', 'our', 'originator', 'ordering', 'drawer', 'client', 'paying', 'funding',
+];
+
+/** Word-level spellings, all mapped to one form before comparing. */
+const WORDS: Readonly<Record<string, string>> = {
+  acc: 'account', acct: 'account', accnt: 'account', ac: 'account', accounts: 'account',
+  accno: 'account number', acno: 'account number', acctno: 'account number', accountno: 'account number',
+  accnum: 'account number', accountnum: 'account number', acnumber: 'account number', accnumber: 'account number',
+  accountnumber: 'account number', bankaccountnumber: 'bank account number', bankaccount: 'bank account',
+  no: 'number', num: 'number', nbr: 'number', nos: 'number', numbers: 'number',
+  bene: 'beneficiary', benef: 'beneficiary', ben: 'beneficiary', benificiary: 'beneficiary', beneficiery: 'beneficiary',
+  beneficary: 'beneficiary', benficiary: 'beneficiary', beneficiaries: 'beneficiary',
+  ifs: 'ifsc', ifc: 'ifsc', ifsccode: 'ifsc code', bankifsc: 'bank ifsc',
+  holders: 'holder', emp: 'employee', vendors: 'vendor', dr: 'debit', cr: 'credit', benefciary: 'beneficiary',
+  beneficiaryname: 'beneficiary name', accountholdername: 'account holder name', payeename: 'payee name',
+};
+
+/**
+ * The comparison key of a header: NFKC, camelCase split, `A/c` → account, `#` → number,
+ * possessives dropped, punctuation to spaces, words mapped through WORDS, single spaces.
+ */
+export function headerKey(text: string): string {
+  const words = text
+    .normalize('NFKC')
+    // camelCase and acronyms: bankAccountNumber, beneficiaryIFSC, IFSCCode (RazorpayX is one word).
+    .replace(/RazorpayX/gi, 'razorpayx')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/_/g, ' ')
+    .replace(/\ba\s*\/\s*c\b|\ba\.c\./g, ' account ')
+    .replace(/#/g, ' number ')
+    .replace(/[’']s\b/g, 's')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '');
+  return words.map((w) => WORDS[w] ?? w).join(' ');
+}
+
+const INDEX: ReadonlyMap<string, Alias> = new Map(ALIASES.map((alias) => [headerKey(alias.header), alias]));
+const PAYEE_KEYS = PAYEE_QUALIFIERS.map(headerKey).sort((a, b) => b.length - a.length);
+const PAYER_KEYS = PAYER_QUALIFIERS.map(headerKey).sort((a, b) => b.length - a.length);
+
+export interface HeaderMeaning {
+  role: Role;
+  rank: Rank;
+  /** Why, in words: "beneficiary-qualified account number". */
+  why: string;
+}
+
+/** What a header names, if anything: the alias it matches and how strongly, qualifiers included. */
+export function headerMeaning(header: string): HeaderMeaning | undefined {
+  const key = headerKey(header);
+  if (key === '') return undefined;
+  const direct = INDEX.get(key);
+  if (direct) return { role: direct.role, rank: direct.rank, why: `"${direct.header}" (${direct.rank})` };
+  for (const [keys, rank] of [[PAYER_KEYS, 'payer'], [PAYEE_KEYS, 'payee']] as const) {
+    for (const q of keys) {
+      let rest: string | undefined;
+      if (key.startsWith(`${q} `)) rest = key.slice(q.length + 1);
+      else if (key.endsWith(` ${q}`)) rest = key.slice(0, -q.length - 1).replace(/ (of|to|for)$/, '');
+      if (rest === undefined) continue;
+      const alias = INDEX.get(rest);
+      if (!alias) continue;
+      // A payer word in front of a payee word ("Debit Beneficiary…") does not happen; a payee
+      // qualifier never weakens a strong alias ("Beneficiary Name As Per Bank" stays payee).
+      const qualified: Rank = rank === 'payer' ? 'payer' : alias.rank === 'record' ? 'record' : 'payee';
+      return { role: alias.role, rank: qualified, why: `"${alias.header}" qualified by "${q}" (${qualified === 'payer' ? "the payer's own" : 'the payee\'s'})` };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,111 @@
+/**
+ * Opening a payee file as people have it (DESIGN.md §4): its first lines are read, the header
+ * and the columns recognised (recognise.ts), and the records handed on from the first data row,
+ * the lines above the header kept for the output. CSV here; .xlsx through xlsx.ts.
+ */
+import path from 'node:path';
+import type { Encoding } from '../pipeline/inspect.js';
+import { openCsvRecords, type CsvRecord } from './read-csv.js';
+import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides } from './recognise.js';
+import { openXlsxRecords, type XlsxRecords } from './xlsx.js';
+
+export interface PayeeFileOptions {
+  columns: ColumnOverrides;
+  /** `--header-row N`: the header is at line N (1-based). */
+  headerRow?: number | undefined;
+  /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
+  sheet?: string | undefined;
+}
+
+/** How the file was read: what the summary's `input` records (DESIGN.md §4). */
+export interface InputSummary {
+  file: string;
+  /** 1-based line (for .xlsx: row) of the header. */
+  headerLine: number;
+  columns: { account: string; ifsc: string; name: string | null };
+  /** Output columns written under another name because the input has one of that name. */
+  renamed: Record<string, string>;
+  sheet?: string | undefined;
+}
+
+export interface PayeeFile {
+  header: string[];
+  columns: ColumnMap;
+  /** Records above the header, written to the output above its header, unchanged. */
+  preamble: string[][];
+  /** Data rows, from the first one after the header (blank lines left out). */
+  records: AsyncIterator<CsvRecord>;
+  /** Lines for the run log: which column was taken for what, and why. */
+  reasons: string[];
+  /** The appended output columns under the names they get in this file (`vas_` where taken). */
+  appendedNames(appended: readonly string[]): string[];
+  summary: InputSummary;
+  close(): void;
+}
+
+export function isXlsxPath(file: string): boolean {
+  return path.extname(file).toLowerCase() === '.xlsx';
+}
+
+/** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read. */
+export async function openPayeeFile(inputPath: string, encoding: Encoding, options: PayeeFileOptions): Promise<PayeeFile> {
+  const xlsx = isXlsxPath(inputPath);
+  const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet) : openCsvRecords(inputPath, encoding, true);
+  const iterator = reader.records[Symbol.asyncIterator]();
+  try {
+    // Enough lines to find the header and to look at the first rows under it.
+    const head: CsvRecord[] = [];
+    const limit = Math.max(options.headerRow ?? 0, HEADER_SEARCH_LINES) + SAMPLE_ROWS;
+    while (head.length < limit) {
+      const next = await iterator.next();
+      if (next.done) break;
+      head.push(next.value);
+    }
+    const choice = new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head);
+    const width = choice.header.length;
+    // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
+    const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
+    const buffered = head.slice(choice.headerIndex + 1).filter((r) => !isBlankRecord(r));
+    const records: AsyncIterator<CsvRecord> = {
+      async next(): Promise<IteratorResult<CsvRecord>> {
+        const first = buffered.shift();
+        if (first) return { done: false, value: shape(first) };
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return next;
+          if (!isBlankRecord(next.value)) return { done: false, value: shape(next.value) };
+        }
+      },
+    };
+    const summary: InputSummary = { file: inputPath, headerLine: choice.headerLine, columns: choice.names, renamed: {} };
+    if (xlsx) summary.sheet = (reader as XlsxRecords).sheet;
+    return {
+      header: choice.header,
+      columns: choice.columns,
+      preamble: head.slice(0, choice.headerIndex).map((r) => r.fields),
+      records,
+      reasons: choice.reasons,
+      appendedNames(appended) {
+        const { columns, renamed } = renameClashes(choice.header, appended);
+        summary.renamed = renamed;
+        return columns;
+      },
+      summary,
+      close: () => reader.close(),
+    };
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+}
+
+function fitRow(record: CsvRecord, width: number): CsvRecord {
+  const { fields } = record;
+  if (fields.length < width) return { ...record, fields: [...fields, ...new Array<string>(width - fields.length).fill('')] };
+  if (fields.length > width && fields.slice(width).every((f) => f === '')) return { ...record, fields: fields.slice(0, width) };
+  return record;
+}
+
+function isBlankRecord(record: CsvRecord): boolean {
+  return record.fields.length === 1 && record.fields[0]!.trim() === '';
+}

@@ -1,0 +1,115 @@
+/** The IFSC registry and .xlsx, end to end through the CLI against the sandbox. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startSandbox } from '../src/sandbox/index.js';
+import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+
+test('the IFSC registry: an unknown bank is INVALID with no call; an unlisted branch is called and noted; bank_name filled where the API gives none', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'Beneficiary Name,Account Number,IFSC',
+    'Asha Verma,500100000011,ABCD0000001',
+    'Ravi Kumar,500100000048,SBIN0999999',
+    'Meena Iyer,500100000085,HDFC0CAACOB',
+    'Arjun Singh,12345,ICIC0000002',
+    'Farah Khan,500100000122,SBIN0000001',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.equal(out[0]!.verify_status, 'INVALID');
+  assert.match(out[0]!.verify_reason!, /^line 2: IFSC ABCD0000001: no bank issues IFSCs under the code ABCD, per the IFSC registry of \d{4}-\d{2}-\d{2}/);
+  assert.equal(out[0]!.verify_source, 'local');
+  assert.equal(out[1]!.verify_status, 'VERIFIED');
+  assert.match(out[1]!.verify_reason!, /IFSC SBIN0999999 is not in the IFSC registry of .* called anyway/);
+  assert.equal(out[2]!.verify_status, 'VERIFIED');
+  assert.match(out[2]!.verify_reason!, /sub-member code: the account is held at Akhand Anand Co\.op Bank, through HDFC Bank/);
+  assert.equal(out[3]!.verify_status, 'INVALID', 'a short account');
+  assert.equal(out[3]!.bank_name, 'ICICI Bank', 'bank_name from the registry on an INVALID row');
+  assert.equal(out[4]!.verify_reason, '', 'a listed branch adds nothing');
+  assert.equal(out[4]!.bank_name, 'State Bank of India');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 3, 'no call for the unknown bank or the short account');
+});
+
+test('vas-verify ifsc CODE prints what the registry knows', async (t) => {
+  const dir = tempDir(t);
+  const known = await runCli(['ifsc', 'hdfc0caacob'], { cwd: dir });
+  assert.equal(known.code, 0, known.stderr);
+  const body = JSON.parse(known.stdout) as { status: string; bank: { name: string; type: string; upi: boolean }; subletOf: { code: string }; registry: { published: string } };
+  assert.equal(body.status, 'listed');
+  assert.equal(body.bank.name, 'HDFC Bank');
+  assert.equal(body.subletOf.code, 'AACX');
+  assert.match(body.registry.published, /^\d{4}-\d{2}-\d{2}$/);
+  const unknown = await runCli(['ifsc', 'ABCD0000001'], { cwd: dir });
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stdout, /"unknown-bank"/);
+  const malformed = await runCli(['ifsc', 'SBIN00001'], { cwd: dir });
+  assert.equal(malformed.code, 2);
+  assert.match(malformed.stderr, /is not an IFSC/);
+});
+
+test('.xlsx in and out: the first sheet (or --sheet) through the same recogniser; digits lost to a number cell are INVALID; the output has text cells', async (t) => {
+  const { default: ExcelJS } = await import('exceljs');
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  const notes = book.addWorksheet('Notes');
+  notes.addRow(['read me first']);
+  const sheet = book.addWorksheet('Payees');
+  sheet.addRow(['ACME Industries Pvt Ltd']);
+  sheet.addRow(['Vendor payments, November']);
+  sheet.addRow(['Vendor Name', 'Vendor A/c No.', 'Vendor IFSC', 'Amount', 'Remarks']);
+  sheet.addRow(['Asha Verma', '001234567811', 'SBIN0000001', 1500, 'text account, leading zeros kept']);
+  sheet.addRow(['Ravi Kumar', 500100000048, 'HDFC0000001', 2500]);
+  sheet.addRow(['Meena Iyer', 1234567890123456789, 'ICIC0000002', 3500, 'a number too long for Excel']);
+  await book.xlsx.writeFile(path.join(dir, 'payees.xlsx'));
+
+  const first = await runCli(['bank', 'payees.xlsx', '-o', 'first.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(first.code, 2, 'the first sheet has no payee header');
+  assert.match(first.stderr, /input has no account number column/);
+
+  const r = await runCli(['bank', 'payees.xlsx', '--sheet', 'Payees', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: { headerLine: number; columns: Record<string, string>; sheet: string }; output: string };
+  assert.equal(summary.input.headerLine, 3);
+  assert.deepEqual(summary.input.columns, { account: 'Vendor A/c No.', ifsc: 'Vendor IFSC', name: 'Vendor Name' });
+  assert.equal(summary.input.sheet, 'Payees');
+  assert.match(summary.output, /payees\.verified\.xlsx$/, 'an .xlsx input gets an .xlsx output by default');
+
+  assert.equal(fs.statSync(path.join(dir, 'payees.verified.xlsx')).mode & 0o777, 0o600, 'personal data: mode 0600, like the CSV');
+  const out = new ExcelJS.Workbook();
+  await out.xlsx.readFile(path.join(dir, 'payees.verified.xlsx'));
+  const rows: unknown[][] = [];
+  out.worksheets[0]!.eachRow({ includeEmpty: true }, (row) => rows.push((row.values as unknown[]).slice(1)));
+  assert.equal(rows[0]![0], 'ACME Industries Pvt Ltd', 'the title rows are kept above the header');
+  assert.equal(rows[2]![0], 'Vendor Name');
+  const header = rows[2] as string[];
+  const col = (name: string) => header.indexOf(name);
+  assert.equal(rows[3]![col('Vendor A/c No.')], '001234567811', 'leading zeros kept');
+  assert.equal(rows[3]![col('verify_status')], 'VERIFIED');
+  assert.equal(rows[4]![col('Vendor A/c No.')], '500100000048', 'written as text, never 5.001E+11');
+  assert.equal(rows[4]![col('verify_status')], 'VERIFIED');
+  assert.equal(rows[5]![col('verify_status')], 'INVALID');
+  assert.match(String(rows[5]![col('verify_reason')]), /scientific notation.*lost digits.*Text/);
+  const cell = out.worksheets[0]!.getRow(5).getCell(col('Vendor A/c No.') + 1);
+  assert.equal(cell.type, ExcelJS.ValueType.String);
+  assert.equal(cell.numFmt, '@', 'a text cell');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+});
+
+test('spreadsheets it does not read, and --sheet on a CSV, are usage errors before any call', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'old.xls'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]));
+  fs.writeFileSync(path.join(dir, 'p.csv'), 'Account No,IFSC\n500100000011,SBIN0000001\n');
+  const xls = await runCli(['bank', 'old.xls', '--sandbox'], { cwd: dir });
+  assert.equal(xls.code, 2);
+  assert.match(xls.stderr, /old\.xls is a spreadsheet format vas-verify does not read: save it as \.xlsx/);
+  const sheet = await runCli(['bank', 'p.csv', '--sandbox', '--sheet', 'One'], { cwd: dir });
+  assert.equal(sheet.code, 2);
+  assert.match(sheet.stderr, /--sheet applies to an \.xlsx input only/);
+});

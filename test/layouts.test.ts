@@ -1,0 +1,115 @@
+/**
+ * The layouts corpus (test/fixtures/layouts/README.md): every real, published layout runs end
+ * to end through the CLI against one sandbox with no column flags, and the summary says which
+ * columns were taken. The negative cases stop before any call with exit 2.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { startSandbox } from '../src/sandbox/index.js';
+import { readCsv, ROOT, runCli, sum, tempDir } from './helpers/cli.js';
+
+const LAYOUTS = path.join(ROOT, 'test', 'fixtures', 'layouts');
+
+interface Expected {
+  file: string;
+  headerLine: number;
+  columns: { account: string; ifsc: string; name: string | null };
+}
+
+interface InputSummary {
+  file: string;
+  headerLine: number;
+  columns: { account: string; ifsc: string; name: string | null };
+  renamed: Record<string, string>;
+}
+
+const expected = JSON.parse(fs.readFileSync(path.join(LAYOUTS, 'layouts.json'), 'utf8')) as Expected[];
+
+test('every layout of the corpus is recognised with no column flags, end to end', async (t) => {
+  assert.ok(expected.length >= 25, `the corpus has ${expected.length} layouts`);
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const limit = pLimit(4);
+  const failures: string[] = [];
+  await Promise.all(expected.map((layout) => limit(async () => {
+    const name = layout.file.replace(/\.csv$/, '');
+    const out = path.join(dir, `${name}.out.csv`);
+    const args = ['bank', path.join(LAYOUTS, layout.file), '-o', out, '--state', path.join(dir, `${name}.sqlite`), '--base-url', sandbox.url, '--summary', path.join(dir, `${name}.json`)];
+    const r = await runCli(args, { cwd: dir });
+    if (r.code !== 0) {
+      failures.push(`${layout.file}: exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`);
+      return;
+    }
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as { input: InputSummary; statuses: Record<string, number> };
+    assert.deepEqual(summary.input.columns, layout.columns, `${layout.file}: columns`);
+    assert.equal(summary.input.headerLine, layout.headerLine, `${layout.file}: header line`);
+    assert.equal(summary.statuses.VERIFIED, 5, `${layout.file}: ${JSON.stringify(summary.statuses)}`);
+    assert.match(r.stderr, new RegExp(`account number: column \\d+ ${JSON.stringify(layout.columns.account).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`), `${layout.file}: the log says which column`);
+    // Lines above the header are copied above the output's header, unchanged.
+    const input = readCsv(path.join(LAYOUTS, layout.file));
+    const output = readCsv(out);
+    const above = layout.headerLine - 1;
+    const inputAbove = fs.readFileSync(path.join(LAYOUTS, layout.file), 'utf8').split(/\r?\n/).slice(0, above);
+    const outputAbove = fs.readFileSync(out, 'utf8').split('\n').slice(0, above);
+    assert.deepEqual(outputAbove, inputAbove, `${layout.file}: preamble`);
+    assert.equal(output.length, input.length, `${layout.file}: every row once`);
+  })));
+  assert.deepEqual(failures, []);
+});
+
+test('a Cashfree beneficiary file keeps its beneficiary_name; the output writes vas_beneficiary_name and the summary says so', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const r = await runCli(['bank', path.join(LAYOUTS, 'cashfree-payouts-beneficiaries-v2.csv'), '-o', 'o.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: InputSummary };
+  assert.deepEqual(summary.input.renamed, { beneficiary_name: 'vas_beneficiary_name' });
+  assert.match(r.stderr, /output column beneficiary_name is written as vas_beneficiary_name/);
+  const [header, first] = readCsv(path.join(dir, 'o.csv'));
+  assert.equal(header!.filter((h) => h === 'beneficiary_name').length, 1, 'the input column is kept, once');
+  assert.ok(header!.includes('vas_beneficiary_name'));
+  const [inputHeader, inputFirst] = readCsv(path.join(LAYOUTS, 'cashfree-payouts-beneficiaries-v2.csv'));
+  assert.equal(first![header!.indexOf('beneficiary_name')], inputFirst![inputHeader!.indexOf('beneficiary_name')], 'the input cell is unchanged');
+  assert.notEqual(first![header!.indexOf('vas_beneficiary_name')], '', 'the API name is in the renamed column');
+  assert.notEqual(first![header!.indexOf('name_match')], '', 'names were matched against the input beneficiary_name');
+});
+
+test('files the tool cannot read safely stop before any call (exit 2) with a message that says what to do', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text);
+  write('tie.csv', 'Payee,Account No,Bank Account Number,IFSC\nA,123456789012,223456789012,SBIN0000001\n');
+  write('debit.csv', 'Account Number,IFSC,Name\n' + ['A', 'B', 'C', 'D'].map((n) => `7878780080316316,SBIN0000001,${n}\n`).join(''));
+  write('noifsc.csv', 'Beneficiary Name,Beneficiary Account Number,Amount\nA,123456789012,5\n');
+  write('titles.csv', 'ACME Industries\nSalary statement for March\nNA,NA,NA\n,,\nEmployee,Amount,Remarks\nA,5,ok\n');
+  write('branchno.csv', 'Account Number,Branch Number,Name\n123456789012,0012,A\n223456789012,0034,B\n');
+  const cases: Array<[string, RegExp]> = [
+    ['tie.csv', /2 columns could be the account number: "Account No" \(column 2\), "Bank Account Number" \(column 3\).*--account-col "Account No"/],
+    ['debit.csv', /"Account Number" holds the same account \(…6316\) on each of the first 4 rows: it looks like the payer's own debit account.*--account-col/],
+    ['noifsc.csv', /input has no IFSC column \(use --ifsc-col\); headers found: "Beneficiary Name", "Beneficiary Account Number", "Amount"/],
+    ['titles.csv', /input has no account number column \(use --account-col\) and no IFSC column \(use --ifsc-col\);.*--header-row N/],
+    ['branchno.csv', /"Branch Number" was taken as the IFSC column, but 2 of its first 2 value\(s\) are not IFSC-shaped.*--ifsc-col/],
+  ];
+  for (const [file, pattern] of cases) {
+    const r = await runCli(['bank', file, '-o', `${file}.out.csv`, '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 2, `${file}: ${r.stderr}`);
+    assert.match(r.stderr, pattern, file);
+    assert.doesNotMatch(r.stderr, /7878780080316316/, 'the account is masked');
+    assert.ok(!fs.existsSync(path.join(dir, `${file}.out.csv`)), `${file}: no output`);
+  }
+  assert.equal(sum(sandbox.stats().requests), 0, 'no call was made');
+  // Named explicitly, the constant account column runs as it is; --header-row finds a header further down.
+  const named = await runCli(['bank', 'debit.csv', '-o', 'd.csv', '--base-url', sandbox.url, '--account-col', 'Account Number'], { cwd: dir });
+  assert.equal(named.code, 0, named.stderr);
+  write('deep.csv', `${'title\n'.repeat(25)}Account No,IFSC\n123456789012,SBIN0000001\n`);
+  const deep = await runCli(['bank', 'deep.csv', '-o', 'deep.out.csv', '--base-url', sandbox.url, '--header-row', '26', '--summary', 'deep.json'], { cwd: dir });
+  assert.equal(deep.code, 0, deep.stderr);
+  assert.equal((JSON.parse(fs.readFileSync(path.join(dir, 'deep.json'), 'utf8')) as { input: InputSummary }).input.headerLine, 26);
+  assert.equal(readCsv(path.join(dir, 'deep.out.csv')).length, 27);
+});
