@@ -5,7 +5,7 @@ import { resolveColumns } from '../src/input/recognise.js';
 import { ColumnError } from '../src/errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { parse } from 'csv-parse/sync';
-import { csvLine, neutralise } from '../src/pipeline/write.js';
+import { encodeCsv, neutralise } from '../src/pipeline/write.js';
 import { nextIstMidnight, parseDuration } from '../src/pipeline/time.js';
 
 test('checkAccount: normalises and recognises spreadsheet damage', () => {
@@ -62,18 +62,25 @@ test('neutralise: OWASP formula starts, full-width forms, line breaks', () => {
   assert.equal(neutralise('A\nB'), 'A B');
 });
 
-test('csvLine writes the bytes csv-stringify writes, and csv-parse reads the cells back', () => {
+/** RFC 4180 as written by hand: the reference the output's bytes are held to. */
+function rfc4180(row: readonly string[]): string {
+  return `${row.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(',')}\n`;
+}
+
+test('the output is csv-stringify with RFC 4180 bytes, and csv-parse reads the cells back', () => {
   const cells = ['', 'plain', 'a,b', 'say "hi"', '"', '""', ',', 'line\nbreak', '\r\n', ' leading', 'trailing ',
     "'=SUM(A1)", 'नाम', '\t', 'a""b', 'x,"y"\nz', '0012', 'ŚRĪ', '\uFEFFbom'];
   const rows = [cells, [...cells].reverse(), [''], ['', ''], cells.map((c) => c + c)];
   for (const row of rows) {
-    assert.equal(csvLine(row), stringify([row], { eof: true, record_delimiter: 'unix' }), JSON.stringify(row));
-    assert.deepEqual(parse(csvLine(row))[0], row);
+    assert.equal(encodeCsv([row]), rfc4180(row), JSON.stringify(row));
+    assert.equal(encodeCsv([row]), stringify([row], { eof: true, record_delimiter: 'unix' }), JSON.stringify(row));
+    assert.deepEqual(parse(encodeCsv([row]))[0], row);
   }
-  // One deliberate difference: a bare CR is quoted (csv-stringify leaves it bare, and many
-  // readers end the record there).
-  assert.equal(csvLine(['cr\rx', 'y']), '"cr\rx",y\n');
-  assert.deepEqual(parse(csvLine(['cr\rx', 'y'])), [['cr\rx', 'y']]);
+  assert.equal(encodeCsv(rows), rows.map(rfc4180).join(''), 'a batch is its records one after the other');
+  // One option beyond csv-stringify's defaults: a bare CR is quoted (left bare, many readers end
+  // the record there).
+  assert.equal(encodeCsv([['cr\rx', 'y']]), '"cr\rx",y\n');
+  assert.deepEqual(parse(encodeCsv([['cr\rx', 'y']])), [['cr\rx', 'y']]);
 });
 
 test('time: next IST midnight and durations', () => {

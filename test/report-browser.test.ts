@@ -7,27 +7,16 @@
  * is absent.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from './helpers/chromium.js';
 import { holderNameFor, startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 
-function findChromium(): string | undefined {
-  try {
-    const found = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-    return found === '' ? undefined : found;
-  } catch {
-    return undefined;
-  }
-}
-
-const CHROMIUM = findChromium();
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const IN_CI = process.env.CI === 'true';
 
 /** The account whose holder changes between the two checks. */
@@ -95,7 +84,7 @@ test(
 
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-chromium-'));
     t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, timeout: 30_000 });
     t.after(() => context.close());
     const page = context.pages()[0] ?? (await context.newPage());
     const pageUrl = pathToFileURL(reportPath).href;

@@ -3,18 +3,10 @@
  * below, so every error carries the same fields and the request id is never lost.
  */
 import { redact } from '../redact.js';
-import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
+import { AppError, EXIT_CODES, type ApiErrorKind, type ExitCode } from '../errors.js';
 
-export type ErrorKind =
-  | 'auth'
-  | 'quota'
-  | 'unavailable'
-  | 'server'
-  | 'invalid-input'
-  | 'session-expired'
-  | 'network'
-  | 'timeout'
-  | 'protocol';
+/** The API's error kinds, as the error family names them. */
+export type ErrorKind = ApiErrorKind;
 
 /** Finer cause inside a kind, for decisions the kind alone cannot make. */
 export type ErrorCode =
