@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createClient, type Client, type ClientOptions } from '../src/api/client.js';
 import { VasError } from '../src/api/errors.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
-import { startTestServer } from './helpers/server.js';
+import { startTestServer, trickle } from './helpers/server.js';
 
 const IFSC = 'SBIN0001234';
 const FAST_RETRY = { baseMs: 5, capMs: 20 };
@@ -313,18 +313,7 @@ test('a trickled answer (one byte every 100 ms, never silent for long) ends at t
     requests += 1;
     req.resume();
     res.setHeader('content-type', 'application/json');
-    const text = '{"ok": true, "responseCode": 200, "message": "Transmission OK", "body": {}}'.repeat(100);
-    let i = 0;
-    const timer = setInterval(() => {
-      if (i >= text.length || res.destroyed) {
-        clearInterval(timer);
-        if (!res.destroyed) res.end();
-        return;
-      }
-      res.write(text[i]);
-      i += 1;
-    }, 100);
-    res.on('close', () => clearInterval(timer));
+    trickle(res, '{"ok": true, "responseCode": 200, "message": "Transmission OK", "body": {}}'.repeat(100), 100);
   });
   const client = createClient({ baseUrl: base, token: 't0k3n-secret', bodyTimeoutMs: 1_000, headersTimeoutMs: 1_000, deadlineMs: 800, retry: { ...FAST_RETRY, maxAttempts: 3 } });
   t.after(() => client.close());

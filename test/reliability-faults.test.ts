@@ -14,10 +14,10 @@
  *   processing — the tool lost nothing it could have known), and there are no more UNCONFIRMED
  *   rows than reset and hang faults (each strands at most one row).
  */
+import { freePort } from './helpers/server.js';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
@@ -144,17 +144,6 @@ test('fault soak, penny-drop: every row has its clean status or is UNCONFIRMED w
   assert.equal(summary.retries['headers-timeout'] ?? 0, 0, 'an ambiguous penny-drop is never re-sent');
   for (const cause of ['429', '500', '503']) assert.ok((summary.retries[cause] ?? 0) > 0, `unambiguous failures are retried: ${cause}`);
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test('service down mid-run: the breaker ends the run (exit 1, one clear line), rows stay resumable; the service back on the same port, --resume completes', { timeout: 180_000 }, async (t) => {
   const dir = tempDir(t, 'vas-down-');

@@ -4,6 +4,7 @@
  * time, or sends control characters and undecodable names. Each server here is started by the test
  * on 127.0.0.1, port 0; the CLI is the real one, and every byte it wrote is searched.
  */
+import { trickle } from './helpers/server.js';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -314,21 +315,6 @@ test('bodies of hundreds of MB (an API error, a 200 answer, the token endpoint, 
   for (const [key, bytes] of Object.entries(sent)) assert.ok(bytes < 64 * MB, `${key}: ${bytes / MB} MB written before the client hung up`);
 });
 
-/** Answers one byte a second: never silent for long enough to trip an idle timeout. */
-function trickle(res: http.ServerResponse, text: string): void {
-  let i = 0;
-  const timer = setInterval(() => {
-    if (i >= text.length || res.destroyed) {
-      clearInterval(timer);
-      if (!res.destroyed) res.end();
-      return;
-    }
-    res.write(text[i]!);
-    i += 1;
-  }, 1_000);
-  res.on('close', () => clearInterval(timer));
-}
-
 test('trickled answers (a byte a second) end by --deadline with a clear status: a penny-drop is UNCONFIRMED and never re-sent; a trickled document fails docs fetch', { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t, 'vas-upstream-trickle-');
   const requests: Record<string, number> = {};
@@ -342,7 +328,7 @@ test('trickled answers (a byte a second) end by --deadline with a clear status: 
       return;
     }
     res.setHeader('content-type', url.startsWith('/files/') ? 'application/pdf' : 'application/json');
-    trickle(res, url.startsWith('/files/') ? `%PDF-1.4\n${'x'.repeat(1000)}` : bankAnswer('610000000011', 'Asha Rao'));
+    trickle(res, url.startsWith('/files/') ? `%PDF-1.4\n${'x'.repeat(1000)}` : bankAnswer('610000000011', 'Asha Rao'), 1_000);
   });
   fs.writeFileSync(path.join(dir, 'payees.csv'), 'Name,Account Number,IFSC\nA,610000000011,SBIN0001234\n');
   let started = Date.now();

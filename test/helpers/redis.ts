@@ -3,8 +3,8 @@
  * started and stopped by the test itself (never a system service). Outside CI a machine without
  * it skips the test with the command that installs it; in CI (CI=true) the test fails instead.
  */
+import { freePort } from './server.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import type { TestContext } from 'node:test';
 
 export const REDIS_INSTALL_HINT = 'redis-server is not installed: apt-get install redis-server (Debian/Ubuntu) to run this test';
@@ -19,17 +19,6 @@ export function requireRedis(t: TestContext): boolean {
   if (process.env.CI === 'true') throw new Error(`${REDIS_INSTALL_HINT} (CI must run the Redis tests)`);
   t.skip(REDIS_INSTALL_HINT);
   return false;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RedisServer {
