@@ -100,11 +100,16 @@ async function runWithKills(t: TestContext, sandbox: Sandbox, args: string[], di
     }
     const callsNow = () => sandbox.stats().requests[op] ?? 0;
     const start = callsNow();
+    // Each kill may let the run make at most `step` more calls, drawn from the calls still to make
+    // shared among the kills still to do. (A fixed share of the whole, and a wall-time kill with
+    // no bound, let a fast machine finish the run before the last kills: 9 of 12 once in CI.)
+    const remaining = Math.max(0, totalCalls - start);
+    const step = 1 + Math.floor(random() * Math.max(2, (remaining / (KILLS - kills + 2)) * 1.5));
     if (kills % 4 === 3) {
-      // A random moment in wall time, often before the first call.
-      await new Promise((r) => setTimeout(r, 50 + Math.floor(random() * 1500)));
+      // A random moment in wall time, often before the first call, and no later than `step` calls.
+      const until = Date.now() + 50 + Math.floor(random() * 1500);
+      await waitFor(() => exited || Date.now() >= until || callsNow() >= start + step, 60_000, `a moment (seed ${SEED})`);
     } else {
-      const step = 1 + Math.floor(random() * Math.max(2, (totalCalls / (KILLS + 2)) * 1.5));
       await waitFor(() => exited || callsNow() >= start + step, 60_000, `${step} more calls (seed ${SEED})`);
       // …and a random point inside the request cycle, not just at a request's arrival.
       await new Promise((r) => setTimeout(r, Math.floor(random() * 15)));
