@@ -85,6 +85,8 @@ export function describeSchemaError(error: z.ZodError, what: string): string {
   return `${what} field "${path}" is invalid: ${issue.message}`;
 }
 
+type Classified<T> = { ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError };
+
 /**
  * Classifies a complete response of an API operation: the success body parsed by `schema`
  * (which describes the `body` inside the success envelope), or a VasError.
@@ -93,68 +95,74 @@ export function classifyResponse<T>(
   response: RawResponse,
   envelopeSchema: z.ZodType<{ body: T }>,
   nowMs: number,
-): { ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError } {
+): Classified<T> {
   const requestId = requestIdOf(response.headers);
+  const parsed = tryJson(response.text);
+  if (response.status === 200) return classify200(response, parsed, envelopeSchema, requestId);
+  return { ok: false, error: errorOfStatus(response, parsed, requestId, nowMs) };
+}
+
+/** A 200: the success body, or the error inside it, or an answer we cannot read. */
+function classify200<T>(
+  response: RawResponse,
+  parsed: ReturnType<typeof tryJson>,
+  envelopeSchema: z.ZodType<{ body: T }>,
+  requestId: string | undefined,
+): Classified<T> {
   const { status, text } = response;
-  const parsed = tryJson(text);
-
-  if (status === 200) {
-    // A 200 that is not JSON is most often a page of something in between (a proxy's login page)
-    // that never passed the request on: not ambiguous, and a run of them trips the breaker.
-    if (!parsed.ok) {
-      const type = headerValue(response.headers, 'content-type') ?? 'no content type';
-      return {
-        ok: false,
-        error: new VasError({
-          kind: 'protocol',
-          code: 'bad-json',
-          message: `response is not JSON (${type}): ${boundedText(text) || '(empty body)'}`,
-          status,
-          requestId,
-          raw: boundedText(text),
-        }),
-      };
-    }
-    // Look at the discriminating field before asking zod: a failed safeParse builds a whole
-    // ZodError, and success bodies are the hot path.
-    const shape = parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : {};
-    const in200 = 'errorCode' in shape ? ErrorIn200Schema.safeParse(parsed.value) : undefined;
-    if (in200?.success) {
-      const { kind, code } = codeForMessage(in200.data.errorMessage);
-      return {
-        ok: false,
-        error: new VasError({ kind, code, message: excerpt(in200.data.errorMessage), status, requestId }),
-      };
-    }
-    const envelopeError = shape.ok === false ? EnvelopeErrorSchema.safeParse(parsed.value) : undefined;
-    if (envelopeError?.success) {
-      const { kind, code } = codeForMessage(envelopeError.data.message);
-      return {
-        ok: false,
-        error: new VasError({ kind, code, message: excerpt(envelopeError.data.message), status, requestId }),
-      };
-    }
-    const body = envelopeSchema.safeParse(parsed.value);
-    // JSON of the wrong shape under a 200 is the service's answer, unreadable to us: the work may
-    // be done (a penny-drop may have deposited), as when the connection drops.
-    if (!body.success) {
-      return {
-        ok: false,
-        error: new VasError({
-          kind: 'protocol',
-          code: 'schema',
-          message: describeSchemaError(body.error, 'response'),
-          status,
-          requestId,
-          raw: boundedText(text),
-          ambiguous: true,
-          cause: body.error,
-        }),
-      };
-    }
-    return { ok: true, value: body.data.body, requestId };
+  // A 200 that is not JSON is most often a page of something in between (a proxy's login page)
+  // that never passed the request on: not ambiguous, and a run of them trips the breaker.
+  if (!parsed.ok) {
+    const type = headerValue(response.headers, 'content-type') ?? 'no content type';
+    return {
+      ok: false,
+      error: new VasError({
+        kind: 'protocol',
+        code: 'bad-json',
+        message: `response is not JSON (${type}): ${boundedText(text) || '(empty body)'}`,
+        status,
+        requestId,
+        raw: boundedText(text),
+      }),
+    };
   }
+  // Look at the discriminating field before asking zod: a failed safeParse builds a whole
+  // ZodError, and success bodies are the hot path.
+  const shape = parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : {};
+  const in200 = 'errorCode' in shape ? ErrorIn200Schema.safeParse(parsed.value) : undefined;
+  if (in200?.success) return { ok: false, error: errorOfMessage(in200.data.errorMessage, status, requestId) };
+  const envelopeError = shape.ok === false ? EnvelopeErrorSchema.safeParse(parsed.value) : undefined;
+  if (envelopeError?.success) return { ok: false, error: errorOfMessage(envelopeError.data.message, status, requestId) };
+  const body = envelopeSchema.safeParse(parsed.value);
+  // JSON of the wrong shape under a 200 is the service's answer, unreadable to us: the work may
+  // be done (a penny-drop may have deposited), as when the connection drops.
+  if (!body.success) {
+    return {
+      ok: false,
+      error: new VasError({
+        kind: 'protocol',
+        code: 'schema',
+        message: describeSchemaError(body.error, 'response'),
+        status,
+        requestId,
+        raw: boundedText(text),
+        ambiguous: true,
+        cause: body.error,
+      }),
+    };
+  }
+  return { ok: true, value: body.data.body, requestId };
+}
 
+/** The error a 200 carries in its body, by its message. */
+function errorOfMessage(message: string, status: number, requestId: string | undefined): VasError {
+  const { kind, code } = codeForMessage(message);
+  return new VasError({ kind, code, message: excerpt(message), status, requestId });
+}
+
+/** Any status but 200: what the status means, refined by the message in the body if one fits. */
+function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>, requestId: string | undefined, nowMs: number): VasError {
+  const { status, text } = response;
   const found = parsed.ok ? errorMessageOf(parsed.value) : undefined;
   const message = found === undefined ? undefined : excerpt(found);
   const base = errorForStatus(status);
@@ -165,19 +173,16 @@ export function classifyResponse<T>(
     status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs) : undefined;
   const raw = message === undefined ? boundedText(text) : undefined;
   const fallback = raw ? raw : `HTTP ${status} with an empty body`;
-  return {
-    ok: false,
-    error: new VasError({
-      kind,
-      code,
-      retryable: base.retryable,
-      message: status === 404 ? `API endpoint not found (check the base URL): ${message ?? fallback}` : message ?? fallback,
-      status,
-      requestId,
-      retryAfterMs,
-      raw,
-    }),
-  };
+  return new VasError({
+    kind,
+    code,
+    retryable: base.retryable,
+    message: status === 404 ? `API endpoint not found (check the base URL): ${message ?? fallback}` : message ?? fallback,
+    status,
+    requestId,
+    retryAfterMs,
+    raw,
+  });
 }
 
 /** Error codes of Node and undici that mean the request never reached the server. */

@@ -7,7 +7,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { classifyResponse, classifyTransportError, requestIdOf } from './classify.js';
-import { AnswerTooLargeError, bodyText, DeadlineError, exchangeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, postJson } from './exchange.js';
+import { AnswerTooLargeError, bodyText, DeadlineError, exchangeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, postJson, type BinaryExchange } from './exchange.js';
 import { registerSecret, registerUrlSecrets } from '../redact.js';
 import { checkBankResult } from './names.js';
 import { VasError } from './errors.js';
@@ -143,69 +143,174 @@ export function normaliseBaseUrl(text: string): string {
 }
 
 export function createClient(options: ClientOptions): Client {
-  // Known secrets from the start: a password in the base URL, the token, the client secret.
-  registerUrlSecrets(options.baseUrl);
-  registerUrlSecrets(options.tokenUrl);
-  registerSecret(options.token);
-  registerSecret(options.clientSecret);
-  const baseUrl = normaliseBaseUrl(options.baseUrl);
-  const origin = new URL(baseUrl).origin;
-  const now = options.now ?? Date.now;
-  const random = options.random ?? Math.random;
-  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const bodyTimeout = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  const keepAlive = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
-  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const documentHosts = options.documentHosts === undefined ? undefined : new Set(options.documentHosts.map((h) => h.toLowerCase()));
-  const agent = new Agent({
-    connections: options.connections ?? DEFAULT_CONNECTIONS,
-    keepAliveTimeout: keepAlive,
-    keepAliveMaxTimeout: keepAlive,
-    headersTimeout,
-    bodyTimeout,
-  });
-  const tokens = createTokenSource(options, baseUrl, agent, now, headersTimeout, deadlineMs);
-  let closed = false;
-  // The same few strings and headers for every call, built once (and again when the token changes).
-  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  const pathOf = (op: OpName) => `${basePath}${API_PREFIX}${op}`;
-  const targetOf = (op: OpName) => `${baseUrl}${API_PREFIX}${op}`;
-  let cachedHeaders: { token: string; value: Record<string, string> } | undefined;
-  const headersFor = (token: Token) => {
-    if (cachedHeaders?.token !== token.value) {
-      cachedHeaders = {
+  return new ApiClient(options);
+}
+
+type SendOutcome<T> = { ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError };
+
+/** The Client: its settings, the agent and the token source in fields, built once per client. */
+class ApiClient implements Client {
+  readonly baseUrl: string;
+  readonly #origin: string;
+  /** The base URL's path, without a trailing slash: prefixed to every operation's path. */
+  readonly #basePath: string;
+  readonly #now: () => number;
+  readonly #random: () => number;
+  readonly #policy: RetryPolicy;
+  readonly #deadlineMs: number;
+  readonly #documentHosts: ReadonlySet<string> | undefined;
+  readonly #onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly #agent: Agent;
+  readonly #tokens: TokenSource;
+  #closed = false;
+  // The same headers for every call, built once (and again when the token changes).
+  #cachedHeaders: { token: string; value: Record<string, string> } | undefined;
+
+  constructor(options: ClientOptions) {
+    // Known secrets from the start: a password in the base URL, the token, the client secret.
+    registerUrlSecrets(options.baseUrl);
+    registerUrlSecrets(options.tokenUrl);
+    registerSecret(options.token);
+    registerSecret(options.clientSecret);
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.#origin = new URL(this.baseUrl).origin;
+    this.#now = options.now ?? Date.now;
+    this.#random = options.random ?? Math.random;
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+    const keepAlive = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
+    this.#deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.#documentHosts = options.documentHosts === undefined ? undefined : new Set(options.documentHosts.map((h) => h.toLowerCase()));
+    this.#onRetry = options.onRetry;
+    this.#agent = new Agent({
+      connections: options.connections ?? DEFAULT_CONNECTIONS,
+      keepAliveTimeout: keepAlive,
+      keepAliveMaxTimeout: keepAlive,
+      headersTimeout,
+      bodyTimeout: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    });
+    this.#tokens = createTokenSource(options, this.baseUrl, this.#agent, this.#now, headersTimeout, this.#deadlineMs);
+    this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
+  }
+
+  verifyBankAccount(input: BankVerifyInput, callOptions?: CallOptions): Promise<CallResult<BankResult>> {
+    const op = input.mode === 'pd' ? OPS.pennyDrop : OPS.pennyLess;
+    return this.#call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry, callOptions?.onRetry)
+      .then(withCheckedBankResult);
+  }
+
+  docInit(input: DocInitRequest, callOptions?: CallOptions): Promise<CallResult<DocInitResult>> {
+    return this.#call(OPS.docInit, input, INIT_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
+  }
+
+  docFetchStatus(sessionId: string, callOptions?: CallOptions): Promise<CallResult<DocFetchResult>> {
+    return this.#call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
+  }
+
+  documentSource(url: string): string {
+    const target = new URL(url, this.baseUrl);
+    return `${target.protocol}//${target.host}`;
+  }
+
+  async download(url: string, callOptions?: CallOptions & { maxBytes?: number }): Promise<Buffer> {
+    const maxBytes = callOptions?.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+    const target = new URL(url, this.baseUrl);
+    const signal = callOptions?.signal;
+    // Shown in errors and reports: never the query (it may hold a signature) nor any userinfo.
+    const where = `${target.protocol}//${target.host}${target.pathname}`;
+    this.#checkDocumentTarget(target, where);
+    registerUrlSecrets(target.href);
+    const headers: Record<string, string> = {};
+    if (target.origin === this.#origin) headers.authorization = `Bearer ${(await this.#tokens.get(signal)).value}`;
+    let attempt = 0;
+    for (;;) {
+      attempt += 1;
+      const exchange = await exchangeBytes(this.#agent, {
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'GET',
+        headers,
+        signal,
+        maxBytes,
+        maxErrorBytes: MAX_ERROR_BYTES,
+        deadlineMs: this.#deadlineMs,
+      });
+      if (exchange.ok && exchange.status === 200) return exchange.body;
+      const error = this.#downloadFailure(exchange, target, where, maxBytes, signal);
+      const decision = decideRetry({ error, attempt, pennyDrop: false, policy: this.#policy, random: this.#random });
+      if (!decision.retry) throw error;
+      await sleepFor(decision.delayMs, undefined, signal ? { signal } : undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#agent.close();
+  }
+
+  /** Refuses a document URL of another scheme, or on a host --docs-allow-host does not name. */
+  #checkDocumentTarget(target: URL, where: string): void {
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+      throw new VasError({ kind: 'protocol', message: `document URL has an unsupported scheme: ${target.protocol}` });
+    }
+    const hosts = this.#documentHosts;
+    if (hosts !== undefined && target.origin !== this.#origin && !hosts.has(target.hostname.toLowerCase()) && !hosts.has(target.host.toLowerCase())) {
+      throw new VasError({ kind: 'protocol', code: 'host-not-allowed', message: `document host ${target.host} is not in --docs-allow-host: not fetched (${where})` });
+    }
+  }
+
+  /** What a failed download attempt comes to: an error the retry policy decides on, or a throw when no retry can help. */
+  #downloadFailure(exchange: BinaryExchange, target: URL, where: string, maxBytes: number, signal: AbortSignal | undefined): VasError {
+    if (exchange.ok) {
+      const classified = classifyResponse({ status: exchange.status, headers: exchange.headers, text: bodyText(exchange.body) }, INIT_ENVELOPE, this.#now());
+      return classified.ok
+        ? new VasError({ kind: 'protocol', message: `unexpected answer for ${target.pathname}`, status: exchange.status })
+        : classified.error;
+    }
+    if (exchange.error instanceof AnswerTooLargeError) {
+      throw new VasError({ kind: 'protocol', message: `document larger than ${maxBytes} bytes: ${target.pathname}`, status: exchange.status });
+    }
+    if (exchange.error instanceof DeadlineError && !signal?.aborted) {
+      // A trickled document: another try would trickle the same way.
+      throw classifyTransportError(exchange.error, where, false).with({ ambiguous: false, retryable: false });
+    }
+    // A GET moves nothing: a failure after sending is safe to repeat.
+    const error = classifyTransportError(exchange.error, where, signal?.aborted ?? false);
+    if (error.code === 'aborted') throw error;
+    return error.with({ ambiguous: false });
+  }
+
+  #headersFor(token: Token): Record<string, string> {
+    if (this.#cachedHeaders?.token !== token.value) {
+      this.#cachedHeaders = {
         token: token.value,
         value: { authorization: `Bearer ${token.value}`, 'content-type': 'application/json', accept: 'application/json' },
       };
     }
-    return cachedHeaders.value;
-  };
+    return this.#cachedHeaders.value;
+  }
 
-  async function sendOnce<T>(
-    op: OpName,
-    payload: unknown,
-    envelope: z.ZodType<{ body: T }>,
-    token: Token,
-    signal: AbortSignal | undefined,
-  ): Promise<{ ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError }> {
-    const exchange = await postJson(agent, origin, pathOf(op), headersFor(token), JSON.stringify(payload), signal, MAX_ANSWER_BYTES, deadlineMs, MAX_ERROR_BYTES);
+  async #sendOnce<T>(op: OpName, payload: unknown, envelope: z.ZodType<{ body: T }>, token: Token, signal: AbortSignal | undefined): Promise<SendOutcome<T>> {
+    const path = `${this.#basePath}${API_PREFIX}${op}`;
+    const exchange = await postJson(this.#agent, this.#origin, path, this.#headersFor(token), JSON.stringify(payload), signal, MAX_ANSWER_BYTES, this.#deadlineMs, MAX_ERROR_BYTES);
     if (!exchange.ok) {
       const { error: cause, status, headers } = exchange;
       if (cause instanceof AnswerTooLargeError && status !== undefined && headers !== undefined) {
         // An error status means what it says, unread body or not (error bodies are cut to an
         // excerpt before this). A 2xx that cannot be read is an answer lost: the call may have
         // done its work (a penny-drop may have deposited).
-        if (status < 200 || status >= 300) return classifyResponse({ status, headers, text: `(${cause.message}, not read)` }, envelope, now());
+        if (status < 200 || status >= 300) return classifyResponse({ status, headers, text: `(${cause.message}, not read)` }, envelope, this.#now());
         return { ok: false, error: new VasError({ kind: 'protocol', message: `${op}: ${cause.message}`, status, requestId: requestIdOf(headers), ambiguous: true }) };
       }
-      const failure = classifyTransportError(cause, targetOf(op), signal?.aborted ?? false);
+      const failure = classifyTransportError(cause, `${this.baseUrl}${API_PREFIX}${op}`, signal?.aborted ?? false);
       return { ok: false, error: status === undefined ? failure : failure.with({ status, requestId: headers && requestIdOf(headers) }) };
     }
-    return classifyResponse(exchange, envelope, now());
+    return classifyResponse(exchange, envelope, this.#now());
   }
 
-  async function call<T>(
+  /** One operation with its retries: the parsed result, or the last error once the policy gives up. */
+  async #call<T>(
     op: OpName,
     payload: unknown,
     envelope: z.ZodType<{ body: T }>,
@@ -214,17 +319,17 @@ export function createClient(options: ClientOptions): Client {
     beforeRetry?: (() => Promise<unknown>) | undefined,
     onRetry?: ((event: RetryEvent) => void) | undefined,
   ): Promise<CallResult<T>> {
-    if (closed) throw new VasError({ kind: 'network', code: 'aborted', message: 'client is closed' });
+    if (this.#closed) throw new VasError({ kind: 'network', code: 'aborted', message: 'client is closed' });
     let attempt = 0;
     let quotaWaits = 0;
     let refreshed = false;
     for (;;) {
       attempt += 1;
       let token: Token | undefined;
-      let outcome: Awaited<ReturnType<typeof sendOnce<T>>>;
+      let outcome: SendOutcome<T>;
       try {
-        token = await tokens.get(signal);
-        outcome = await sendOnce(op, payload, envelope, token, signal);
+        token = await this.#tokens.get(signal);
+        outcome = await this.#sendOnce(op, payload, envelope, token, signal);
       } catch (error) {
         outcome = { ok: false, error: asVasError(error) };
       }
@@ -232,29 +337,25 @@ export function createClient(options: ClientOptions): Client {
 
       let error = outcome.error;
       if (error.kind === 'auth' && error.status === 401) {
-        if (token && tokens.refreshable && !refreshed) {
+        if (token && this.#tokens.refreshable && !refreshed) {
           // An expired token: fetch one (shared with every other caller that saw the same 401)
           // and send again. This is not a retry of a failure, so it costs no attempt.
           refreshed = true;
           attempt -= 1;
           try {
-            await tokens.refresh(token, signal);
+            await this.#tokens.refresh(token, signal);
           } catch (refreshError) {
             throw asVasError(refreshError);
           }
           continue;
         }
-        error = error.with({
-          message: tokens.refreshable
-            ? `the API refused a freshly issued token (${error.message}): check the client credentials`
-            : `the API refused the token (${error.message}): check VAS_TOKEN`,
-        });
+        error = tokenRefused(error, this.#tokens.refreshable);
       }
       if (error.code === 'rate-limit') quotaWaits += 1;
-      const decision = decideRetry({ error, attempt, quotaWaits, pennyDrop, policy, random });
+      const decision = decideRetry({ error, attempt, quotaWaits, pennyDrop, policy: this.#policy, random: this.#random });
       if (!decision.retry) throw error;
       const event: RetryEvent = { op, attempt, error, delayMs: decision.delayMs, reason: decision.reason };
-      options.onRetry?.(event);
+      this.#onRetry?.(event);
       onRetry?.(event);
       try {
         await sleepFor(decision.delayMs, undefined, signal ? { signal } : undefined);
@@ -265,84 +366,21 @@ export function createClient(options: ClientOptions): Client {
       }
     }
   }
+}
 
-  return {
-    baseUrl,
-    verifyBankAccount(input, callOptions) {
-      const op = input.mode === 'pd' ? OPS.pennyDrop : OPS.pennyLess;
-      return call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry, callOptions?.onRetry)
-        .then((answer) => {
-          const checked = checkBankResult(answer.result);
-          return checked === answer.result ? answer : { ...answer, result: checked };
-        });
-    },
-    docInit(input, callOptions) {
-      return call(OPS.docInit, input, INIT_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
-    },
-    docFetchStatus(sessionId, callOptions) {
-      return call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
-    },
-    documentSource(url) {
-      const target = new URL(url, baseUrl);
-      return `${target.protocol}//${target.host}`;
-    },
-    async download(url, callOptions) {
-      const maxBytes = callOptions?.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
-      const target = new URL(url, baseUrl);
-      const signal = callOptions?.signal;
-      if (target.protocol !== 'https:' && target.protocol !== 'http:') {
-        throw new VasError({ kind: 'protocol', message: `document URL has an unsupported scheme: ${target.protocol}` });
-      }
-      // Shown in errors and reports: never the query (it may hold a signature) nor any userinfo.
-      const where = `${target.protocol}//${target.host}${target.pathname}`;
-      if (documentHosts !== undefined && target.origin !== origin && !documentHosts.has(target.hostname.toLowerCase()) && !documentHosts.has(target.host.toLowerCase())) {
-        throw new VasError({ kind: 'protocol', code: 'host-not-allowed', message: `document host ${target.host} is not in --docs-allow-host: not fetched (${where})` });
-      }
-      registerUrlSecrets(target.href);
-      const headers: Record<string, string> = {};
-      if (target.origin === origin) headers.authorization = `Bearer ${(await tokens.get(signal)).value}`;
-      let attempt = 0;
-      for (;;) {
-        attempt += 1;
-        let error: VasError;
-        const exchange = await exchangeBytes(agent, {
-          origin: target.origin,
-          path: `${target.pathname}${target.search}`,
-          method: 'GET',
-          headers,
-          signal,
-          maxBytes,
-          maxErrorBytes: MAX_ERROR_BYTES,
-          deadlineMs,
-        });
-        if (exchange.ok && exchange.status === 200) return exchange.body;
-        if (exchange.ok) {
-          const classified = classifyResponse({ status: exchange.status, headers: exchange.headers, text: bodyText(exchange.body) }, INIT_ENVELOPE, now());
-          error = classified.ok
-            ? new VasError({ kind: 'protocol', message: `unexpected answer for ${target.pathname}`, status: exchange.status })
-            : classified.error;
-        } else if (exchange.error instanceof AnswerTooLargeError) {
-          throw new VasError({ kind: 'protocol', message: `document larger than ${maxBytes} bytes: ${target.pathname}`, status: exchange.status });
-        } else if (exchange.error instanceof DeadlineError && !signal?.aborted) {
-          // A trickled document: another try would trickle the same way.
-          throw classifyTransportError(exchange.error, where, false).with({ ambiguous: false, retryable: false });
-        } else {
-          // A GET moves nothing: a failure after sending is safe to repeat.
-          error = classifyTransportError(exchange.error, where, signal?.aborted ?? false);
-          if (error.code === 'aborted') throw error;
-          error = error.with({ ambiguous: false });
-        }
-        const decision = decideRetry({ error, attempt, pennyDrop: false, policy, random });
-        if (!decision.retry) throw error;
-        await sleepFor(decision.delayMs, undefined, signal ? { signal } : undefined);
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await agent.close();
-    },
-  };
+/** A bank answer with its result checked (names.ts); the same object when nothing changed. */
+function withCheckedBankResult(answer: CallResult<BankResult>): CallResult<BankResult> {
+  const checked = checkBankResult(answer.result);
+  return checked === answer.result ? answer : { ...answer, result: checked };
+}
+
+/** A 401 that a new token cannot cure: says which credentials to check. */
+function tokenRefused(error: VasError, refreshable: boolean): VasError {
+  return error.with({
+    message: refreshable
+      ? `the API refused a freshly issued token (${error.message}): check the client credentials`
+      : `the API refused the token (${error.message}): check VAS_TOKEN`,
+  });
 }
 
 function createTokenSource(

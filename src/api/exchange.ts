@@ -104,96 +104,127 @@ function asError(reason: unknown): Error {
 
 /** Performs one exchange and collects its body as bytes (documents, token answers, API answers). */
 export function exchangeBytes(dispatcher: Dispatcher, req: ExchangeRequest): Promise<BinaryExchange> {
-  const maxBytes = req.maxBytes ?? MAX_ANSWER_BYTES;
-  const maxErrorBytes = req.maxErrorBytes;
-  const { signal } = req;
   return new Promise<BinaryExchange>((resolve) => {
-    let status: number | undefined;
-    let answerHeaders: RawResponse['headers'] | undefined;
-    let chunks: Buffer[] = [];
-    let size = 0;
-    let controller: Dispatcher.DispatchController | undefined;
-    let cancelled: Error | undefined;
-    let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const cancel = (reason: Error) => {
-      if (cancelled !== undefined || settled) return;
-      cancelled = reason;
-      if (controller && !controller.aborted) controller.abort(reason);
-    };
-    const unwatch = signal ? watch(signal, (reason) => cancel(asError(reason))) : undefined;
-    const settle = (exchange: BinaryExchange) => {
-      if (settled) return;
-      settled = true;
-      unwatch?.();
-      if (timer !== undefined) clearTimeout(timer);
-      chunks = [];
-      resolve(exchange);
-    };
-    const fail = (error: unknown) => settle({ ok: false, error, status, headers: answerHeaders });
+    new BodyCollector(resolve, req.maxBytes ?? MAX_ANSWER_BYTES, req.maxErrorBytes).start(dispatcher, req);
+  });
+}
+
+/**
+ * undici's dispatch handler for one exchange: collects the body's chunks within their bounds and
+ * settles the exchange once (answer complete, body over its cap, failure, deadline or abort).
+ * Its state is in fields, so one exchange allocates one handler and no closure per hook.
+ */
+class BodyCollector implements Dispatcher.DispatchHandler {
+  readonly #resolve: (exchange: BinaryExchange) => void;
+  readonly #maxBytes: number;
+  readonly #maxErrorBytes: number | undefined;
+  #status: number | undefined;
+  #headers: RawResponse['headers'] | undefined;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #controller: Dispatcher.DispatchController | undefined;
+  #cancelled: Error | undefined;
+  #settled = false;
+  #timer: NodeJS.Timeout | undefined;
+  #unwatch: (() => void) | undefined;
+
+  constructor(resolve: (exchange: BinaryExchange) => void, maxBytes: number, maxErrorBytes: number | undefined) {
+    this.#resolve = resolve;
+    this.#maxBytes = maxBytes;
+    this.#maxErrorBytes = maxErrorBytes;
+  }
+
+  /** Arms the abort signal and the deadline, then dispatches the request. */
+  start(dispatcher: Dispatcher, req: ExchangeRequest): void {
+    const { signal } = req;
+    this.#unwatch = signal ? watch(signal, (reason) => this.#cancel(asError(reason))) : undefined;
     if (signal?.aborted) {
-      settle({ ok: false, error: signal.reason ?? new Error('aborted'), status: undefined, headers: undefined });
+      this.#settle({ ok: false, error: signal.reason ?? new Error('aborted'), status: undefined, headers: undefined });
       return;
     }
     if (req.deadlineMs !== undefined && req.deadlineMs > 0) {
       const deadlineMs = req.deadlineMs;
-      timer = setTimeout(() => {
+      this.#timer = setTimeout(() => {
         const error = new DeadlineError(deadlineMs);
-        cancel(error);
+        this.#cancel(error);
         // Settle now: the connection is torn down on its own time, the caller is not kept waiting.
-        fail(error);
+        this.#fail(error);
       }, deadlineMs);
     }
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(started) {
-        controller = started;
-        if (cancelled !== undefined) started.abort(cancelled);
-      },
-      onResponseStart(started, statusCode, headers) {
-        controller = started;
-        // An informational answer (100 Continue, 103 Early Hints) precedes the real one.
-        if (statusCode < 200) return;
-        status = statusCode;
-        answerHeaders = pickHeaders(headers);
-      },
-      onResponseData(started, chunk) {
-        if (settled) return;
-        size += chunk.length;
-        const success = status !== undefined && status < 300;
-        if ((success || maxErrorBytes === undefined) && size > maxBytes) {
-          const error = new AnswerTooLargeError(maxBytes);
-          fail(error);
-          started.abort(error);
-          return;
-        }
-        if (!success && maxErrorBytes !== undefined && size > maxErrorBytes) {
-          // An error status means what it says: keep the first bytes as its excerpt, read no more.
-          chunks.push(chunk.subarray(0, chunk.length - (size - maxErrorBytes)));
-          settle({ ok: true, status: status!, headers: answerHeaders!, body: concat(chunks), truncated: true });
-          started.abort(new AnswerTooLargeError(maxErrorBytes));
-          return;
-        }
-        chunks.push(chunk);
-      },
-      onResponseEnd() {
-        if (settled) return;
-        settle({ ok: true, status: status!, headers: answerHeaders ?? {}, body: concat(chunks), truncated: false });
-      },
-      onResponseError(_controller, error) {
-        fail(cancelled ?? error);
-      },
-    };
     try {
       const options: Dispatcher.DispatchOptions = { origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body ?? null };
       if (req.headersTimeout !== undefined) options.headersTimeout = req.headersTimeout;
       if (req.bodyTimeout !== undefined) options.bodyTimeout = req.bodyTimeout;
-      dispatcher.dispatch(options, handler);
+      dispatcher.dispatch(options, this);
     } catch (error) {
       // undici reports its failures through onResponseError (a closed agent too); a throw here
       // would be options it refuses, and fails the call like any other error.
-      fail(error);
+      this.#fail(error);
     }
-  });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#cancelled !== undefined) controller.abort(this.#cancelled);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.#controller = controller;
+    // An informational answer (100 Continue, 103 Early Hints) precedes the real one.
+    if (statusCode < 200) return;
+    this.#status = statusCode;
+    this.#headers = pickHeaders(headers);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    this.#size += chunk.length;
+    const size = this.#size;
+    const maxErrorBytes = this.#maxErrorBytes;
+    const success = this.#status !== undefined && this.#status < 300;
+    if ((success || maxErrorBytes === undefined) && size > this.#maxBytes) {
+      const error = new AnswerTooLargeError(this.#maxBytes);
+      this.#fail(error);
+      controller.abort(error);
+      return;
+    }
+    if (!success && maxErrorBytes !== undefined && size > maxErrorBytes) {
+      // An error status means what it says: keep the first bytes as its excerpt, read no more.
+      this.#chunks.push(chunk.subarray(0, chunk.length - (size - maxErrorBytes)));
+      this.#settle({ ok: true, status: this.#status!, headers: this.#headers!, body: concat(this.#chunks), truncated: true });
+      controller.abort(new AnswerTooLargeError(maxErrorBytes));
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    this.#settle({ ok: true, status: this.#status!, headers: this.#headers ?? {}, body: concat(this.#chunks), truncated: false });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#fail(this.#cancelled ?? error);
+  }
+
+  #cancel(reason: Error): void {
+    if (this.#cancelled !== undefined || this.#settled) return;
+    this.#cancelled = reason;
+    if (this.#controller && !this.#controller.aborted) this.#controller.abort(reason);
+  }
+
+  #settle(exchange: BinaryExchange): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#unwatch?.();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#chunks = [];
+    this.#resolve(exchange);
+  }
+
+  #fail(error: unknown): void {
+    this.#settle({ ok: false, error, status: this.#status, headers: this.#headers });
+  }
 }
 
 function concat(chunks: Buffer[]): Buffer {

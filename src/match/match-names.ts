@@ -392,96 +392,21 @@ interface HolderResult {
 }
 
 function compareHolders(eh: Holder, ah: Holder, expectedName: ParsedName, actualName: ParsedName): HolderResult {
-  // Joining and splitting are only worth trying when each side has a word the other lacks.
-  const lacks = (side: readonly NameToken[], other: readonly NameToken[]): boolean => side.some((t) => t.kind === 'word' && !other.some((o) => o.key === t.key));
-  let eTokens: readonly NameToken[] = restoreTitle(eh, ah.tokens);
-  let aTokens: readonly NameToken[] = restoreTitle(ah, eTokens);
   const caps = new Caps();
-  if (eTokens.some((t, i) => t !== eh.tokens[i]) || aTokens.some((t, i) => t !== ah.tokens[i])) caps.rule('joined-words');
-  const gluedE = lacks(eTokens, aTokens) ? splitGlued(eTokens, aTokens) : null;
-  const gluedA = gluedE === null && lacks(aTokens, eTokens) ? splitGlued(aTokens, eTokens) : null;
-  if (gluedE !== null) eTokens = gluedE;
-  if (gluedA !== null) aTokens = gluedA;
-  if (gluedE !== null || gluedA !== null) caps.rule('joined-words');
-  const fillerE = lacks(eTokens, aTokens) ? splitJoinedFiller(eTokens, aTokens) : null;
-  if (fillerE !== null) eTokens = fillerE;
-  const fillerA = lacks(aTokens, eTokens) ? splitJoinedFiller(aTokens, eTokens) : null;
-  if (fillerA !== null) aTokens = fillerA;
-  if (fillerE !== null || fillerA !== null) caps.rule('joined-words');
-  for (let round = 0; round < 3 && lacks(eTokens, aTokens) && lacks(aTokens, eTokens); round += 1) {
-    const je = joinWords(eTokens, aTokens);
-    if (je !== null) eTokens = je;
-    const ja = joinWords(aTokens, eTokens);
-    if (ja !== null) aTokens = ja;
-    if (je === null && ja === null) break;
-    caps.rule('joined-words');
-  }
+  const { eTokens, aTokens } = reconcileWords(eh, ah, caps);
   const { e, a } = align(eTokens, aTokens);
+  const base = baseScore(e, a);
 
-  let eW = 0;
-  let eM = 0;
-  let aW = 0;
-  let aM = 0;
-  for (let i = 0; i < e.tokens.length; i += 1) {
-    eW += weightOf(e.tokens[i] as NameToken);
-    eM += weightOf(e.tokens[i] as NameToken) * (e.sim[i] as number);
-  }
-  for (let j = 0; j < a.tokens.length; j += 1) {
-    aW += weightOf(a.tokens[j] as NameToken);
-    aM += weightOf(a.tokens[j] as NameToken) * (a.sim[j] as number);
-  }
-  const base = eW > 0 && aW > 0 ? 100 * Math.sqrt((eM / eW) * (aM / aW)) : 0;
-
-  // A firm's line-of-business word is as distinctive as a name word; "India" says nothing.
-  const isName = (t: NameToken): boolean => t.kind === 'word' || t.kind === 'initial' || (t.kind === 'descriptor' && t.key !== 'india');
-  const unmatched = (s: Side, kind: (t: NameToken) => boolean): number[] =>
-    s.tokens.map((t, i) => (s.matchOf[i] === -1 && kind(t) ? i : -1)).filter((i) => i !== -1);
-  const eLeft = unmatched(e, isName);
-  const aLeft = unmatched(a, isName);
-  const eLeftFiller = unmatched(e, (t) => t.kind === 'filler');
-  const aLeftFiller = unmatched(a, (t) => t.kind === 'filler');
-  const eLeftDesc = unmatched(e, (t) => t.kind === 'descriptor' && t.key !== 'india');
-  const aLeftDesc = unmatched(a, (t) => t.kind === 'descriptor' && t.key !== 'india');
+  const eLeft = unmatched(e, isNameToken);
+  const aLeft = unmatched(a, isNameToken);
+  const eLeftFiller = unmatched(e, isFiller);
+  const aLeftFiller = unmatched(a, isFiller);
+  const eLeftDesc = unmatched(e, isBusinessWord);
+  const aLeftDesc = unmatched(a, isBusinessWord);
   const allHow = [...e.how, ...a.how];
 
-  for (const how of e.how) {
-    if (how === 'transliteration') caps.rule('transliteration');
-    else if (how === 'abbreviation') caps.rule('abbreviation');
-    else if (how === 'initial') caps.rule('initials');
-    else if (how === 'typo') caps.rule('fuzzy-spelling');
-  }
-  const anyMatch = e.matchOf.some((j) => j !== -1);
-  const order = e.matchOf.filter((j) => j !== -1);
-  if (order.some((j, k) => k > 0 && j < (order[k - 1] as number))) caps.rule('word-order');
-  if (!anyMatch) caps.cap('different-names', 0);
-
-  // Another gender's form of a given name (Vimal / VIMALA, Kumar / KUMARI): another person.
-  if (allHow.includes('gender-differs')) caps.cap('gender-differs', CAP_POOR);
-  // Most such pairs are a man's and a woman's name (Tuhin / Tuhina, Nikhil / Nikhila); the
-  // rest (Anand / Ananda) are left to a human, below MODERATE.
-  if (allHow.includes('final-vowel')) caps.cap('final-vowel', CAP_POOR + 5);
-  if (allHow.includes('b-v')) caps.cap('b-v-spelling', CAP_MODERATE);
-  if (allHow.includes('near-miss') && eLeft.length > 0 && aLeft.length > 0) caps.rule('near-miss-name');
-  if (allHow.includes('known-names-differ')) caps.rule('known-names-differ');
-
-  if (eLeft.length > 0 && aLeft.length > 0) {
-    caps.cap(eLeftDesc.length > 0 && aLeftDesc.length > 0 ? 'business-type-differs' : 'different-names', CAP_POOR);
-  }
-  else if (eLeft.length > 0 || aLeft.length > 0) {
-    const [longer, shorter, left] = eLeft.length > 0 ? [e, a, eLeft] : [a, e, aLeft];
-    caps.rule('missing-word');
-    // An extra first name in front of a fully matched name: the account (or the payee) is a
-    // daughter, son or wife who carries this name as father's or husband's name.
-    const leading = left.includes(0) && (longer.tokens[0] as NameToken).kind === 'word' && longer.tokens.length > 1;
-    const fullWords = shorter.tokens.filter((t, i) => t.kind === 'word' && shorter.matchOf[i] !== -1 && shorter.how[i] !== 'initial').length;
-    if (leading && fullWords >= 1 && shorter.tokens.length >= 2) caps.cap('leading-name-differs', CAP_POOR);
-    else if (shorter.tokens.filter(isName).length <= 1) caps.cap('missing-word', CAP_MODERATE);
-    // A firm whose name has words the other lacks is most often a sister company (Shapoorji
-    // Pallonji & Co / SHAPOORJI PALLONJI INVESTMENT ADVISORS).
-    else if (expectedName.entity === 'business' && left.length >= 2) caps.cap('missing-word', CAP_POOR);
-    else if (expectedName.entity === 'business') caps.cap('missing-word', CAP_MODERATE);
-    else caps.cap('missing-word', CAP_GOOD);
-  }
+  capByPairing(e, allHow, eLeft.length > 0 && aLeft.length > 0, caps);
+  capMissingWords(e, a, eLeft, aLeft, eLeftDesc.length > 0 && aLeftDesc.length > 0, expectedName, caps);
   const fillerAgainstWord = (eLeftFiller.length > 0 && aLeft.length > 0) || (aLeftFiller.length > 0 && eLeft.length > 0);
   // A filler against a word (Amit Kumar / AMIT SINGH is fine, but Kumar / SHANKAR is a middle
   // name that differs, Singh / SINHA a surname): another person as far as the names tell.
@@ -489,32 +414,7 @@ function compareHolders(eh: Holder, ah: Holder, expectedName: ParsedName, actual
   else if (eLeftFiller.length > 0 && aLeftFiller.length > 0) {
     caps.cap('filler-differs', CAP_MODERATE - 10);
   } else if (eLeftFiller.length > 0 || aLeftFiller.length > 0) caps.rule('filler-word');
-
-  // Initials: which words were only matched by their initial?
-  const initialPairs: { full: Side; index: number }[] = [];
-  for (let i = 0; i < e.tokens.length; i += 1) {
-    if (e.how[i] !== 'initial') continue;
-    if ((e.tokens[i] as NameToken).kind === 'initial') initialPairs.push({ full: a, index: e.matchOf[i] as number });
-    else initialPairs.push({ full: e, index: i });
-  }
-  if (initialPairs.length > 0) {
-    const full = (initialPairs[0] as { full: Side }).full;
-    // The surname is the last word, a filler included (Singh, Kumar end many names).
-    let lastWordIndex = -1;
-    for (let k = full.tokens.length - 1; k >= 0; k -= 1) {
-      const kind = (full.tokens[k] as NameToken).kind;
-      if (kind === 'word' || kind === 'filler') {
-        lastWordIndex = k;
-        break;
-      }
-    }
-    const fullMatches = full.tokens.filter((t, k) => (t.kind === 'word' || t.kind === 'filler') && full.matchOf[k] !== -1 && full.how[k] !== 'initial').length;
-    const givenByInitial = initialPairs.some((p) => p.index !== lastWordIndex);
-    const givenInFull = full.tokens.some((t, k) => t.kind === 'word' && k !== lastWordIndex && full.matchOf[k] !== -1 && full.how[k] !== 'initial');
-    if (fullMatches === 0) caps.cap('initials-only', CAP_POOR);
-    else if (givenByInitial && !givenInFull) caps.cap('initial-given-name', CAP_MODERATE);
-    else caps.cap('initials', CAP_GOOD);
-  }
+  capInitials(e, a, caps);
   if (allHow.includes('typo')) caps.cap('fuzzy-spelling', CAP_GOOD);
 
   // Firms: the line of business must agree (Sharma Traders is not Sharma Textiles).
@@ -532,6 +432,155 @@ function compareHolders(eh: Holder, ah: Holder, expectedName: ParsedName, actual
   const sharesWord = e.tokens.some((t, i) => e.matchOf[i] !== -1 && t.kind !== 'filler');
   if (sharesWord && caps.score >= POOR_FLOOR && score < POOR_FLOOR) score = POOR_FLOOR;
   return { score, caps, e, a, base };
+}
+
+/** Whether `side` has a word `other` lacks: only then are joining and splitting worth trying. */
+function lacksWord(side: readonly NameToken[], other: readonly NameToken[]): boolean {
+  return side.some((t) => t.kind === 'word' && !other.some((o) => o.key === t.key));
+}
+
+/**
+ * The two holders' tokens with titles restored, glued words and joined fillers split and split
+ * words joined where that makes the two sides agree (each noted as the rule 'joined-words').
+ */
+function reconcileWords(eh: Holder, ah: Holder, caps: Caps): { eTokens: readonly NameToken[]; aTokens: readonly NameToken[] } {
+  let eTokens: readonly NameToken[] = restoreTitle(eh, ah.tokens);
+  let aTokens: readonly NameToken[] = restoreTitle(ah, eTokens);
+  if (eTokens.some((t, i) => t !== eh.tokens[i]) || aTokens.some((t, i) => t !== ah.tokens[i])) caps.rule('joined-words');
+  const gluedE = lacksWord(eTokens, aTokens) ? splitGlued(eTokens, aTokens) : null;
+  const gluedA = gluedE === null && lacksWord(aTokens, eTokens) ? splitGlued(aTokens, eTokens) : null;
+  if (gluedE !== null) eTokens = gluedE;
+  if (gluedA !== null) aTokens = gluedA;
+  if (gluedE !== null || gluedA !== null) caps.rule('joined-words');
+  const fillerE = lacksWord(eTokens, aTokens) ? splitJoinedFiller(eTokens, aTokens) : null;
+  if (fillerE !== null) eTokens = fillerE;
+  const fillerA = lacksWord(aTokens, eTokens) ? splitJoinedFiller(aTokens, eTokens) : null;
+  if (fillerA !== null) aTokens = fillerA;
+  if (fillerE !== null || fillerA !== null) caps.rule('joined-words');
+  for (let round = 0; round < 3 && lacksWord(eTokens, aTokens) && lacksWord(aTokens, eTokens); round += 1) {
+    const je = joinWords(eTokens, aTokens);
+    if (je !== null) eTokens = je;
+    const ja = joinWords(aTokens, eTokens);
+    if (ja !== null) aTokens = ja;
+    if (je === null && ja === null) break;
+    caps.rule('joined-words');
+  }
+  return { eTokens, aTokens };
+}
+
+/** The score before caps: the geometric mean of each side's weighted share of matched tokens. */
+function baseScore(e: Side, a: Side): number {
+  let eW = 0;
+  let eM = 0;
+  let aW = 0;
+  let aM = 0;
+  for (let i = 0; i < e.tokens.length; i += 1) {
+    eW += weightOf(e.tokens[i] as NameToken);
+    eM += weightOf(e.tokens[i] as NameToken) * (e.sim[i] as number);
+  }
+  for (let j = 0; j < a.tokens.length; j += 1) {
+    aW += weightOf(a.tokens[j] as NameToken);
+    aM += weightOf(a.tokens[j] as NameToken) * (a.sim[j] as number);
+  }
+  return eW > 0 && aW > 0 ? 100 * Math.sqrt((eM / eW) * (aM / aW)) : 0;
+}
+
+/** A firm's line-of-business word is as distinctive as a name word; "India" says nothing. */
+function isNameToken(t: NameToken): boolean {
+  return t.kind === 'word' || t.kind === 'initial' || (t.kind === 'descriptor' && t.key !== 'india');
+}
+
+function isFiller(t: NameToken): boolean {
+  return t.kind === 'filler';
+}
+
+function isBusinessWord(t: NameToken): boolean {
+  return t.kind === 'descriptor' && t.key !== 'india';
+}
+
+/** Indexes of the side's unmatched tokens of a kind. */
+function unmatched(s: Side, kind: (t: NameToken) => boolean): number[] {
+  return s.tokens.map((t, i) => (s.matchOf[i] === -1 && kind(t) ? i : -1)).filter((i) => i !== -1);
+}
+
+/** Rules and caps from how the tokens were paired: spellings, word order, gender forms, near misses. */
+function capByPairing(e: Side, allHow: readonly PairHow[], wordsLeftOnBoth: boolean, caps: Caps): void {
+  for (const how of e.how) {
+    if (how === 'transliteration') caps.rule('transliteration');
+    else if (how === 'abbreviation') caps.rule('abbreviation');
+    else if (how === 'initial') caps.rule('initials');
+    else if (how === 'typo') caps.rule('fuzzy-spelling');
+  }
+  const anyMatch = e.matchOf.some((j) => j !== -1);
+  const order = e.matchOf.filter((j) => j !== -1);
+  if (order.some((j, k) => k > 0 && j < (order[k - 1] as number))) caps.rule('word-order');
+  if (!anyMatch) caps.cap('different-names', 0);
+
+  // Another gender's form of a given name (Vimal / VIMALA, Kumar / KUMARI): another person.
+  if (allHow.includes('gender-differs')) caps.cap('gender-differs', CAP_POOR);
+  // Most such pairs are a man's and a woman's name (Tuhin / Tuhina, Nikhil / Nikhila); the
+  // rest (Anand / Ananda) are left to a human, below MODERATE.
+  if (allHow.includes('final-vowel')) caps.cap('final-vowel', CAP_POOR + 5);
+  if (allHow.includes('b-v')) caps.cap('b-v-spelling', CAP_MODERATE);
+  if (allHow.includes('near-miss') && wordsLeftOnBoth) caps.rule('near-miss-name');
+  if (allHow.includes('known-names-differ')) caps.rule('known-names-differ');
+}
+
+/** Caps for name words one side has and the other lacks. */
+function capMissingWords(
+  e: Side,
+  a: Side,
+  eLeft: readonly number[],
+  aLeft: readonly number[],
+  businessWordsLeftOnBoth: boolean,
+  expectedName: ParsedName,
+  caps: Caps,
+): void {
+  if (eLeft.length > 0 && aLeft.length > 0) {
+    caps.cap(businessWordsLeftOnBoth ? 'business-type-differs' : 'different-names', CAP_POOR);
+  }
+  else if (eLeft.length > 0 || aLeft.length > 0) {
+    const [longer, shorter, left] = eLeft.length > 0 ? [e, a, eLeft] : [a, e, aLeft];
+    caps.rule('missing-word');
+    // An extra first name in front of a fully matched name: the account (or the payee) is a
+    // daughter, son or wife who carries this name as father's or husband's name.
+    const leading = left.includes(0) && (longer.tokens[0] as NameToken).kind === 'word' && longer.tokens.length > 1;
+    const fullWords = shorter.tokens.filter((t, i) => t.kind === 'word' && shorter.matchOf[i] !== -1 && shorter.how[i] !== 'initial').length;
+    if (leading && fullWords >= 1 && shorter.tokens.length >= 2) caps.cap('leading-name-differs', CAP_POOR);
+    else if (shorter.tokens.filter(isNameToken).length <= 1) caps.cap('missing-word', CAP_MODERATE);
+    // A firm whose name has words the other lacks is most often a sister company (Shapoorji
+    // Pallonji & Co / SHAPOORJI PALLONJI INVESTMENT ADVISORS).
+    else if (expectedName.entity === 'business' && left.length >= 2) caps.cap('missing-word', CAP_POOR);
+    else if (expectedName.entity === 'business') caps.cap('missing-word', CAP_MODERATE);
+    else caps.cap('missing-word', CAP_GOOD);
+  }
+}
+
+/** Initials: which words were only matched by their initial, and was that the given name? */
+function capInitials(e: Side, a: Side, caps: Caps): void {
+  const initialPairs: { full: Side; index: number }[] = [];
+  for (let i = 0; i < e.tokens.length; i += 1) {
+    if (e.how[i] !== 'initial') continue;
+    if ((e.tokens[i] as NameToken).kind === 'initial') initialPairs.push({ full: a, index: e.matchOf[i] as number });
+    else initialPairs.push({ full: e, index: i });
+  }
+  if (initialPairs.length === 0) return;
+  const full = (initialPairs[0] as { full: Side }).full;
+  // The surname is the last word, a filler included (Singh, Kumar end many names).
+  let lastWordIndex = -1;
+  for (let k = full.tokens.length - 1; k >= 0; k -= 1) {
+    const kind = (full.tokens[k] as NameToken).kind;
+    if (kind === 'word' || kind === 'filler') {
+      lastWordIndex = k;
+      break;
+    }
+  }
+  const fullMatches = full.tokens.filter((t, k) => (t.kind === 'word' || t.kind === 'filler') && full.matchOf[k] !== -1 && full.how[k] !== 'initial').length;
+  const givenByInitial = initialPairs.some((p) => p.index !== lastWordIndex);
+  const givenInFull = full.tokens.some((t, k) => t.kind === 'word' && k !== lastWordIndex && full.matchOf[k] !== -1 && full.how[k] !== 'initial');
+  if (fullMatches === 0) caps.cap('initials-only', CAP_POOR);
+  else if (givenByInitial && !givenInFull) caps.cap('initial-given-name', CAP_MODERATE);
+  else caps.cap('initials', CAP_GOOD);
 }
 
 /**
