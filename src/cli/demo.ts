@@ -17,7 +17,8 @@ import { main } from './main.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const input = path.join(root, 'samples', 'payees.csv');
 const registryFile = path.join(root, 'samples', 'holders.csv');
-const workDir = path.join(root, '.vas-demo');
+/** Where the demo writes (VAS_DEMO_DIR, default .vas-demo/): emptied first. */
+const workDir = path.resolve(process.env.VAS_DEMO_DIR ?? path.join(root, '.vas-demo'));
 const lastMonth = path.join(workDir, 'last-month.csv');
 const output = path.join(workDir, 'payees.verified.csv');
 const state = path.join(workDir, 'demo.sqlite');
