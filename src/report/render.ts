@@ -183,12 +183,16 @@ function table(testid: string, head: readonly string[], rows: readonly string[][
   return `<div class="scroll"><table data-testid="${escapeHtml(testid)}"><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
-/** "…and N more": the count of the rest, and the command that lists them all from the enriched CSV. */
-function rest<T>(list: CappedList<T>, where: readonly string[], output: string | null): string {
+/**
+ * "…and N more": the count of the rest, and the command that lists them all from the enriched
+ * CSV. Lists of payees give every row of each (its duplicates too); the at-risk list is of rows.
+ */
+function rest<T>(list: CappedList<T>, where: readonly string[], output: string | null, unit: 'rows' | 'payees' = 'payees'): string {
   const more = list.total - list.items.length;
   if (more <= 0) return '';
   const command = filterCommand(output, where);
-  return `<p class="more">…and ${formatCount(more)} more. All of them: <code class="cmd" data-testid="filter">${escapeHtml(command)}</code></p>`;
+  const what = unit === 'rows' ? `${formatCount(more)} more row(s). All of them:` : `${formatCount(more)} more payee(s). All their rows, duplicates included:`;
+  return `<p class="more">…and ${what} <code class="cmd" data-testid="filter">${escapeHtml(command)}</code></p>`;
 }
 
 function rowCell(row: number): string {
@@ -305,7 +309,7 @@ function atRiskPart(report: RunReport): string {
   ]);
   return `${head}<p>The account exists, but the bank's holder is not the payee the file names. Check these before paying.</p>`
     + table('at-risk', ['Line', 'Account', 'IFSC', 'Payee name (file)', 'Holder (bank)', 'Verdict', 'Score'], rows)
-    + rest(list, LIST_FILTERS.atRisk, report.outputName);
+    + rest(list, LIST_FILTERS.atRisk, report.outputName, 'rows');
 }
 
 function nameSection(report: RunReport): string {
