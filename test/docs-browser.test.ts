@@ -6,11 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_FLAGS } from './helpers/chromium.js';
+import { CHROMIUM, openChromium } from './helpers/chromium.js';
 import { checkXml } from '../src/docs/validate.js';
 import { cliEnv, modeOf, runCli, sandbox, startListener, tempDir } from './docs-helpers.js';
 
@@ -29,15 +27,7 @@ test(
     assert.equal(init.code, 0, init.stderr);
     const { sessionId, url } = JSON.parse(init.stdout) as { sessionId: string; url: string };
 
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-chromium-'));
-    t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM!,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      timeout: 30_000,
-    });
-    t.after(() => context.close());
+    const context = await openChromium(t);
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(url);
     assert.match(await page.title(), /Share your documents/);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { decodeNumbers, DEFAULT_REGISTRY_PATH, ifscRegistry, readRegistry, registryBankName, registryNote, unknownBankReason, type RegistryFile } from '../src/input/ifsc-registry.js';
+import { BranchNumbers, DEFAULT_REGISTRY_PATH, ifscRegistry, readRegistry, registryBankName, registryNote, unknownBankReason, type RegistryFile } from '../src/input/ifsc-registry.js';
 
 test('the shipped registry: dated, sourced, every issuing bank, loads in well under a second', () => {
   const started = performance.now();
@@ -44,9 +44,11 @@ test('lookup: listed, unlisted branch, unknown bank, malformed, sublet; numeric 
 });
 
 test('the compact branch encoding round-trips', () => {
-  assert.deepEqual([...decodeNumbers('')], []);
-  assert.deepEqual([...decodeNumbers('1+3.1.a')], [1, 2, 3, 5, 16]);
+  assert.deepEqual([...BranchNumbers.decode('')], []);
+  const numbers = BranchNumbers.decode('1+3.1.a');
+  assert.deepEqual([...numbers], [1, 2, 3, 5, 16]);
+  assert.deepEqual([0, 1, 3, 4, 5, 6, 15, 16, 17].map((n) => numbers.has(n)), [false, true, true, false, true, false, false, true, false]);
   const file = JSON.parse(zlib.gunzipSync(fs.readFileSync(DEFAULT_REGISTRY_PATH)).toString('utf8')) as RegistryFile;
   assert.equal(file.format, 1);
-  assert.ok(decodeNumbers(file.banks.SBIN!.n).size > 20_000);
+  assert.ok(BranchNumbers.decode(file.banks.SBIN!.n).size > 20_000);
 });

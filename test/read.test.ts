@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inspectInput, utf8Boundary } from '../src/input/read-csv.js';
-import { inspectInBackground } from '../src/pipeline/inspect.js';
+import { inspectInBackground } from '../src/input/inspect.js';
 import { tempDir } from './helpers/cli.js';
 
 test('utf8Boundary leaves a character split at the end of a chunk for the next one', () => {

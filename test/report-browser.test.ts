@@ -8,12 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_FLAGS } from './helpers/chromium.js';
+import { CHROMIUM, openChromium } from './helpers/chromium.js';
 import { holderNameFor, startSandbox } from '../src/sandbox/index.js';
 import { ifscRegistry } from '../src/input/ifsc-registry.js';
 import { toolVersion } from '../src/report/index.js';
@@ -85,10 +83,7 @@ test(
     const atRisk = out.filter((r) => r.verify_status === 'VERIFIED' && (r.name_match === 'POOR_PARTIAL_MATCH' || r.name_match === 'NO_MATCH')).length;
     assert.ok(atRisk >= 1);
 
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-chromium-'));
-    t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, timeout: 30_000 });
-    t.after(() => context.close());
+    const context = await openChromium(t);
     const page = context.pages()[0] ?? (await context.newPage());
     const pageUrl = pathToFileURL(reportPath).href;
     const requests: string[] = [];

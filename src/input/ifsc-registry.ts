@@ -63,8 +63,12 @@ export class IfscRegistry {
   readonly source: string;
   readonly published: string;
   private readonly file: RegistryFile;
-  /** Decoded branch sets, per bank, on first use. */
-  private readonly decoded = new Map<string, { numbers: Set<number>; texts: Set<string> }>();
+  /** Bank facts by code (issuing banks and sub-members), built once. */
+  private readonly facts = new Map<string, BankFacts>();
+  private readonly sublets: Map<string, string>;
+  private readonly subletPrefixes: Map<string, string>;
+  /** Decoded branch codes, per bank, on first use. */
+  private readonly decoded = new Map<string, { numbers: BranchNumbers; texts: Set<string> }>();
   /** Answers by code: a payee file repeats a few thousand IFSCs over many rows. */
   private readonly answers = new Map<string, IfscLookup>();
 
@@ -72,6 +76,12 @@ export class IfscRegistry {
     this.file = file;
     this.source = file.source;
     this.published = file.published;
+    for (const code of new Set([...Object.keys(file.banks), ...Object.keys(file.members), ...Object.keys(file.names)])) {
+      const bank = file.banks[code] ?? file.members[code];
+      this.facts.set(code, { code, name: file.names[code] ?? null, type: bank?.type ?? null, upi: bank?.upi ?? null });
+    }
+    this.sublets = new Map(Object.entries(file.sublets));
+    this.subletPrefixes = new Map(Object.entries(file.subletPrefixes));
   }
 
   /** Every bank code that issues IFSCs. */
@@ -80,10 +90,7 @@ export class IfscRegistry {
   }
 
   bank(code: string): BankFacts | null {
-    const bank = this.file.banks[code] ?? this.file.members[code];
-    const name = this.file.names[code];
-    if (!bank && name === undefined) return null;
-    return { code, name: name ?? null, type: bank?.type ?? null, upi: bank?.upi ?? null };
+    return this.facts.get(code) ?? null;
   }
 
   /** Whether `code` issues IFSCs (the first four characters of a valid IFSC). */
@@ -113,37 +120,70 @@ export class IfscRegistry {
   }
 
   private sublet(ifsc: string): BankFacts | null {
-    let code = this.file.sublets[ifsc];
-    if (code === undefined) {
-      for (let n = ifsc.length - 1; n >= 5 && code === undefined; n -= 1) code = this.file.subletPrefixes[ifsc.slice(0, n)];
-    }
+    let code = this.sublets.get(ifsc);
+    for (let n = ifsc.length - 1; n >= 5 && code === undefined; n -= 1) code = this.subletPrefixes.get(ifsc.slice(0, n));
     return code === undefined ? null : this.bank(code) ?? { code, name: null, type: null, upi: null };
   }
 
-  private branches(code: string): { numbers: Set<number>; texts: Set<string> } {
+  private branches(code: string): { numbers: BranchNumbers; texts: Set<string> } {
     let sets = this.decoded.get(code);
     if (!sets) {
       const bank = this.file.banks[code]!;
-      sets = { numbers: decodeNumbers(bank.n), texts: new Set(bank.s === '' ? [] : bank.s.split(',')) };
+      sets = { numbers: BranchNumbers.decode(bank.n), texts: new Set(bank.s === '' ? [] : bank.s.split(',')) };
       this.decoded.set(code, sets);
     }
     return sets;
   }
 }
 
-/** Inverse of the build script's encodeNumbers. */
-export function decodeNumbers(text: string): Set<number> {
-  const out = new Set<number>();
-  if (text === '') return out;
-  let previousEnd = -1;
-  for (const run of text.split('.')) {
-    const [gap, length] = run.split('+');
-    const start = previousEnd + 1 + parseInt(gap!, 36);
-    const count = length === undefined ? 1 : parseInt(length, 36);
-    for (let i = 0; i < count; i += 1) out.add(start + i);
-    previousEnd = start + count - 1;
+/**
+ * A bank's numeric branch codes as sorted runs (the build script's encodeNumbers: runs of
+ * `gap+length` in base 36, `.`-separated): decoding makes one pair of numbers per run, not one
+ * set entry per branch (SBIN has over 20,000), and `has` is a binary search.
+ */
+export class BranchNumbers {
+  private constructor(
+    private readonly starts: Int32Array,
+    private readonly ends: Int32Array,
+  ) {}
+
+  static decode(text: string): BranchNumbers {
+    const runs = text === '' ? [] : text.split('.');
+    const starts = new Int32Array(runs.length);
+    const ends = new Int32Array(runs.length);
+    let previousEnd = -1;
+    runs.forEach((run, i) => {
+      const [gap, length] = run.split('+');
+      starts[i] = previousEnd + 1 + parseInt(gap!, 36);
+      ends[i] = starts[i]! + (length === undefined ? 1 : parseInt(length, 36)) - 1;
+      previousEnd = ends[i]!;
+    });
+    return new BranchNumbers(starts, ends);
   }
-  return out;
+
+  /** How many branch codes. */
+  get size(): number {
+    let total = 0;
+    for (let i = 0; i < this.starts.length; i += 1) total += this.ends[i]! - this.starts[i]! + 1;
+    return total;
+  }
+
+  has(n: number): boolean {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      if (n < this.starts[mid]!) high = mid - 1;
+      else if (n > this.ends[mid]!) low = mid + 1;
+      else return true;
+    }
+    return false;
+  }
+
+  /** Every code, ascending. */
+  *[Symbol.iterator](): IterableIterator<number> {
+    for (let i = 0; i < this.starts.length; i += 1) for (let n = this.starts[i]!; n <= this.ends[i]!; n += 1) yield n;
+  }
 }
 
 export function readRegistry(file: string | URL = DEFAULT_REGISTRY_PATH): IfscRegistry {

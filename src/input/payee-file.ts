@@ -4,7 +4,7 @@
  * the lines above the header kept for the output. CSV here; .xlsx through xlsx.ts.
  */
 import path from 'node:path';
-import type { Encoding } from '../pipeline/inspect.js';
+import type { Encoding } from './inspect.js';
 import { openCsvRecords, type CsvRecord } from './read-csv.js';
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides } from './recognise.js';
 import { openXlsxRecords, type XlsxRecords } from './xlsx.js';

@@ -1,13 +1,13 @@
 /**
  * Reading a CSV input: its records as a stream with their line numbers. What identifies the
- * file (fingerprint, encoding) is found by pipeline/inspect.ts before.
+ * file (fingerprint, encoding) is found by inspect.ts before.
  */
 import fs from 'node:fs';
 import { parse, type Parser } from 'csv-parse';
 import { InputError } from '../errors.js';
-import type { Encoding } from '../pipeline/inspect.js';
+import type { Encoding } from './inspect.js';
 
-export { inspectInput, utf8Boundary, type Encoding, type InputInfo } from '../pipeline/inspect.js';
+export { inspectInput, utf8Boundary, type Encoding, type InputInfo } from './inspect.js';
 
 export interface CsvRecord {
   /** Fields as text. */

@@ -2,7 +2,13 @@
  * Debian's Chromium for the browser tests (driven by playwright-core; never a downloaded browser).
  * CI installs it with apt; outside CI a test skips, saying how to install it, where it is absent.
  */
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import { chromium, type BrowserContext } from 'playwright-core';
 
 function findChromium(): string | undefined {
   try {
@@ -15,3 +21,21 @@ function findChromium(): string | undefined {
 
 export const CHROMIUM = findChromium();
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/**
+ * A headless Chromium with a throw-away profile, closed and removed when the test ends: one
+ * cleanup that closes the browser first and only then removes its profile (removing it while
+ * Chromium still writes there fails with ENOTEMPTY and left the browser running, so the test
+ * file hung until its timeout).
+ */
+export async function openChromium(t: TestContext): Promise<BrowserContext> {
+  assert.ok(CHROMIUM, 'CI must have chromium (apt-get install chromium)');
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-chromium-'));
+  let context: BrowserContext | undefined;
+  t.after(async () => {
+    await context?.close().catch(() => undefined);
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  });
+  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, timeout: 30_000 });
+  return context;
+}

@@ -9,7 +9,7 @@ import type { ColumnMap } from '../../input/recognise.js';
 import type { CsvRecord } from '../../input/read-csv.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { describeHolder } from '../../state/run-lock.js';
-import { inspectInput, type InputInfo } from '../inspect.js';
+import { inspectInput, type InputInfo } from '../../input/inspect.js';
 import { appendedColumns } from '../write.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
 

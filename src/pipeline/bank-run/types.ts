@@ -8,7 +8,7 @@ import type { ResultRecord, RunMode } from '../../state/types.js';
 import type { IfscLookup, IfscRegistry } from '../../input/ifsc-registry.js';
 import type { InputSummary } from '../../input/payee-file.js';
 import type { ColumnOverrides } from '../../input/recognise.js';
-import type { InputInfo } from '../inspect.js';
+import type { InputInfo } from '../../input/inspect.js';
 import type { RowOutcome, RowStatus } from '../write.js';
 
 export interface BankRunOptions {

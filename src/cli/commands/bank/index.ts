@@ -9,7 +9,7 @@ import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
 import { runBank, type BankRunOptions, type BankRunSummary } from '../../../pipeline/bank-run/index.js';
 import { checkOutputPath } from '../../../pipeline/write.js';
-import type { InputInfo } from '../../../pipeline/inspect.js';
+import type { InputInfo } from '../../../input/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';
 import { ifscRegistry } from '../../../input/ifsc-registry.js';

@@ -1,7 +1,7 @@
 /** `vas-verify bank`: its flags, and how they reach the command (./index.ts). */
 import type { Argv } from 'yargs';
-import type { InputInfo } from '../../../pipeline/inspect.js';
-import { inspectInBackground } from '../../../pipeline/inspect.js';
+import type { InputInfo } from '../../../input/inspect.js';
+import { inspectInBackground } from '../../../input/inspect.js';
 import type { RunMode } from '../../../state/types.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
 import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
