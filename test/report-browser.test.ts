@@ -13,6 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { CHROMIUM, openChromium } from './helpers/chromium.js';
 import { holderNameFor, startSandbox } from '../src/sandbox/index.js';
+import { ifscRegistry } from '../src/input/ifsc-registry.js';
+import { toolVersion } from '../src/report/index.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 
 const IN_CI = process.env.CI === 'true';
@@ -73,8 +75,9 @@ test(
     assert.equal(fs.statSync(reportPath).mode & 0o777, 0o600);
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')) as {
       rows: number; statuses: Record<string, number>; nameMatch: Record<string, number>; calls: { pl: number; pd: number };
-      retries: Record<string, number>; spend: number; exitCode: number;
+      retries: Record<string, number>; spend: number; exitCode: number; avoided: Record<string, number>; callsAvoided: number;
     };
+    const stats = sandbox.stats();
     assert.ok(Object.values(summary.retries).reduce((a, b) => a + b, 0) > 0, `the faults caused retries: ${JSON.stringify(summary.retries)}`);
     const out = readCsvObjects(path.join(dir, 'out.csv'));
     const atRisk = out.filter((r) => r.verify_status === 'VERIFIED' && (r.name_match === 'POOR_PARTIAL_MATCH' || r.name_match === 'NO_MATCH')).length;
@@ -117,6 +120,25 @@ test(
     assert.match(await page.locator('[data-testid="deferred"]').innerText(), /••••0092/);
     const retryRows = await page.locator('[data-testid="retries"] tbody tr').count();
     assert.equal(retryRows, Object.keys(summary.retries).length);
+    assert.match((await page.locator('[data-testid="exit-meaning"]').textContent()) ?? '', /not final: re-run with --resume/);
+    // Calls avoided by reason, as the run counted them.
+    for (const [reason, n] of Object.entries(summary.avoided)) assert.equal(await count('avoided-chart', reason), n, `avoided: ${reason}`);
+    assert.equal(Number(await page.locator('[data-testid="avoided"]').textContent()), summary.callsAvoided);
+    // Calls, retries and upstream errors over time, from the run's stats in the state, equal what the sandbox counted.
+    const activity = async (key: string) => Number(await page.locator(`[data-testid="activity-${key}"]`).getAttribute('data-count'));
+    const retried = Object.values(summary.retries).reduce((a, b) => a + b, 0);
+    assert.equal(await activity('calls'), summary.calls.pl + summary.calls.pd);
+    assert.equal(await activity('retries'), retried);
+    assert.equal(stats.requests['account-verification-pl'], summary.calls.pl + retried, 'every request the sandbox saw is a call or a retry');
+    assert.equal(await activity('throttled'), stats.responses['429'] ?? 0, '429s');
+    const fiveHundreds = Object.entries(stats.responses).filter(([status]) => status.startsWith('5')).reduce((a, [, n]) => a + n, 0);
+    assert.ok(fiveHundreds > 0);
+    assert.equal(await activity('server'), fiveHundreds, '5xx answers');
+    assert.equal(await page.locator('[data-testid="activity"]').count(), 1);
+    assert.equal(await page.locator('[data-testid="calls-chart"]').count(), 1);
+    // The registry the run checked against, and the version that ran it.
+    assert.match((await page.locator('[data-testid="registry"]').textContent()) ?? '', new RegExp(`published ${ifscRegistry().published}`));
+    assert.equal(await page.locator('[data-testid="tool-version"]').textContent(), `vas-verify ${toolVersion()}`);
     assert.ok(!(await page.content()).includes(CHANGED.accountNumber), 'account numbers are masked');
 
     // Readable on a phone: nothing wider than the screen but the tables' own scroll boxes.
@@ -140,7 +162,14 @@ test(
     assert.equal(rebuilt.stdout.trim(), 'again.html');
     const again = fs.readFileSync(path.join(dir, 'again.html'), 'utf8');
     assert.equal(fs.statSync(path.join(dir, 'again.html')).mode & 0o777, 0o600);
-    assert.match(again, /counts are payees/);
+    // The same figures as the page the run wrote: the same page, but for when it was generated.
+    const figures = (html: string) => [...html.matchAll(/data-(?:key|testid)="([^"]+)"(?: data-count="(\d+)")?/g)].map((m) => `${m[1]}=${m[2] ?? ''}`);
+    const written = fs.readFileSync(reportPath, 'utf8');
+    assert.ok(figures(written).length > 40);
+    assert.deepEqual(figures(again), figures(written));
+    const undated = (html: string) => html.replace(/ · generated [^·]+ ·/, ' · generated ·');
+    assert.equal(undated(again), undated(written));
+    assert.match(again, /counts are rows of the file/);
     assert.match(again, /VIKRAM SINGH RATHORE/);
     const missing = await runCli(['report', '--state', 'state.sqlite', '--run', '99', '-o', 'x.html'], { cwd: dir });
     assert.equal(missing.code, 2, missing.stderr);

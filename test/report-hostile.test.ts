@@ -110,6 +110,21 @@ test('hostile values in every field the state holds render as text', (t) => {
   const html = renderReport(report);
   assertNoInjectedMarkup(html);
   assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'hostile text is shown, escaped');
+
+  // What the run records of itself (run_stats): output name, resume command, registry, version, causes, reasons.
+  const evilCounts = Object.fromEntries(HOSTILE.map((evil, i) => [evil, i + 1]));
+  store.startRunStats({
+    runId: run, startedAt: clock, resumed: true, outputName: HOSTILE[5]!, outputPath: `/nonexistent/${HOSTILE[6]}`, resumeCommand: HOSTILE[7]!,
+    toolVersion: HOSTILE[8]!, registry: HOSTILE[9]!, totals: () => ({ rows: 3, statuses: evilCounts, nameMatch: evilCounts, calls: { pl: 1, pd: 0 }, spend: 1, avoided: evilCounts }),
+  });
+  for (const evil of HOSTILE) store.noteRetry({ kind: evil, code: evil });
+  store.endRunStats({ finishedAt: clock + 1, exitCode: 3, stopped: HOSTILE[10]!, message: HOSTILE[0]!, durationMs: 1 });
+  store.flushSync();
+  const recorded = renderReport(buildReport(readRunAggregates(db, run, 1), { generatedAt: clock, toolVersion: HOSTILE[3]! }));
+  assertNoInjectedMarkup(recorded);
+  assert.match(recorded, /data-testid="filter">vas-verify filter &#39;&lt;iframe src=&quot;http:\/\/evil\.invalid\/&quot;&gt;&lt;\/iframe&gt;&#39; --where/, 'the output name, quoted for the shell and escaped');
+  assert.ok(recorded.includes('<code class="cmd">&lt;meta http-equiv='), 'the recorded resume command is shown, escaped');
+  assert.ok(recorded.includes('<span data-testid="registry">=HYPERLINK(&quot;'), 'the recorded registry is shown, escaped');
 });
 
 test('a hostile CSV run end to end: bank --report and report --csv write a page with no injected markup', { timeout: 120_000 }, async (t) => {
@@ -123,14 +138,21 @@ test('a hostile CSV run end to end: bank --report and report --csv write a page 
   const lines = [...corpus, ...HOSTILE.map((evil, i) => `${quote(evil.replace(/\u0000/g, ''))},${accounts[i]},SBIN0001234`), `${quote(HOSTILE[1]!)},${quote(HOSTILE[0]!)},SBIN0001234`];
   const input = `${HOSTILE[2]!.replace(/\//g, '')}.csv`;
   fs.writeFileSync(path.join(dir, input), `${lines.join('\n')}\n`);
-  const r = await runCli(['bank', input, '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--report', 'run.html'], { cwd: dir });
+  // A hostile output name too: the run records it, and the page prints it in its filter commands.
+  const output = `out ${HOSTILE[1]}.csv`;
+  const r = await runCli(['bank', input, '-o', output, '--state', 's.sqlite', '--base-url', sandbox.url, '--report', 'run.html'], { cwd: dir });
   assert.ok(r.code === 0 || r.code === 3, r.stderr);
   const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
   assertNoInjectedMarkup(html);
   assert.match(html, /Paid at risk/);
-  const again = await runCli(['report', '--state', 's.sqlite', '--csv', 'out.csv', '-o', 'again.html'], { cwd: dir });
+  const again = await runCli(['report', '--state', 's.sqlite', '--csv', output, '-o', 'again.html'], { cwd: dir });
   assert.equal(again.code, 0, again.stderr);
   assertNoInjectedMarkup(fs.readFileSync(path.join(dir, 'again.html'), 'utf8'));
+  const capped = await runCli(['report', '--state', 's.sqlite', '--limit', '1', '-o', 'capped.html'], { cwd: dir });
+  assert.equal(capped.code, 0, capped.stderr);
+  const cappedHtml = fs.readFileSync(path.join(dir, 'capped.html'), 'utf8');
+  assertNoInjectedMarkup(cappedHtml);
+  assert.match(cappedHtml, /vas-verify filter &#39;out &quot;&gt;&lt;img src=x onerror=alert\(2\)&gt;\.csv&#39; --where/);
 
   const executablePath = findChromium();
   if (!executablePath) {

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { createLogger, type CliLogger } from './logger.js';
 import { registerBankCommand } from './commands/bank/options.js';
 import { registerDocsCommands } from './commands/docs/options.js';
+import { registerFilterCommand } from './commands/filter/options.js';
 import { registerIfscCommand } from './commands/ifsc/options.js';
 import { registerNameMatchCommand } from './commands/name-match/options.js';
 import { registerReportCommand } from './commands/report/options.js';
@@ -45,9 +46,10 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   parser = registerIfscCommand(parser, context(() => import('./commands/ifsc/index.js')));
   parser = registerNameMatchCommand(parser, context(() => import('./commands/name-match/index.js')));
   parser = registerReportCommand(parser, context(() => import('./commands/report/index.js')));
+  parser = registerFilterCommand(parser, context(() => import('./commands/filter/index.js')));
   parser = registerDocsCommands(parser, context(() => import('./commands/docs/index.js')));
   parser = parser
-    .demandCommand(1, 'name a command: bank, docs, ifsc, name-match, report or sandbox')
+    .demandCommand(1, 'name a command: bank, docs, filter, ifsc, name-match, report or sandbox')
     .strict()
     .recommendCommands()
     .help()

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { UsageError } from '../errors.js';
 import { maskAccountNumber, maskLongDigits } from './escape.js';
-import { REPORT_STATUSES, type ActionItem, type CappedList, type ChangedHolder, type ReportStatus, type RunInfo, type TimeBin } from './model.js';
+import { REPORT_STATUSES, type ActionItem, type ActivityBin, type CappedList, type ChangedHolder, type RecordedRun, type ReportStatus, type RunInfo, type TimeBin } from './model.js';
 
 type Db = Database.Database;
 
@@ -15,8 +15,8 @@ export const MAX_TIME_BINS = 48;
 /** Most distinct reasons listed. */
 export const TOP_REASONS = 10;
 
-/** Bin widths the timeline picks from: the smallest that keeps it within MAX_TIME_BINS. */
-const BIN_STEPS_MS = [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 604_800_000];
+/** Bin widths the timeline picks from: the smallest that keeps it within MAX_TIME_BINS (the state's activity buckets are seconds). */
+const BIN_STEPS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 604_800_000];
 
 export interface RunAggregates {
   run: RunInfo;
@@ -29,6 +29,10 @@ export interface RunAggregates {
   calls: { pl: number; pd: number };
   reused: number;
   timeline: { start: number; binMs: number; bins: TimeBin[] };
+  /** Calls, retries and upstream errors per timeline bin, from the run's stats; null for a run of an older version. */
+  activity: ActivityBin[] | null;
+  /** What the run recorded of its last invocation; null for a run of an older version. */
+  recorded: RecordedRun | null;
   topReasons: Array<{ reason: string; count: number }>;
 }
 
@@ -55,23 +59,63 @@ export function chooseBinMs(spanMs: number): number {
   return Math.ceil(spanMs / MAX_TIME_BINS);
 }
 
+type RunRow = { id: number; fingerprint: string; mode: RunInfo['mode']; inputName: string; status: 'open' | 'complete'; totalRows: number | null; createdAt: number; updatedAt: number };
+type KeyGroup = { keyStatus: string; resultStatus: string | null; source: string | null; phase: string | null; n: number; attempts: number; changed: number; firstAt: number; lastAt: number };
+type ActionStatus = 'DEFERRED' | 'FAILED' | 'UNCONFIRMED';
+
 /** Reads every aggregate of run `runId`; lists are capped at `listCap` entries. */
 export function readRunAggregates(db: Db, runId: number, listCap: number): RunAggregates {
-  const runRow = db
+  const runRow = readRunRow(db, runId);
+  const groups = readKeyGroups(db, runId);
+  const tally = tallyKeyGroups(groups, runRow.mode);
+  const recorded = readRecordedRun(db, runId);
+  const lastAt = Math.max(runRow.createdAt, tally.lastAt, recorded?.updatedAt ?? 0);
+  const run = toRunInfo(runRow, lastAt);
+  const timeline = readTimeline(db, runId, run);
+  return {
+    run,
+    payeeStatuses: tally.payeeStatuses,
+    changedHolders: readChangedHolders(db, runId, listCap, tally.changed),
+    deferred: readActionList(db, runId, 'DEFERRED', listCap, tally.payeeStatuses.DEFERRED),
+    failed: readActionList(db, runId, 'FAILED', listCap, tally.payeeStatuses.FAILED),
+    unconfirmed: readActionList(db, runId, 'UNCONFIRMED', listCap, tally.payeeStatuses.UNCONFIRMED),
+    calls: tally.calls,
+    reused: tally.reused,
+    timeline,
+    activity: recorded ? readActivity(db, runId, timeline) : null,
+    recorded,
+    topReasons: readTopReasons(db, runId),
+  };
+}
+
+function readRunRow(db: Db, runId: number): RunRow {
+  const row = db
     .prepare(
       `SELECT id, fingerprint, mode, input_name AS inputName, status, total_rows AS totalRows, created_at AS createdAt, updated_at AS updatedAt
        FROM runs WHERE id = ?`,
     )
-    .get(runId) as
-    | { id: number; fingerprint: string; mode: RunInfo['mode']; inputName: string; status: 'open' | 'complete'; totalRows: number | null; createdAt: number; updatedAt: number }
-    | undefined;
-  if (!runRow) {
-    const runs = listRuns(db).map((r) => r.id);
-    throw new RunNotFoundError(`run ${runId} is not in this state file${runs.length ? ` (runs: ${runs.join(', ')})` : ' (it has no runs)'}`);
-  }
+    .get(runId) as RunRow | undefined;
+  if (row) return row;
+  const runs = listRuns(db).map((r) => r.id);
+  throw new RunNotFoundError(`run ${runId} is not in this state file${runs.length ? ` (runs: ${runs.join(', ')})` : ' (it has no runs)'}`);
+}
 
-  // One scan of the run's keys: counts by outcome, calls, reuse, changed holders and the time span.
-  const groups = db
+function toRunInfo(row: RunRow, lastAt: number): RunInfo {
+  return {
+    runId: row.id,
+    inputName: row.inputName,
+    fingerprint: row.fingerprint,
+    mode: row.mode,
+    stateStatus: row.status,
+    startedAt: row.createdAt,
+    updatedAt: Math.max(row.updatedAt, lastAt),
+    totalRows: row.totalRows,
+  };
+}
+
+/** One scan of the run's keys: counts by outcome, calls, reuse, changed holders and the time span. */
+function readKeyGroups(db: Db, runId: number): KeyGroup[] {
+  return db
     .prepare(
       `SELECT k.status AS keyStatus, r.status AS resultStatus, k.source AS source, k.phase AS phase,
               count(*) AS n, sum(k.attempts) AS attempts,
@@ -82,41 +126,37 @@ export function readRunAggregates(db: Db, runId: number, listCap: number): RunAg
        WHERE k.run_id = ?
        GROUP BY 1, 2, 3, 4`,
     )
-    .all(runId) as Array<{ keyStatus: string; resultStatus: string | null; source: string | null; phase: string | null; n: number; attempts: number; changed: number; firstAt: number; lastAt: number }>;
+    .all(runId) as KeyGroup[];
+}
 
+/** The key groups summed: payees by status, calls by mode over the run's life, reuse, changed holders, the last write. */
+export function tallyKeyGroups(groups: readonly KeyGroup[], mode: RunInfo['mode']) {
   const payeeStatuses = emptyStatuses();
   const calls = { pl: 0, pd: 0 };
   let reused = 0;
-  let changedTotal = 0;
-  let lastAt = runRow.createdAt;
+  let changed = 0;
+  let lastAt = 0;
   for (const g of groups) {
     const status = (g.keyStatus === 'DONE' ? g.resultStatus ?? 'INVALID' : g.keyStatus) as ReportStatus;
     payeeStatuses[status] += g.n;
     if (g.source === 'reuse') reused += g.n;
-    changedTotal += g.changed;
+    changed += g.changed;
     lastAt = Math.max(lastAt, g.lastAt);
     if (g.phase === 'pd') {
       // A hybrid row reaches penny-drop after its penny-less call said NOT_VERIFIED.
-      const plFirst = runRow.mode === 'hybrid' ? g.n : 0;
+      const plFirst = mode === 'hybrid' ? g.n : 0;
       calls.pl += plFirst;
       calls.pd += g.attempts - plFirst;
     } else if (g.phase === 'pl') {
       calls.pl += g.attempts;
     }
   }
-  const run: RunInfo = {
-    runId: runRow.id,
-    inputName: runRow.inputName,
-    fingerprint: runRow.fingerprint,
-    mode: runRow.mode,
-    stateStatus: runRow.status,
-    startedAt: runRow.createdAt,
-    updatedAt: Math.max(runRow.updatedAt, lastAt),
-    totalRows: runRow.totalRows,
-  };
+  return { payeeStatuses, calls, reused, changed, lastAt };
+}
 
-  // ---- what happened over time ----
-  const start = runRow.createdAt;
+/** Outcomes over time: answers, failures, unconfirmed and deferred payees per bin. */
+function readTimeline(db: Db, runId: number, run: RunInfo): RunAggregates['timeline'] {
+  const start = run.startedAt;
   const binMs = chooseBinMs(Math.max(1, run.updatedAt - start + 1));
   const binRows = db
     .prepare(
@@ -129,15 +169,75 @@ export function readRunAggregates(db: Db, runId: number, listCap: number): RunAg
     .all(start, binMs, runId) as Array<{ b: number; status: string; n: number }>;
   const binCount = Math.max(1, Math.min(MAX_TIME_BINS * 4, Math.floor((run.updatedAt - start) / binMs) + 1));
   const bins: TimeBin[] = Array.from({ length: binCount }, (_, i) => ({ start: start + i * binMs, answered: 0, failed: 0, unconfirmed: 0, deferred: 0 }));
+  const field: Record<string, 'answered' | 'failed' | 'unconfirmed' | 'deferred'> = { DONE: 'answered', FAILED: 'failed', UNCONFIRMED: 'unconfirmed', DEFERRED: 'deferred' };
   for (const row of binRows) {
-    const bin = bins[Math.min(row.b, bins.length - 1)]!;
-    if (row.status === 'DONE') bin.answered += row.n;
-    else if (row.status === 'FAILED') bin.failed += row.n;
-    else if (row.status === 'UNCONFIRMED') bin.unconfirmed += row.n;
-    else if (row.status === 'DEFERRED') bin.deferred += row.n;
+    const key = field[row.status];
+    if (key) bins[Math.min(row.b, bins.length - 1)]![key] += row.n;
   }
+  return { start, binMs, bins };
+}
 
-  // ---- the reasons people see in verify_reason, without the request id that makes each unique ----
+/** Whether the state has the tables of schema 5 (a state file of an older version, read read-only, has not). */
+function hasRunStats(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_stats'").get() !== undefined;
+}
+
+type RecordedRow = {
+  invocations: number; startedAt: number; updatedAt: number; finishedAt: number | null; exitCode: number | null; stopped: string | null;
+  message: string | null; resumed: number; durationMs: number | null; callsPl: number; callsPd: number; spend: number; rows: number;
+  statuses: string | null; nameMatch: string | null; avoided: string | null; retries: string | null; outputName: string | null;
+  outputPath: string | null; resumeCommand: string | null; toolVersion: string | null; registry: string | null;
+};
+
+/** What the run recorded of its last invocation (run_stats); undefined when it recorded nothing. */
+export function readRecordedRun(db: Db, runId: number): RecordedRun | null {
+  if (!hasRunStats(db)) return null;
+  const row = db
+    .prepare(
+      `SELECT invocations, started_at AS startedAt, updated_at AS updatedAt, finished_at AS finishedAt, exit_code AS exitCode, stopped,
+              message, resumed, duration_ms AS durationMs, calls_pl AS callsPl, calls_pd AS callsPd, spend, rows_out AS rows, statuses,
+              name_match AS nameMatch, avoided, retries, output_name AS outputName, output_path AS outputPath,
+              resume_command AS resumeCommand, tool_version AS toolVersion, registry
+       FROM run_stats WHERE run_id = ?`,
+    )
+    .get(runId) as RecordedRow | undefined;
+  if (!row) return null;
+  const json = (text: string | null): Record<string, number> => (text ? (JSON.parse(text) as Record<string, number>) : {});
+  return {
+    ...row,
+    resumed: row.resumed !== 0,
+    calls: { pl: row.callsPl, pd: row.callsPd },
+    statuses: json(row.statuses),
+    nameMatch: json(row.nameMatch),
+    avoided: json(row.avoided),
+    retries: json(row.retries),
+  };
+}
+
+/** The run's per-second activity buckets, summed into the timeline's bins. */
+function readActivity(db: Db, runId: number, timeline: RunAggregates['timeline']): ActivityBin[] {
+  const { start, binMs, bins } = timeline;
+  const rows = db
+    .prepare(
+      `SELECT max(0, CAST((second * 1000 - ?) / ? AS INTEGER)) AS b, sum(calls) AS calls, sum(retries) AS retries,
+              sum(throttled) AS throttled, sum(server_errors) AS serverErrors, sum(timeouts) AS timeouts
+       FROM run_activity WHERE run_id = ? GROUP BY 1 ORDER BY 1`,
+    )
+    .all(start, binMs, runId) as Array<Omit<ActivityBin, 'start'> & { b: number }>;
+  const activity: ActivityBin[] = bins.map((bin) => ({ start: bin.start, calls: 0, retries: 0, throttled: 0, serverErrors: 0, timeouts: 0 }));
+  for (const { b, ...counts } of rows) {
+    const bin = activity[Math.min(b, activity.length - 1)]!;
+    bin.calls += counts.calls;
+    bin.retries += counts.retries;
+    bin.throttled += counts.throttled;
+    bin.serverErrors += counts.serverErrors;
+    bin.timeouts += counts.timeouts;
+  }
+  return activity;
+}
+
+/** The reasons people see in verify_reason, without the request id that makes each unique. */
+function readTopReasons(db: Db, runId: number): Array<{ reason: string; count: number }> {
   const reasons = db
     .prepare(
       `SELECT CASE WHEN instr(reason, ' (') > 0 THEN substr(reason, 1, instr(reason, ' (') - 1) ELSE reason END AS reason, count(*) AS count
@@ -147,23 +247,23 @@ export function readRunAggregates(db: Db, runId: number, listCap: number): RunAg
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?`,
     )
     .all(runId, TOP_REASONS) as Array<{ reason: string; count: number }>;
-  const topReasons = reasons.map((r) => ({ reason: maskLongDigits(r.reason), count: r.count }));
+  return reasons.map((r) => ({ reason: maskLongDigits(r.reason), count: r.count }));
+}
 
-  // ---- the lists ----
-  const actionQuery = db.prepare(
-    `SELECT first_idx AS row, account, ifsc, status, reason, due_at AS dueAt, request_id AS requestId, updated_at AS updatedAt
-     FROM run_keys WHERE run_id = ? AND status = ? ORDER BY first_idx LIMIT ?`,
-  );
-  const actionList = (status: 'DEFERRED' | 'FAILED' | 'UNCONFIRMED'): CappedList<ActionItem> => {
-    const items = (actionQuery.all(runId, status, listCap) as ActionItem[]).map((item) => ({
-      ...item,
-      account: maskAccountNumber(item.account),
-      reason: maskLongDigits(item.reason ?? ''),
-    }));
-    return { items, total: payeeStatuses[status] };
-  };
+function readActionList(db: Db, runId: number, status: ActionStatus, listCap: number, total: number): CappedList<ActionItem> {
+  const rows = db
+    .prepare(
+      `SELECT first_idx AS row, account, ifsc, status, reason, due_at AS dueAt, request_id AS requestId, updated_at AS updatedAt
+       FROM run_keys WHERE run_id = ? AND status = ? ORDER BY first_idx LIMIT ?`,
+    )
+    .all(runId, status, listCap) as ActionItem[];
+  const items = rows.map((item) => ({ ...item, account: maskAccountNumber(item.account), reason: maskLongDigits(item.reason ?? '') }));
+  return { items, total };
+}
 
-  const changedRows = db
+/** Payees whose holder or status differs from their previous check, with that check (before) and this one (after). */
+function readChangedHolders(db: Db, runId: number, listCap: number, total: number): CappedList<ChangedHolder> {
+  const rows = db
     .prepare(
       `SELECT k.first_idx AS row, k.account, k.ifsc, r.status AS afterStatus, r.beneficiary_name AS afterName,
               r.verified_at AS afterAt, r.changed_since AS description,
@@ -177,21 +277,6 @@ export function readRunAggregates(db: Db, runId: number, listCap: number): RunAg
        ORDER BY k.first_idx LIMIT ?`,
     )
     .all(runId, listCap) as ChangedHolder[];
-  const changedHolders = {
-    items: changedRows.map((c) => ({ ...c, account: maskAccountNumber(c.account), description: maskLongDigits(c.description) })),
-    total: changedTotal,
-  };
-
-  return {
-    run,
-    payeeStatuses,
-    changedHolders,
-    deferred: actionList('DEFERRED'),
-    failed: actionList('FAILED'),
-    unconfirmed: actionList('UNCONFIRMED'),
-    calls,
-    reused,
-    timeline: { start, binMs, bins },
-    topReasons,
-  };
+  const items = rows.map((c) => ({ ...c, account: maskAccountNumber(c.account), description: maskLongDigits(c.description) }));
+  return { items, total };
 }

@@ -1,9 +1,10 @@
 /**
- * Puts the report together: the state's aggregates, plus — when the run itself writes the
- * report — what that run returned (row-level counts, name verdicts, spend, retries). Pure.
+ * Puts the report together: the state's aggregates, and what the run recorded of its last
+ * invocation (row-level counts, name verdicts, spend, calls avoided, retries, exit code) — or,
+ * when given, a summary the caller holds. Pure.
  */
 import type { RunAggregates } from './aggregate.js';
-import { REPORT_STATUSES, type AtRiskRow, type CappedList, type ReportStatus, type RunReport } from './model.js';
+import { REPORT_STATUSES, type AtRiskRow, type CappedList, type RecordedRun, type ReportStatus, type RunReport } from './model.js';
 
 /** The parts of the run's summary (BankRunSummary) the report reads: typed here so the report does not depend on the pipeline's shape. */
 export interface RunSummaryLike {
@@ -23,85 +24,125 @@ export interface RunSummaryLike {
 export interface BuildOptions {
   generatedAt: number;
   toolVersion: string;
-  registry: string | null;
-  /** The command that continues the run; default: built from the run's input, mode and `stateArg`. */
+  /** The IFSC registry; default: the one the run recorded. */
+  registry?: string | null | undefined;
+  /** The command that continues the run; default: the one the run recorded, else built from its input, mode and `stateArg`. */
   resumeCommand?: string | undefined;
   /** The --state the run used, for the default resume command. */
   stateArg?: string | undefined;
-  /** The run's own summary, when it writes the report at its end. */
+  /** A summary of the run's last invocation; default: what the run recorded in the state. */
   summary?: RunSummaryLike | undefined;
-  /** Client retries by cause, and their times, as the run counted them. */
+  /** Client retries by cause, and their times; default: what the run recorded in the state. */
   retries?: { byCause: Record<string, number>; times: readonly number[] } | undefined;
-  /** Prices per call, to estimate spend when the run's summary is not there. */
+  /** Prices per call, to estimate spend when the run recorded none. */
   prices?: { pl: number; pd: number } | undefined;
   /** Rows paid at risk, read from the run's enriched CSV. */
   atRisk?: CappedList<AtRiskRow> | undefined;
-  /** Rows by name verdict, read from the run's enriched CSV (the summary's counts win). */
+  /** Rows by name verdict, read from the run's enriched CSV (the run's own counts win). */
   nameMatch?: Record<string, number> | undefined;
 }
 
-export function buildReport(agg: RunAggregates, options: BuildOptions): RunReport {
-  const { summary } = options;
+/** What is known of the run's last invocation: its summary, or its record in the state. */
+interface Known extends Omit<RunSummaryLike, 'exitCode' | 'durationMs'> {
+  exitCode: number | null;
+  durationMs: number | null;
+  /** The invocation recorded its end (a killed run did not). */
+  ended: boolean;
+  finishedAt: number | null;
+}
+
+function fromRecord(r: RecordedRun): Known {
+  return {
+    resumed: r.resumed, rows: r.rows, statuses: r.statuses, nameMatch: r.nameMatch, calls: r.calls, avoided: r.avoided, spend: r.spend,
+    // A run that recorded no end was killed (or still runs): shown like a stop, from what its last commit held.
+    stopped: r.finishedAt === null ? 'unrecorded' : r.stopped,
+    message: r.finishedAt === null ? 'the run recorded no end: it was killed, or is still running' : r.message,
+    durationMs: r.durationMs, exitCode: r.exitCode, ended: r.finishedAt !== null, finishedAt: r.finishedAt,
+  };
+}
+
+function knownOf(agg: RunAggregates, summary: RunSummaryLike | undefined): Known | undefined {
+  if (summary) return { ...summary, ended: true, finishedAt: null };
+  return agg.recorded ? fromRecord(agg.recorded) : undefined;
+}
+
+/**
+ * Counts by status: rows of the file when the invocation ran to its end (every row written out);
+ * otherwise payees from the state, which has every answer checkpointed before a stop.
+ */
+function statusCounts(agg: RunAggregates, known: Known | undefined): { unit: 'rows' | 'payees'; statuses: Record<ReportStatus, number> } {
   const statuses = Object.fromEntries(REPORT_STATUSES.map((s) => [s, 0])) as Record<ReportStatus, number>;
-  // A stopped run's summary counts only the rows it wrote out in order before the stop; the
-  // state has every answer it checkpointed, so a stopped run is shown by payee.
-  const byRow = summary !== undefined && summary.stopped === null;
-  if (summary && byRow) {
-    for (const s of REPORT_STATUSES) statuses[s] = summary.statuses[s] ?? 0;
-    // Rows the run never reached (stopped early) are in no status of the summary.
-    statuses.PENDING = agg.payeeStatuses.PENDING + agg.payeeStatuses.IN_FLIGHT;
-  } else {
-    Object.assign(statuses, agg.payeeStatuses);
-  }
-  const notReached = agg.payeeStatuses.PENDING + agg.payeeStatuses.IN_FLIGHT;
-  const stoppedEarly = summary ? summary.stopped !== null : false;
-  const readWholeInput = agg.run.totalRows !== null && !stoppedEarly;
-  const finished =
-    readWholeInput &&
-    notReached === 0 &&
-    agg.payeeStatuses.DEFERRED + agg.payeeStatuses.FAILED + agg.payeeStatuses.UNCONFIRMED === 0;
+  if (!known || known.stopped !== null) return { unit: 'payees', statuses: Object.assign(statuses, agg.payeeStatuses) };
+  for (const s of REPORT_STATUSES) statuses[s] = known.statuses[s] ?? 0;
+  // Rows the run never reached (stopped early) are in no status of the summary.
+  statuses.PENDING = agg.payeeStatuses.PENDING + agg.payeeStatuses.IN_FLIGHT;
+  return { unit: 'rows', statuses };
+}
 
-  const calls = summary ? { ...summary.calls } : agg.calls;
-  const amount = summary ? summary.spend : options.prices ? calls.pl * options.prices.pl + calls.pd * options.prices.pd : null;
+function isFinished(agg: RunAggregates, known: Known | undefined): boolean {
+  const p = agg.payeeStatuses;
+  const stoppedEarly = known ? known.stopped !== null : false;
+  return agg.run.totalRows !== null && !stoppedEarly && p.PENDING + p.IN_FLIGHT + p.DEFERRED + p.FAILED + p.UNCONFIRMED === 0;
+}
 
+function notesFor(known: Known | undefined, nameMatch: Record<string, number> | null, options: BuildOptions, retriesKnown: boolean): string[] {
   const notes: string[] = [];
-  if (!summary) {
+  if (!known) {
     notes.push(
-      'Rebuilt from the state file: counts are of payees (distinct account + IFSC); rows that failed the local checks and duplicate rows are not stored in the state, and neither are calls avoided, retries or the exit code of the run.',
+      'This run was made by a version that kept no run record: counts are of payees (distinct account + IFSC); rows that failed the local checks and duplicate rows are not stored in the state, and neither are calls avoided, retries or the exit code of the run.',
     );
   }
-  const nameMatch = summary && Object.keys(summary.nameMatch).length > 0 ? summary.nameMatch : options.nameMatch ?? (summary ? summary.nameMatch : null);
   if (nameMatch === null || options.atRisk === undefined) {
-    notes.push('Name-match verdicts are computed when the output is written and are not kept in the state; give the run\'s enriched CSV (--csv) to list the rows paid at risk.');
+    notes.push('The rows paid at risk are read from the run\'s enriched CSV, which was not found (give it with --csv).');
   }
-  const retryBins = options.retries ? binTimes(options.retries.times, agg.timeline.start, agg.timeline.binMs, agg.timeline.bins.length) : null;
-  if (!options.retries) notes.push('Retries are counted by the run in memory; the state does not record them (a per-call log table would be needed to show them later).');
+  if (!retriesKnown) notes.push('Retries over time are not recorded for this run.');
+  return notes;
+}
 
+function defaultResumeCommand(agg: RunAggregates, options: BuildOptions): string {
+  const output = agg.recorded?.outputName ?? "<the run's output>";
+  return `vas-verify bank ${agg.run.inputName} -o ${output} --mode ${agg.run.mode} --resume${options.stateArg ? ` --state ${options.stateArg}` : ''}`;
+}
+
+function invocationOf(known: Known | undefined): RunReport['invocation'] {
+  if (!known) return null;
+  return { resumed: known.resumed, durationMs: known.durationMs, exitCode: known.exitCode, stopped: known.stopped, message: known.message, finishedAt: known.finishedAt };
+}
+
+export function buildReport(agg: RunAggregates, options: BuildOptions): RunReport {
+  const known = knownOf(agg, options.summary);
+  const { unit, statuses } = statusCounts(agg, known);
+  const calls = known ? { ...known.calls } : agg.calls;
+  const amount = known ? known.spend : options.prices ? calls.pl * options.prices.pl + calls.pd * options.prices.pd : null;
+  const nameMatch = known && Object.keys(known.nameMatch).length > 0 ? known.nameMatch : options.nameMatch ?? (known ? known.nameMatch : null);
+  const retries = options.retries ? { ...options.retries.byCause } : agg.recorded && !options.summary ? { ...agg.recorded.retries } : null;
+  const retryBins = options.retries
+    ? binTimes(options.retries.times, agg.timeline.start, agg.timeline.binMs, agg.timeline.bins.length)
+    : agg.activity?.map((b) => b.retries) ?? null;
   return {
     generatedAt: options.generatedAt,
     toolVersion: options.toolVersion,
-    registry: options.registry,
+    runToolVersion: agg.recorded?.toolVersion ?? null,
+    registry: options.registry ?? agg.recorded?.registry ?? null,
     run: agg.run,
-    invocation: summary
-      ? { resumed: summary.resumed, durationMs: summary.durationMs, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message }
-      : null,
-    finished,
-    resumeCommand:
-      options.resumeCommand ??
-      `vas-verify bank ${agg.run.inputName} -o <the run's output> --mode ${agg.run.mode} --resume${options.stateArg ? ` --state ${options.stateArg}` : ''}`,
-    statusUnit: byRow ? 'rows' : 'payees',
+    invocation: invocationOf(known),
+    outputName: agg.recorded?.outputName ?? null,
+    finished: isFinished(agg, known),
+    resumeCommand: options.resumeCommand ?? agg.recorded?.resumeCommand ?? defaultResumeCommand(agg, options),
+    statusUnit: unit,
     statuses,
     payeeStatuses: agg.payeeStatuses,
     nameMatch,
     atRisk: options.atRisk ?? null,
     changedHolders: agg.changedHolders,
-    action: { deferred: agg.deferred, failed: agg.failed, unconfirmed: agg.unconfirmed, notReached },
-    spend: { calls, amount, avoided: summary ? { ...summary.avoided } : null, reused: agg.reused },
-    retries: options.retries ? { ...options.retries.byCause } : null,
+    action: { deferred: agg.deferred, failed: agg.failed, unconfirmed: agg.unconfirmed, notReached: agg.payeeStatuses.PENDING + agg.payeeStatuses.IN_FLIGHT },
+    spend: { calls, amount, avoided: known ? { ...known.avoided } : null, reused: agg.reused },
+    retries,
     retryBins,
+    activity: agg.activity,
     timeline: { binMs: agg.timeline.binMs, bins: agg.timeline.bins },
     topReasons: agg.topReasons,
-    notes,
+    notes: notesFor(known, nameMatch, options, retryBins !== null),
   };
 }
 

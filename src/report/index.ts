@@ -19,29 +19,36 @@ export { buildReport, type RunSummaryLike } from './build.js';
 export { renderReport, CSP } from './render.js';
 export { scanOutput } from './output-scan.js';
 export type { RunReport } from './model.js';
+import type { RecordedRun } from './model.js';
 
-export interface WriteReportOptions extends Omit<BuildOptions, 'atRisk' | 'nameMatch' | 'toolVersion' | 'registry' | 'generatedAt'> {
+export interface WriteReportOptions extends Omit<BuildOptions, 'atRisk' | 'nameMatch' | 'toolVersion' | 'generatedAt'> {
   db: Database.Database;
   runId: number;
   reportPath: string;
-  /** The run's enriched CSV, read for name verdicts when it exists. */
+  /** The run's enriched CSV, read for name verdicts and the rows paid at risk; default: the output the run recorded, when it ran to its end. */
   csvPath?: string | undefined;
   columns?: ColumnOverrides | undefined;
   listCap?: number | undefined;
   generatedAt: number;
-  registry?: string | null | undefined;
+}
+
+/** The enriched CSV to read: the one given, else the one the run wrote (a stopped run discards its output; an older file there is not its). */
+function outputToScan(options: WriteReportOptions, recorded: RecordedRun | null): string | undefined {
+  if (options.csvPath !== undefined) return options.csvPath;
+  if (!recorded || recorded.finishedAt === null || recorded.stopped !== null || recorded.outputPath === null) return undefined;
+  return recorded.outputPath;
 }
 
 /** Builds the report of run `runId` and writes it; returns its size in bytes. */
 export async function writeRunReport(options: WriteReportOptions): Promise<{ bytes: number }> {
   const listCap = options.listCap ?? DEFAULT_LIST_CAP;
   const aggregates = readRunAggregates(options.db, options.runId, listCap);
-  const scan = options.csvPath && fs.existsSync(options.csvPath) ? await scanOutput(options.csvPath, listCap, options.columns) : undefined;
+  const csvPath = outputToScan(options, aggregates.recorded);
+  const scan = csvPath && fs.existsSync(csvPath) ? await scanOutput(csvPath, listCap, options.columns) : undefined;
   const report = buildReport(aggregates, {
     ...options,
     generatedAt: options.generatedAt,
     toolVersion: toolVersion(),
-    registry: options.registry ?? null,
     atRisk: scan?.atRisk,
     nameMatch: scan?.nameMatch,
   });

@@ -84,20 +84,66 @@ export interface TimeBin {
   deferred: number;
 }
 
+/** Calls, retries and upstream errors in one bin of the timeline (from the run's per-second stats). */
+export interface ActivityBin {
+  start: number;
+  calls: number;
+  retries: number;
+  /** 429 answers. */
+  throttled: number;
+  /** 5xx answers. */
+  serverErrors: number;
+  timeouts: number;
+}
+
+/** What a run recorded in the state of its last invocation (src/state/run-stats.ts). */
+export interface RecordedRun {
+  invocations: number;
+  startedAt: number;
+  updatedAt: number;
+  /** Null while it runs, or when it was killed before it could record its end. */
+  finishedAt: number | null;
+  exitCode: number | null;
+  stopped: string | null;
+  message: string | null;
+  resumed: boolean;
+  durationMs: number | null;
+  calls: { pl: number; pd: number };
+  spend: number;
+  /** Rows written out. */
+  rows: number;
+  statuses: Record<string, number>;
+  nameMatch: Record<string, number>;
+  avoided: Record<string, number>;
+  retries: Record<string, number>;
+  outputName: string | null;
+  outputPath: string | null;
+  resumeCommand: string | null;
+  toolVersion: string | null;
+  registry: string | null;
+}
+
 export interface RunReport {
   generatedAt: number;
+  /** The version that wrote the page. */
   toolVersion: string;
-  /** The IFSC registry the local checks used, with its date; null when the build records none. */
+  /** The version that ran the run, when it recorded it. */
+  runToolVersion: string | null;
+  /** The IFSC registry the local checks used, with its date; null when the run recorded none. */
   registry: string | null;
   run: RunInfo;
-  /** The outcome of this invocation, when the report is written by the run itself. */
+  /** How the run's last invocation went (its own summary, or what it recorded in the state); null when not known. */
   invocation: {
     resumed: boolean;
-    durationMs: number;
-    exitCode: number;
+    /** Null when the invocation recorded no end (killed, or still running). */
+    durationMs: number | null;
+    exitCode: number | null;
     stopped: string | null;
     message: string | null;
+    finishedAt: number | null;
   } | null;
+  /** The enriched CSV the run wrote (-o as given), for the filter commands of capped lists; null when not known. */
+  outputName: string | null;
   /** Whether every row is final (no PENDING, IN_FLIGHT, DEFERRED, FAILED, UNCONFIRMED) and the run read its whole input. */
   finished: boolean;
   /** The command that continues the run. */
@@ -136,6 +182,8 @@ export interface RunReport {
   retries: Record<string, number> | null;
   /** Retries over time (same bins as `timeline`); null when not recorded. */
   retryBins: number[] | null;
+  /** Calls, retries and upstream errors over time (same bins as `timeline`); null when not recorded. */
+  activity: ActivityBin[] | null;
   timeline: { binMs: number; bins: TimeBin[] };
   topReasons: Array<{ reason: string; count: number }>;
   /** What the page could not show, and why (the state does not record it). */

@@ -5,6 +5,7 @@
  * the input or the API goes through escapeHtml.
  */
 import { escapeCut, escapeHtml } from './escape.js';
+import { filterCommand, LIST_FILTERS } from './filter.js';
 import { NAME_VERDICTS, type ActionItem, type CappedList, type ReportStatus, type RunReport } from './model.js';
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -129,8 +130,8 @@ interface Series {
   values: readonly number[];
 }
 
-/** Stacked columns over time, with an optional line (retries) on its own scale. */
-function timeChart(report: RunReport, stacked: readonly Series[], line: Series | null): string {
+/** Stacked columns over time (the timeline's bins), with an optional line (retries) on the same scale. */
+function timeChart(testid: string, title: string, report: RunReport, stacked: readonly Series[], line: Series | null): string {
   const bins = report.timeline.bins;
   const width = 640;
   const height = 200;
@@ -171,7 +172,7 @@ function timeChart(report: RunReport, stacked: readonly Series[], line: Series |
   const legend = [...stacked, ...(line ? [line] : [])]
     .map((s) => `<span class="key"><i style="background:${s.colour}"></i>${escapeHtml(s.label)} ${formatCount(s.values.reduce((a, b) => a + b, 0))}</span>`)
     .join('');
-  return `<svg class="chart" data-testid="timeline" viewBox="0 0 ${width} ${height}" role="img" aria-label="Outcomes over time" preserveAspectRatio="xMinYMin meet"><title>Outcomes per ${escapeHtml(binLabel(report.timeline.binMs))}</title>${parts.join('')}</svg><p class="legend">${legend}<span class="muted">one column per ${escapeHtml(binLabel(report.timeline.binMs))}</span></p>`;
+  return `<svg class="chart" data-testid="${escapeHtml(testid)}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}" preserveAspectRatio="xMinYMin meet"><title>${escapeHtml(title)} per ${escapeHtml(binLabel(report.timeline.binMs))}</title>${parts.join('')}</svg><p class="legend">${legend}<span class="muted">one column per ${escapeHtml(binLabel(report.timeline.binMs))}</span></p>`;
 }
 
 // ---- tables ----
@@ -182,11 +183,16 @@ function table(testid: string, head: readonly string[], rows: readonly string[][
   return `<div class="scroll"><table data-testid="${escapeHtml(testid)}"><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
-/** "…and N more": the count of the rest, and the CSV filter that shows them all. */
-function rest<T>(list: CappedList<T>, filter: string): string {
+/**
+ * "…and N more": the count of the rest, and the command that lists them all from the enriched
+ * CSV. Lists of payees give every row of each (its duplicates too); the at-risk list is of rows.
+ */
+function rest<T>(list: CappedList<T>, where: readonly string[], output: string | null, unit: 'rows' | 'payees' = 'payees'): string {
   const more = list.total - list.items.length;
   if (more <= 0) return '';
-  return `<p class="more">…and ${formatCount(more)} more. All of them: filter the output CSV on <code>${escapeHtml(filter)}</code>.</p>`;
+  const command = filterCommand(output, where);
+  const what = unit === 'rows' ? `${formatCount(more)} more row(s). All of them:` : `${formatCount(more)} more payee(s). All their rows, duplicates included:`;
+  return `<p class="more">…and ${what} <code class="cmd" data-testid="filter">${escapeHtml(command)}</code></p>`;
 }
 
 function rowCell(row: number): string {
@@ -202,78 +208,121 @@ function actionTable(testid: string, list: CappedList<ActionItem>, extra: (item:
   return table(testid, ['Row', 'Account', 'IFSC', ...head], list.items.map((item) => [...payeeCells(item), ...extra(item)]));
 }
 
-// ---- the page ----
+// ---- the page, one section at a time ----
 
-export function renderReport(report: RunReport): string {
-  const r = report.run;
-  const statuses = report.statuses;
-  const unit = report.statusUnit;
-  const needAction = report.payeeStatuses.DEFERRED + report.payeeStatuses.FAILED + report.payeeStatuses.UNCONFIRMED;
-  const atRiskTotal = report.atRisk?.total ?? null;
-  const exitCode = report.invocation?.exitCode ?? null;
-  const unfinishedWhy = report.invocation?.stopped
-    ? `The run stopped early (${escapeHtml(report.invocation.message ?? report.invocation.stopped)}): this page shows what is known so far.`
-    : report.action.notReached > 0 || r.totalRows === null
-      ? `The run is unfinished: ${formatCount(report.action.notReached)} payee(s) were not answered yet${r.totalRows === null ? ' and the input was not read to the end' : ''}. This page shows what is known so far.`
-      : `${formatCount(needAction)} payee(s) are not final yet (deferred, failed or unconfirmed).`;
-  const banner = report.finished
+function unfinishedWhy(report: RunReport): string {
+  const inv = report.invocation;
+  if (inv?.stopped) return `The run stopped early (${escapeHtml(inv.message ?? inv.stopped)}): this page shows what is known so far.`;
+  if (report.action.notReached > 0 || report.run.totalRows === null) {
+    return `The run is unfinished: ${formatCount(report.action.notReached)} payee(s) were not answered yet${report.run.totalRows === null ? ' and the input was not read to the end' : ''}. This page shows what is known so far.`;
+  }
+  const p = report.payeeStatuses;
+  return `${formatCount(p.DEFERRED + p.FAILED + p.UNCONFIRMED)} payee(s) are not final yet (deferred, failed or unconfirmed).`;
+}
+
+function banner(report: RunReport): string {
+  return report.finished
     ? `<div class="banner ok" data-testid="state" data-finished="true"><b>Finished.</b> Every row is final.</div>`
-    : `<div class="banner warn" data-testid="state" data-finished="false"><b>Unfinished.</b> ${unfinishedWhy} Continue with <code class="cmd">${escapeHtml(report.resumeCommand)}</code></div>`;
+    : `<div class="banner warn" data-testid="state" data-finished="false"><b>Unfinished.</b> ${unfinishedWhy(report)} Continue with <code class="cmd">${escapeHtml(report.resumeCommand)}</code></div>`;
+}
 
-  const kpis = [
-    { label: unit === 'rows' ? 'Rows' : 'Payees', value: Object.values(statuses).reduce((a, b) => a + b, 0), id: 'total', cls: '' },
+function needAction(report: RunReport): number {
+  const p = report.payeeStatuses;
+  return p.DEFERRED + p.FAILED + p.UNCONFIRMED;
+}
+
+function kpis(report: RunReport): string {
+  const { statuses } = report;
+  const action = needAction(report);
+  const atRisk = report.atRisk?.total ?? null;
+  const changed = report.changedHolders.total;
+  return [
+    { label: report.statusUnit === 'rows' ? 'Rows' : 'Payees', value: Object.values(statuses).reduce((a, b) => a + b, 0), id: 'total', cls: '' },
     { label: 'Verified', value: statuses.VERIFIED, id: 'verified', cls: 'good' },
-    { label: 'Need a person', value: needAction, id: 'action', cls: needAction > 0 ? 'bad' : '' },
-    { label: 'Paid at risk', value: atRiskTotal, id: 'at-risk', cls: (atRiskTotal ?? 0) > 0 ? 'bad' : '' },
-    { label: 'Holder changed', value: report.changedHolders.total, id: 'changed', cls: report.changedHolders.total > 0 ? 'bad' : '' },
+    { label: 'Need a person', value: action, id: 'action', cls: action > 0 ? 'bad' : '' },
+    { label: 'Paid at risk', value: atRisk, id: 'at-risk', cls: (atRisk ?? 0) > 0 ? 'bad' : '' },
+    { label: 'Holder changed', value: changed, id: 'changed', cls: changed > 0 ? 'bad' : '' },
   ]
     .map((k) => `<div class="kpi ${k.cls}" data-testid="kpi-${k.id}"><div class="v">${k.value === null ? '—' : formatCount(k.value)}</div><div class="l">${escapeHtml(k.label)}</div></div>`)
     .join('');
+}
 
-  const runFacts: Array<[string, string]> = [
+const MODE_LABELS: Record<string, string> = {
+  pl: 'pl — penny-less (no deposit)',
+  pd: 'pd — penny-drop (one-rupee deposit)',
+  hybrid: 'hybrid — penny-drop only where penny-less said NOT_VERIFIED',
+};
+
+function exitCodeFact(report: RunReport): string {
+  const code = report.invocation?.exitCode ?? null;
+  if (code === null) return report.invocation ? 'none recorded: the run was killed before it could record its end (or is still running)' : 'not recorded by the version that ran it';
+  return `<b data-testid="exit-code">${code}</b> — <span data-testid="exit-meaning">${escapeHtml(EXIT_MEANING[code] ?? 'unknown')}</span>`;
+}
+
+function durationFact(report: RunReport): string {
+  const inv = report.invocation;
+  if (inv?.durationMs !== null && inv?.durationMs !== undefined) return `${escapeHtml(formatDuration(inv.durationMs))} (the last invocation)`;
+  return `${escapeHtml(formatDuration(report.run.updatedAt - report.run.startedAt))} first to last write`;
+}
+
+function runFacts(report: RunReport): Array<[string, string]> {
+  const r = report.run;
+  const inv = report.invocation;
+  return [
     ['Input file', `<span class="mono">${escapeHtml(r.inputName)}</span>`],
     ['Fingerprint', `<span class="mono">${escapeCut(r.fingerprint, 24)}</span>`],
-    ['Mode', escapeHtml({ pl: 'pl — penny-less (no deposit)', pd: 'pd — penny-drop (one-rupee deposit)', hybrid: 'hybrid — penny-drop only where penny-less said NOT_VERIFIED' }[r.mode] ?? r.mode)],
+    ['Mode', escapeHtml(MODE_LABELS[r.mode] ?? r.mode)],
+    ['Output', report.outputName === null ? 'not recorded' : `<span class="mono">${escapeHtml(report.outputName)}</span>`],
     ['Started', escapeHtml(formatTime(r.startedAt))],
-    [report.finished ? 'Finished' : 'Last activity', escapeHtml(formatTime(r.updatedAt))],
-    ['Duration', report.invocation ? `${escapeHtml(formatDuration(report.invocation.durationMs))} this invocation` : `${escapeHtml(formatDuration(r.updatedAt - r.startedAt))} first to last write`],
-    ['Resumed', report.invocation ? (report.invocation.resumed ? 'yes: continued an earlier run of this input' : 'no: a new run') : 'not recorded'],
-    ['Exit code', exitCode === null ? 'not recorded (rebuilt from the state)' : `<b data-testid="exit-code">${exitCode}</b> — ${escapeHtml(EXIT_MEANING[exitCode] ?? 'unknown')}`],
+    [report.finished ? 'Finished' : 'Last activity', escapeHtml(formatTime(inv?.finishedAt ?? r.updatedAt))],
+    ['Duration', durationFact(report)],
+    ['Resumed', inv ? (inv.resumed ? 'yes: continued an earlier run of this input' : 'no: a new run') : 'not recorded'],
+    ['Exit code', exitCodeFact(report)],
     ['Rows in the input', r.totalRows === null ? 'not known yet (not read to the end)' : formatCount(r.totalRows)],
+    ['IFSC registry', `<span data-testid="registry">${escapeHtml(report.registry ?? 'not recorded')}</span>`],
+    ['Tool version', `<span data-testid="tool-version">vas-verify ${escapeHtml(report.runToolVersion ?? 'unknown')}</span>${report.runToolVersion === report.toolVersion ? '' : ` (page by ${escapeHtml(report.toolVersion)})`}`],
     ['Run id', `${r.runId} (state: ${escapeHtml(r.stateStatus)})`],
   ];
+}
 
-  const statusOrder: ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'PENDING'];
-  const statusBars = statusOrder
+function statusSection(report: RunReport): string {
+  const { statuses } = report;
+  const noun = report.statusUnit === 'rows' ? 'Rows' : 'Payees';
+  const order: ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'PENDING'];
+  const bars = order
     .filter((s) => s !== 'PENDING' || statuses.PENDING + statuses.IN_FLIGHT > 0)
     .map((s) => ({ key: s, label: s === 'PENDING' ? 'NOT REACHED' : s, value: s === 'PENDING' ? statuses.PENDING + statuses.IN_FLIGHT : statuses[s], colour: STATUS_COLOURS[s] }));
-  const statusLegend = statusBars.map((b) => `<li><b>${escapeHtml(b.label)}</b>: ${escapeHtml(STATUS_MEANING[b.key as ReportStatus])}</li>`).join('');
+  const legend = bars.map((b) => `<li><b>${escapeHtml(b.label)}</b>: ${escapeHtml(STATUS_MEANING[b.key as ReportStatus])}</li>`).join('');
+  return `<section id="statuses"><h2>${noun} by status</h2>
+${barChart('status-chart', bars, `${noun} by status`)}
+<ul class="legend-list">${legend}</ul></section>`;
+}
 
-  // ---- name match ----
-  let nameSection: string;
-  if (report.nameMatch === null) {
-    nameSection = `<p class="muted">Not known for this page: name verdicts are not kept in the state.</p>`;
-  } else {
-    const keys = [...NAME_VERDICTS, ...Object.keys(report.nameMatch).filter((k) => !(NAME_VERDICTS as readonly string[]).includes(k))];
-    const bars = keys.map((k) => ({ key: k, label: k.replace(/_/g, ' '), value: report.nameMatch![k] ?? 0, colour: VERDICT_COLOURS[k] ?? '#6b7280' }));
-    nameSection = barChart('name-chart', bars, 'Rows by name-match verdict');
-    if (report.atRisk) {
-      const list = report.atRisk;
-      nameSection += `<h3 id="at-risk">Paid at risk: VERIFIED, but the name does not match <span class="count" data-testid="at-risk-count">${formatCount(list.total)}</span></h3>`;
-      nameSection += list.total === 0
-        ? `<p class="muted">None: every verified account's holder matches the payee name well enough.</p>`
-        : `<p>The account exists, but the bank's holder is not the payee the file names. Check these before paying.</p>`
-          + table('at-risk', ['Line', 'Account', 'IFSC', 'Payee name (file)', 'Holder (bank)', 'Verdict', 'Score'], list.items.map((a) => [
-            rowCell(a.line), `<span class="mono">${escapeHtml(a.account)}</span>`, `<span class="mono">${escapeHtml(a.ifsc)}</span>`,
-            escapeCut(a.expectedName, 80), escapeCut(a.beneficiaryName, 80), `<span class="tag v-${escapeHtml(a.verdict)}">${escapeHtml(a.verdict.replace(/_/g, ' '))}</span>`, escapeHtml(a.score),
-          ]))
-          + rest(list, 'verify_status = VERIFIED and name_match in (POOR_PARTIAL_MATCH, NO_MATCH)');
-    }
-  }
+function atRiskPart(report: RunReport): string {
+  const list = report.atRisk;
+  if (!list) return '';
+  const head = `<h3 id="at-risk">Paid at risk: VERIFIED, but the name does not match <span class="count" data-testid="at-risk-count">${formatCount(list.total)}</span></h3>`;
+  if (list.total === 0) return `${head}<p class="muted">None: every verified account's holder matches the payee name well enough.</p>`;
+  const rows = list.items.map((a) => [
+    rowCell(a.line), `<span class="mono">${escapeHtml(a.account)}</span>`, `<span class="mono">${escapeHtml(a.ifsc)}</span>`,
+    escapeCut(a.expectedName, 80), escapeCut(a.beneficiaryName, 80), `<span class="tag v-${escapeHtml(a.verdict)}">${escapeHtml(a.verdict.replace(/_/g, ' '))}</span>`, escapeHtml(a.score),
+  ]);
+  return `${head}<p>The account exists, but the bank's holder is not the payee the file names. Check these before paying.</p>`
+    + table('at-risk', ['Line', 'Account', 'IFSC', 'Payee name (file)', 'Holder (bank)', 'Verdict', 'Score'], rows)
+    + rest(list, LIST_FILTERS.atRisk, report.outputName, 'rows');
+}
 
-  // ---- changed holders ----
+function nameSection(report: RunReport): string {
+  const counts = report.nameMatch;
+  if (counts === null) return `<p class="muted">Not known for this page: name verdicts are not kept in the state.</p>`;
+  const keys = [...NAME_VERDICTS, ...Object.keys(counts).filter((k) => !(NAME_VERDICTS as readonly string[]).includes(k))];
+  const bars = keys.map((k) => ({ key: k, label: k.replace(/_/g, ' '), value: counts[k] ?? 0, colour: VERDICT_COLOURS[k] ?? '#6b7280' }));
+  return barChart('name-chart', bars, 'Rows by name-match verdict') + atRiskPart(report);
+}
+
+function changedSection(report: RunReport): string {
   const changed = report.changedHolders;
-  const changedSection = changed.total === 0
+  const body = changed.total === 0
     ? `<p class="muted">No holder or status changed since an earlier check of the same account.</p>`
     : `<p>An account whose holder changed since it was last checked is the classic sign of a hijacked payee: confirm with the payee through a known channel before paying.</p>`
       + table('changed', ['Row', 'Account', 'IFSC', 'Before', 'After'], changed.items.map((c) => [
@@ -281,42 +330,50 @@ export function renderReport(report: RunReport): string {
         `${escapeCut(c.beforeName ?? '—', 80)}<br><small>${escapeHtml(c.beforeStatus ?? '')} · ${escapeHtml(formatTime(c.beforeAt).slice(0, 10))}</small>`,
         `<b>${escapeCut(c.afterName ?? '—', 80)}</b><br><small>${escapeHtml(c.afterStatus)} · ${escapeHtml(formatTime(c.afterAt).slice(0, 10))}</small>`,
       ]))
-      + rest(changed, 'changed_since is not empty');
+      + rest(changed, LIST_FILTERS.changed, report.outputName);
+  return `<section id="changed"><h2>Holder changed since an earlier check <span class="count" data-testid="changed-count">${formatCount(changed.total)}</span></h2>${body}</section>`;
+}
 
-  // ---- rows needing action ----
+function actionParts(report: RunReport): string[] {
   const a = report.action;
-  const actionParts: string[] = [];
-  if (a.notReached > 0) {
-    actionParts.push(`<p><b>${formatCount(a.notReached)}</b> payee(s) not reached: the run stopped before answering them. Continue with <code class="cmd">${escapeHtml(report.resumeCommand)}</code></p>`);
-  }
+  const resume = `<code class="cmd">${escapeHtml(report.resumeCommand)}</code>`;
+  const output = report.outputName;
+  const parts: string[] = [];
+  if (a.notReached > 0) parts.push(`<p><b>${formatCount(a.notReached)}</b> payee(s) not reached: the run stopped before answering them. Continue with ${resume}</p>`);
   if (a.deferred.total > 0) {
-    actionParts.push(`<h3>Deferred <span class="count">${formatCount(a.deferred.total)}</span></h3><p>The bank's daily limit for these accounts was reached. Nothing to do but run again once they are due: <code class="cmd">${escapeHtml(report.resumeCommand)}</code></p>`);
-    actionParts.push(actionTable('deferred', a.deferred, (i) => [escapeHtml(formatTime(i.dueAt))], ['Due again']) + rest(a.deferred, 'verify_status = DEFERRED'));
+    parts.push(`<h3>Deferred <span class="count">${formatCount(a.deferred.total)}</span></h3><p>The bank's daily limit for these accounts was reached. Nothing to do but run again once they are due: ${resume}</p>`);
+    parts.push(actionTable('deferred', a.deferred, (i) => [escapeHtml(formatTime(i.dueAt))], ['Due again']) + rest(a.deferred, LIST_FILTERS.deferred, output));
   }
+  const reasonCells = (i: ActionItem) => [escapeCut(i.reason, 160), `<span class="mono small">${escapeCut(i.requestId ?? '', 40)}</span>`];
   if (a.failed.total > 0) {
-    actionParts.push(`<h3>Failed <span class="count">${formatCount(a.failed.total)}</span></h3><p>The call failed after its retries. A later <code class="cmd">${escapeHtml(report.resumeCommand)}</code> tries them again; a reason that repeats needs a look.</p>`);
-    actionParts.push(actionTable('failed', a.failed, (i) => [escapeCut(i.reason, 160), `<span class="mono small">${escapeCut(i.requestId ?? '', 40)}</span>`], ['Reason', 'Request id']) + rest(a.failed, 'verify_status = FAILED'));
+    parts.push(`<h3>Failed <span class="count">${formatCount(a.failed.total)}</span></h3><p>The call failed after its retries. A later ${resume} tries them again; a reason that repeats needs a look.</p>`);
+    parts.push(actionTable('failed', a.failed, reasonCells, ['Reason', 'Request id']) + rest(a.failed, LIST_FILTERS.failed, output));
   }
   if (a.unconfirmed.total > 0) {
-    actionParts.push(`<h3>Unconfirmed <span class="count">${formatCount(a.unconfirmed.total)}</span></h3><p>A penny-drop request left but its answer was lost: <b>a rupee may have moved</b>. Check the bank statement for these accounts (give the request id to support). Only then re-send them, with <code class="cmd">${escapeHtml(`${report.resumeCommand} --retry-unconfirmed`)}</code> — re-sending may deposit twice.</p>`);
-    actionParts.push(actionTable('unconfirmed', a.unconfirmed, (i) => [escapeCut(i.reason, 160), `<span class="mono small">${escapeCut(i.requestId ?? '', 40)}</span>`], ['Reason', 'Request id']) + rest(a.unconfirmed, 'verify_status = UNCONFIRMED'));
+    parts.push(`<h3>Unconfirmed <span class="count">${formatCount(a.unconfirmed.total)}</span></h3><p>A penny-drop request left but its answer was lost: <b>a rupee may have moved</b>. Check the bank statement for these accounts (give the request id to support). Only then re-send them, with <code class="cmd">${escapeHtml(`${report.resumeCommand} --retry-unconfirmed`)}</code> — re-sending may deposit twice.</p>`);
+    parts.push(actionTable('unconfirmed', a.unconfirmed, reasonCells, ['Reason', 'Request id']) + rest(a.unconfirmed, LIST_FILTERS.unconfirmed, output));
   }
-  if (actionParts.length === 0) actionParts.push(`<p class="muted">Nothing: every row is final.</p>`);
+  if (parts.length === 0) parts.push(`<p class="muted">Nothing: every row is final.</p>`);
+  return parts;
+}
 
-  // ---- spend ----
+function spendSection(report: RunReport): string {
   const s = report.spend;
   const avoidedTotal = s.avoided ? Object.values(s.avoided).reduce((x, y) => x + y, 0) : null;
-  const spendFacts: Array<[string, string]> = [
+  const facts: Array<[string, string]> = [
     ['Penny-less calls', `<span data-testid="calls-pl">${formatCount(s.calls.pl)}</span>`],
     ['Penny-drop calls', `<span data-testid="calls-pd">${formatCount(s.calls.pd)}</span>`],
     ['Estimated spend', s.amount === null ? 'not known (prices not given)' : `<span data-testid="spend">${moneyFormat.format(s.amount)}</span>`],
     ['Calls avoided', avoidedTotal === null ? `not recorded in the state; ${formatCount(s.reused)} payee(s) reused an earlier result` : `<span data-testid="avoided">${formatCount(avoidedTotal)}</span>`],
   ];
-  const avoidedChart = s.avoided
+  const chart = s.avoided
     ? barChart('avoided-chart', Object.entries(s.avoided).map(([k, v]) => ({ key: k, label: AVOIDED_LABELS[k] ?? k, value: v, colour: '#5b8def' })), 'Calls avoided by reason')
     : '';
+  const note = report.invocation?.resumed ? '<p class="muted small">Calls, spend and calls avoided are of the last invocation of the run.</p>' : '';
+  return `<section id="spend"><h2>Spend and calls avoided</h2>${dl(facts)}${chart}${note}</section>`;
+}
 
-  // ---- over time ----
+function outcomesChart(report: RunReport): string {
   const bins = report.timeline.bins;
   const stacked: Series[] = [
     { key: 'answered', label: 'answered', colour: '#1a7f4b', values: bins.map((b) => b.answered) },
@@ -324,24 +381,61 @@ export function renderReport(report: RunReport): string {
     { key: 'failed', label: 'failed', colour: STATUS_COLOURS.FAILED, values: bins.map((b) => b.failed) },
     { key: 'unconfirmed', label: 'unconfirmed', colour: STATUS_COLOURS.UNCONFIRMED, values: bins.map((b) => b.unconfirmed) },
   ];
-  const retryLine: Series | null = report.retryBins ? { key: 'retries', label: 'retries (line)', colour: '#e06c2c', values: report.retryBins } : null;
-  const retryTable = report.retries === null
-    ? `<p class="muted">Retries are not recorded in the state file.</p>`
-    : Object.keys(report.retries).length === 0
-      ? `<p class="muted" data-testid="retries">No call was retried.</p>`
-      : table('retries', ['Cause', 'Retries'], Object.entries(report.retries).sort((x, y) => y[1] - x[1]).map(([k, v]) => [escapeHtml(/^\d+$/.test(k) ? `HTTP ${k}` : k), formatCount(v)]));
+  return timeChart('timeline', 'Outcomes', report, stacked, null);
+}
 
-  const reasons = report.topReasons.length === 0
+/** Calls, and the upstream's 429s, 5xx and timeouts, with retries as a line. */
+function activityChart(report: RunReport): string {
+  const activity = report.activity;
+  if (!activity) {
+    const line: Series | null = report.retryBins ? { key: 'retries', label: 'retries (line)', colour: '#e06c2c', values: report.retryBins } : null;
+    return line ? timeChart('activity', 'Retries', report, [], line) : `<p class="muted">Calls and upstream errors over time are not recorded for this run.</p>`;
+  }
+  const stacked: Series[] = [
+    { key: 'throttled', label: 'HTTP 429', colour: '#d5a021', values: activity.map((b) => b.throttled) },
+    { key: 'server', label: 'HTTP 5xx', colour: STATUS_COLOURS.FAILED, values: activity.map((b) => b.serverErrors) },
+    { key: 'timeouts', label: 'timeouts', colour: STATUS_COLOURS.UNCONFIRMED, values: activity.map((b) => b.timeouts) },
+  ];
+  const retries: Series = { key: 'retries', label: 'retries (line)', colour: '#e06c2c', values: activity.map((b) => b.retries) };
+  const calls: Series = { key: 'calls', label: 'calls', colour: '#5b8def', values: activity.map((b) => b.calls) };
+  const totals = [...stacked, retries, calls].map((x) => `<span data-testid="activity-${x.key}" data-count="${x.values.reduce((a, b) => a + b, 0)}"></span>`).join('');
+  return timeChart('calls-chart', 'Calls', report, [calls], null) + timeChart('activity', 'Upstream errors', report, stacked, retries) + totals;
+}
+
+function retryTable(report: RunReport): string {
+  const retries = report.retries;
+  if (retries === null) return `<p class="muted">Retries are not recorded for this run.</p>`;
+  if (Object.keys(retries).length === 0) return `<p class="muted" data-testid="retries">No call was retried.</p>`;
+  const rows = Object.entries(retries).sort((x, y) => y[1] - x[1]).map(([k, v]) => [escapeHtml(/^\d+$/.test(k) ? `HTTP ${k}` : k), formatCount(v)]);
+  return table('retries', ['Cause', 'Retries'], rows);
+}
+
+function timeSection(report: RunReport): string {
+  return `<section id="time"><h2>Over time</h2><h3>Outcomes</h3>${outcomesChart(report)}<h3>Calls, retries and upstream errors</h3>${activityChart(report)}<h3>Retries by cause</h3>${retryTable(report)}</section>`;
+}
+
+function reasonsSection(report: RunReport): string {
+  const body = report.topReasons.length === 0
     ? `<p class="muted">No reasons recorded.</p>`
     : table('reasons', ['verify_reason', 'Payees'], report.topReasons.map((x) => [escapeCut(x.reason, 200), formatCount(x.count)]));
+  return `<section id="reasons"><h2>Top reasons</h2>${body}</section>`;
+}
 
-  const dl = (facts: Array<[string, string]>) => `<dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+function dl(facts: Array<[string, string]>): string {
+  return `<dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+}
+
+function footer(report: RunReport): string {
   const notes = report.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
-  const title = `Verification run ${r.runId} — ${r.inputName}`;
+  return `<footer>
+<p>vas-verify ${escapeHtml(report.toolVersion)} · IFSC registry: ${escapeHtml(report.registry ?? 'not recorded')} · generated ${escapeHtml(formatTime(report.generatedAt))} · account numbers masked to the last four digits</p>
+${notes ? `<ul class="notes">${notes}</ul>` : ''}
+</footer>`;
+}
 
-  return `<!doctype html>
-<html lang="en">
-<head>
+function head(report: RunReport): string {
+  const title = `Verification run ${report.run.runId} — ${report.run.inputName}`;
+  return `<head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(CSP)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -349,39 +443,41 @@ export function renderReport(report: RunReport): string {
 <meta name="robots" content="noindex">
 <title>${escapeCut(title, 160)}</title>
 <style>${STYLE}</style>
-</head>
+</head>`;
+}
+
+export function renderReport(report: RunReport): string {
+  const r = report.run;
+  return `<!doctype html>
+<html lang="en">
+${head(report)}
 <body>
 <main>
 <header>
 <p class="eyebrow">vas-verify · bank account verification report</p>
 <h1>Run ${r.runId}: <span class="mono">${escapeCut(r.inputName, 120)}</span></h1>
 <p class="sub">${escapeHtml(r.mode)} · started ${escapeHtml(formatTime(r.startedAt))} · ${report.statusUnit === 'rows' ? 'counts are rows of the file' : 'counts are payees (distinct account + IFSC)'}</p>
-${banner}
+${banner(report)}
 </header>
-<section class="kpis">${kpis}</section>
+<section class="kpis">${kpis(report)}</section>
 
-<section id="run"><h2>The run</h2>${dl(runFacts)}</section>
+<section id="run"><h2>The run</h2>${dl(runFacts(report))}</section>
 
-<section id="statuses"><h2>${unit === 'rows' ? 'Rows' : 'Payees'} by status</h2>
-${barChart('status-chart', statusBars, `${unit === 'rows' ? 'Rows' : 'Payees'} by status`)}
-<ul class="legend-list">${statusLegend}</ul></section>
+${statusSection(report)}
 
-<section id="names"><h2>Name match</h2>${nameSection}</section>
+<section id="names"><h2>Name match</h2>${nameSection(report)}</section>
 
-<section id="changed"><h2>Holder changed since an earlier check <span class="count" data-testid="changed-count">${formatCount(changed.total)}</span></h2>${changedSection}</section>
+${changedSection(report)}
 
-<section id="action"><h2>Needs a person</h2><p class="muted">Row = the data row in the input (1 is the first row under the header); duplicates of a payee share its outcome.</p>${actionParts.join('\n')}</section>
+<section id="action"><h2>Needs a person</h2><p class="muted">Row = the data row in the input (1 is the first row under the header); duplicates of a payee share its outcome.</p>${actionParts(report).join('\n')}</section>
 
-<section id="spend"><h2>Spend and calls avoided</h2>${dl(spendFacts)}${avoidedChart}</section>
+${spendSection(report)}
 
-<section id="time"><h2>Over time</h2>${timeChart(report, stacked, retryLine)}<h3>Retries by cause</h3>${retryTable}</section>
+${timeSection(report)}
 
-<section id="reasons"><h2>Top reasons</h2>${reasons}</section>
+${reasonsSection(report)}
 
-<footer>
-<p>vas-verify ${escapeHtml(report.toolVersion)} · IFSC registry: ${escapeHtml(report.registry ?? 'not recorded by this version')} · generated ${escapeHtml(formatTime(report.generatedAt))} · account numbers masked to the last four digits</p>
-${notes ? `<ul class="notes">${notes}</ul>` : ''}
-</footer>
+${footer(report)}
 </main>
 </body>
 </html>

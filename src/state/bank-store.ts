@@ -7,6 +7,7 @@ import type { Db } from './types.js';
 import { describeChange, type PreviousResult } from './changes.js';
 import { GroupCommit } from './group-commit.js';
 import { RunLock, type LockAttempt } from './run-lock.js';
+import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
 import type { FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, VerifyMode } from './types.js';
 
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
@@ -47,11 +48,13 @@ export class BankStore {
   private readonly now: () => number;
   private readonly commits: GroupCommit;
   private readonly lock: RunLock;
+  private readonly stats: RunStats;
   private readonly stmt;
 
   constructor(db: Db, now: () => number) {
     this.now = now;
-    this.commits = new GroupCommit(db);
+    this.stats = new RunStats(db, now);
+    this.commits = new GroupCommit(db, () => this.stats.write());
     this.lock = new RunLock(db, this.commits, now);
     this.stmt = {
       latestRun: db.prepare(
@@ -243,6 +246,31 @@ export class BankStore {
   /** The newest result for this account+IFSC at least as strong as `mode` and not older than `since`. */
   findReusable(account: string, ifsc: string, mode: VerifyMode, since: number): ResultRecord | undefined {
     return toResult(this.stmt.reusable.get(account, ifsc, since, mode) as RawResult | undefined);
+  }
+
+  // ---- what the run did, for its report (run-stats.ts) ----
+
+  /** Starts keeping a run's counters (calls, retries, upstream errors over time); they are written with each group commit. */
+  startRunStats(start: RunStart): void {
+    this.commits.begin();
+    this.stats.begin(start);
+  }
+
+  /** A request the client will send again, and why. */
+  noteRetry(error: UpstreamError): void {
+    this.stats.noteRetry(error);
+  }
+
+  /** A call that failed for good. */
+  noteFailure(error: UpstreamError): void {
+    this.stats.noteFailure(error);
+  }
+
+  /** How this invocation of the run ended. */
+  endRunStats(end: RunEnd): void {
+    if (!this.stats.active) return;
+    this.commits.begin();
+    this.stats.end(end);
   }
 
   // ---- lock (run-lock.ts) ----

@@ -18,9 +18,12 @@ export class GroupCommit {
   private failure: unknown;
   /** The commit at the end of this turn, which every IN_FLIGHT mark of the turn awaits. */
   private pending: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
+  /** Writes counters kept in memory (run-stats.ts) into the group just before it commits. */
+  private readonly beforeCommit: (() => void) | undefined;
 
-  constructor(db: Db) {
+  constructor(db: Db, beforeCommit?: () => void) {
     this.db = db;
+    this.beforeCommit = beforeCommit;
   }
 
   /** Called before every write: opens the group's transaction if none is open. */
@@ -76,6 +79,7 @@ export class GroupCommit {
     if (this.inTransaction) {
       this.inTransaction = false;
       try {
+        this.beforeCommit?.();
         this.db.exec('COMMIT');
       } catch (error) {
         // A failed COMMIT leaves the transaction open in SQLite: roll it back so the file stays consistent.

@@ -134,4 +134,45 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE run_keys_v4 RENAME TO run_keys;
   CREATE UNIQUE INDEX run_keys_by_payee ON run_keys (run_id, account, ifsc);
   `,
+  // 5: what a run did, kept for its report (src/report/): one row per run with how its last
+  // invocation ended (exit code, calls, spend, calls avoided by reason, retries by cause) and
+  // per-second buckets of calls, retries and upstream errors. Counters are kept in memory and
+  // written with the group commit (src/state/run-stats.ts): aggregates, never a row per call.
+  `
+  CREATE TABLE run_stats (
+    run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    invocations INTEGER NOT NULL DEFAULT 1,
+    started_at INTEGER NOT NULL,           -- the last invocation's start
+    updated_at INTEGER NOT NULL,
+    finished_at INTEGER,                   -- NULL while it runs, or when it was killed
+    exit_code INTEGER,
+    stopped TEXT,                          -- signal | breaker | auth | max-calls | max-spend | fatal
+    message TEXT,
+    resumed INTEGER NOT NULL DEFAULT 0,
+    duration_ms INTEGER,
+    calls_pl INTEGER NOT NULL DEFAULT 0,
+    calls_pd INTEGER NOT NULL DEFAULT 0,
+    spend REAL NOT NULL DEFAULT 0,
+    rows_out INTEGER NOT NULL DEFAULT 0,
+    statuses TEXT,                         -- JSON: rows by status
+    name_match TEXT,                       -- JSON: rows by name verdict
+    avoided TEXT,                          -- JSON: calls avoided by reason
+    retries TEXT,                          -- JSON: retries by cause
+    output_name TEXT,                      -- -o as given
+    output_path TEXT,                      -- -o resolved
+    resume_command TEXT,
+    tool_version TEXT,
+    registry TEXT                          -- the IFSC registry the run checked against
+  );
+  CREATE TABLE run_activity (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    second INTEGER NOT NULL,               -- epoch seconds
+    calls INTEGER NOT NULL DEFAULT 0,
+    retries INTEGER NOT NULL DEFAULT 0,
+    throttled INTEGER NOT NULL DEFAULT 0,  -- 429 answers
+    server_errors INTEGER NOT NULL DEFAULT 0, -- 5xx answers
+    timeouts INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, second)
+  ) WITHOUT ROWID;
+  `,
 ];

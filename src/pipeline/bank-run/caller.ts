@@ -84,7 +84,7 @@ export class Caller {
   private readonly breaker: Breaker;
   private readonly idle = new SignalEvent();
   private readonly spaceRetry: (() => Promise<void>) | undefined;
-  private readonly noteRetry: ((event: { error: VasError }) => void) | undefined;
+  private readonly noteRetry: (event: { error: VasError }) => void;
   /** Payees dispatched whose calls have not ended. */
   private outstanding = 0;
 
@@ -102,12 +102,17 @@ export class Caller {
         }
       : undefined;
     // A 429 slows every caller down, not only the one that got it (AIMD in the limiter).
-    this.noteRetry = limiter
+    const penalize = limiter
       ? (event: { error: VasError }) => {
           if (event.error.code === 'rate-limit') limiter.penalize(event.error.retryAfterMs);
         }
       : undefined;
     // ---- end limiter ----
+    // Run stats (src/state/run-stats.ts): retries and upstream errors over time, for the report.
+    this.noteRetry = (event: { error: VasError }) => {
+      parts.store.noteRetry(event.error);
+      penalize?.(event);
+    };
   }
 
   /** limiter: waits for this request's turn; false when the run stops meanwhile (or the shared limiter is lost). */
@@ -259,6 +264,7 @@ export class Caller {
     if (!isVasError(caught)) throw caught;
     const error = caught;
     const { store, payees, stop } = this.parts;
+    store.noteFailure(error); // run stats: a 429, 5xx or timeout that ended the call
     const requestId = error.requestId ?? null;
     if (error.code === 'daily-limit') return this.deferForDailyLimit(task, error, runId);
     if (error.kind === 'invalid-input') {

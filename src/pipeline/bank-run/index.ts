@@ -9,6 +9,7 @@
  * Everything it touches (client, store, clock, stop signal, logger) is handed in; it never reads
  * the process.
  */
+import path from 'node:path';
 import { OutputError } from '../../errors.js';
 import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openCsvOutput, type CsvOutput } from '../write.js';
@@ -64,6 +65,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     await limiter?.close(); // limiter: a locked state file or a failed run choice lets go of it
     throw error;
   }
+  if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started);
   const stages = assemble(options, deps, input, run, limiter, summary, started);
   const following = stages.stop.follow(deps.stopSignal);
   const readError = await readRows(stages);
@@ -72,7 +74,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   following.detach();
   stages.progress.stopTimer();
   await limiter?.close(); // limiter
-  const complete = await finishRun(options, deps, stages, summary);
+  await finishRun(options, deps, stages, summary, started);
   stages.progress.report(true);
 
   if (readError) throw readError;
@@ -80,7 +82,16 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // is checkpointed, so it ends like a breaker stop, with the resume command. Anything else is a bug.
   const { writeError } = stages.writer;
   if (writeError && !(writeError instanceof OutputError)) throw writeError;
-  return closeSummary(summary, { stopped: stages.stop.reason, message: stages.stop.message, durationMs: deps.now() - started, complete });
+  return summary;
+}
+
+/** The run's stats in the state (calls, retries, upstream errors over time, how it ends), for its report. */
+function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number): void {
+  const registry = deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null;
+  deps.store.startRunStats({
+    runId, startedAt: started, resumed: summary.resumed, outputName: options.outputPath, outputPath: path.resolve(options.outputPath),
+    resumeCommand: options.recorded?.resumeCommand ?? null, toolVersion: options.recorded?.toolVersion ?? null, registry, totals: () => summary,
+  });
 }
 
 function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, run: ChosenRun, limiter: Limiter | undefined, summary: BankRunSummary, started: number): Stages {
@@ -133,8 +144,8 @@ async function readRows({ input, stop, writer, planner, progress }: Stages): Pro
   }
 }
 
-/** Renames the output into place (or discards it), records how the run ended, and lets go of the lock. Returns whether every row is final. */
-async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Stages, summary: BankRunSummary): Promise<boolean> {
+/** Renames the output into place (or discards it), closes the summary, records how the run ended, and lets go of the lock. */
+async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Stages, summary: BankRunSummary, started: number): Promise<void> {
   const { store } = deps;
   const { stop, output, writer, run } = stages;
   let complete = false;
@@ -145,12 +156,14 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
       await output?.commit();
       complete = allFinal(summary);
     }
+    const end = deps.now();
+    closeSummary(summary, { stopped: stop.reason, message: stop.message, durationMs: end - started, complete });
     if (run.runId !== null && !options.dryRun) {
       if (!stop.reason) store.finishRun(run.runId, complete, summary.rows);
+      store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs });
       await store.flush();
     }
   } finally {
     run.release();
   }
-  return complete;
 }

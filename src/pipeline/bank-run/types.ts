@@ -41,6 +41,8 @@ export interface BankRunOptions {
   stopGraceMs?: number | undefined;
   /** One quota shared through Redis (src/limiter): a Redis URL and the limiter id (a hash of the credential). */
   redis?: { url: string; limiterId: string } | undefined;
+  /** Recorded with the run's stats for its report (src/state/run-stats.ts): the command that continues it, and the tool's version. Default: none. */
+  recorded?: { resumeCommand?: string | undefined; toolVersion?: string | undefined } | undefined;
 }
 
 export interface Logger {

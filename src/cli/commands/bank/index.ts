@@ -21,6 +21,7 @@ import { createProgress } from '../../progress.js';
 import { formatSummary, summaryJson } from '../../summary.js';
 import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
+import { retryCause } from '../../../state/run-stats.js';
 import type { BankFlags } from './options.js';
 
 /** The flags checked and resolved against the environment, before anything is opened. */
@@ -37,7 +38,7 @@ interface BankSettings {
 }
 
 /** What the run left: its summary, or the state file's failure. */
-type RunEnd = { summary: BankRunSummary; retries: Record<string, number>; retryTimes: number[] } | { stateFailure: InstanceType<typeof Database.SqliteError> | undefined };
+type RunEnd = { summary: BankRunSummary; retries: Record<string, number> } | { stateFailure: InstanceType<typeof Database.SqliteError> | undefined };
 
 /** `inspection`: the input's fingerprint pass, when the caller has started it early. */
 export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number> {
@@ -46,13 +47,13 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
   // Read before the state file is opened, so a wrong path costs nothing.
   const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
-  const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts);
   const resumeHint = [
     `vas-verify bank ${flags.input} -o ${settings.output} --mode ${flags.mode} --resume`,
     flags.state ? ` --state ${flags.state}` : '',
     flags.sandbox ? ' --sandbox' : '',
     flags.sandboxAccounts !== undefined ? ` --sandbox-accounts ${flags.sandboxAccounts}` : '',
   ].join('');
+  const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts, resumeHint);
   if (!('summary' in end)) {
     const failure = end.stateFailure;
     const what = failure?.code === 'SQLITE_FULL' ? 'its disk is full' : failure?.message ?? 'unknown failure';
@@ -61,7 +62,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     return 1;
   }
   const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
-  return flags.report ? writeReport(flags, settings, end, resumeHint, io, exitCode) : exitCode; // --report
+  return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode; // --report
 }
 
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {
@@ -103,13 +104,12 @@ async function runWithState(
   io: CommandIo,
   inspection: Promise<InputInfo> | undefined,
   sandboxAccounts: SandboxOptions['accounts'] | undefined,
+  resumeHint: string,
 ): Promise<RunEnd> {
   const db = openDatabase(settings.statePath, { durable: flags.mode !== 'pl' });
   const store = new BankStore(db, io.now);
   let connected: Connected | undefined;
   const retries: Record<string, number> = {};
-  /** When each retry happened, for the report's timeline (--report); bounded. */
-  const retryTimes: number[] = [];
   const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => io.log.info(line), quiet: io.quiet, now: io.now });
   let summary: BankRunSummary | undefined;
   // A state file that cannot be written mid-run (full disk, I/O error, damaged pages).
@@ -124,14 +124,14 @@ async function runWithState(
         retry: BULK_RETRY,
         sandbox: sandboxAccounts === undefined ? undefined : { accounts: sandboxAccounts },
         onRetry: (event: RetryEvent) => {
-          const cause = event.error.status !== undefined ? String(event.error.status) : event.error.code ?? event.error.kind;
+          const cause = retryCause(event.error);
           retries[cause] = (retries[cause] ?? 0) + 1;
-          if (retryTimes.length < MAX_RETRY_TIMES) retryTimes.push(io.now()); // --report
         },
       });
       client = connected.client;
     }
-    summary = await runBank(runOptions(flags, settings, connection, inspection), {
+    const recorded = { resumeCommand: resumeHint, toolVersion: await packageVersion() };
+    summary = await runBank({ ...runOptions(flags, settings, connection, inspection), recorded }, {
       client, store, now: io.now, stopSignal: io.stopSignal, log: io.log, pid: process.pid, isAlive, matchNames,
       ifscRegistry: ifscRegistry(),
       onProgress: (p) => progress.update(p),
@@ -150,7 +150,7 @@ async function runWithState(
     }
     db.close();
   }
-  return stateFailure || !summary ? { stateFailure } : { summary, retries, retryTimes };
+  return stateFailure || !summary ? { stateFailure } : { summary, retries };
 }
 
 function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiConnection | undefined, inspection: Promise<InputInfo> | undefined): BankRunOptions {
@@ -214,21 +214,19 @@ async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accoun
   return loadRegistry(text);
 }
 
-// ---- --report (src/report/): also after a stop, from what the state and the summary know ----
+// ---- --report (src/report/): also after a stop, from what the state keeps of the run ----
 
-/** Retry times kept for the report's timeline (8 bytes each). */
-const MAX_RETRY_TIMES = 1_000_000;
+/** This package's version, recorded with the run (src/report/ reads package.json). */
+async function packageVersion(): Promise<string> {
+  const { toolVersion } = await import('../../../report/index.js');
+  return toolVersion();
+}
 
-/** Writes the run's HTML report; a failure to write it makes a successful run fail (exit 1). */
-async function writeReport(
-  flags: BankFlags,
-  settings: BankSettings,
-  end: { summary: BankRunSummary; retries: Record<string, number>; retryTimes: number[] },
-  resumeHint: string,
-  io: CommandIo,
-  exitCode: number,
-): Promise<number> {
-  const { summary } = end;
+/**
+ * Writes the run's HTML report from the state, exactly as `vas-verify report` rebuilds it later
+ * (the run recorded its figures there); a failure to write it makes a successful run fail (exit 1).
+ */
+async function writeReport(flags: BankFlags, settings: BankSettings, summary: BankRunSummary, io: CommandIo, exitCode: number): Promise<number> {
   const reportPath = flags.report as string;
   if (summary.runId === null) {
     io.log.warn('--report: a dry run makes no run to report on; no report written');
@@ -237,9 +235,8 @@ async function writeReport(
   try {
     const { writeReportFromState } = await import('../../../report/index.js');
     await writeReportFromState({
-      statePath: settings.statePath, runId: summary.runId, reportPath, generatedAt: io.now(), resumeCommand: resumeHint,
-      summary, retries: { byCause: end.retries, times: end.retryTimes }, prices: { pl: settings.pricePl, pd: settings.pricePd },
-      csvPath: summary.stopped ? undefined : settings.output,
+      statePath: settings.statePath, runId: summary.runId, reportPath, generatedAt: io.now(), stateArg: flags.state,
+      prices: { pl: settings.pricePl, pd: settings.pricePd },
       columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
     });
     io.log.info(`report: ${reportPath}`);

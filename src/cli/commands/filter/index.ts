@@ -1,0 +1,11 @@
+/** `vas-verify filter OUT.csv --where …`: the rows behind a capped list of the run report (src/report/filter.ts). */
+import { filterRows, parseCondition } from '../../../report/filter.js';
+import type { CommandIo } from '../../io.js';
+import type { FilterFlags } from './options.js';
+
+export async function filterCommand(flags: FilterFlags, io: CommandIo): Promise<number> {
+  const conditions = flags.where.map(parseCondition);
+  const rows = await filterRows(flags.csv, conditions, (text) => io.stdout(text));
+  io.log.info(`${rows} row(s) of ${flags.csv}`);
+  return 0;
+}

@@ -1,0 +1,101 @@
+/**
+ * The rows behind a capped list of the report: `vas-verify filter OUT.csv --where COL=V1,V2
+ * [--where COL!=V]` reads a run's enriched CSV and writes its header and the rows that meet every
+ * condition. The page prints the exact command for each list it cuts short (LIST_FILTERS).
+ */
+import fs from 'node:fs';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify/sync';
+import { UsageError } from '../errors.js';
+
+/** The conditions of each list the report caps. */
+export const LIST_FILTERS = {
+  atRisk: ['verify_status=VERIFIED', 'name_match=POOR_PARTIAL_MATCH,NO_MATCH'],
+  changed: ['changed_since!='],
+  deferred: ['verify_status=DEFERRED'],
+  failed: ['verify_status=FAILED'],
+  unconfirmed: ['verify_status=UNCONFIRMED'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Records searched for the output's header (the input's header is found within its first 20 lines). */
+const HEADER_SEARCH_RECORDS = 25;
+/** Rows written to the sink at once. */
+const BATCH_ROWS = 1_000;
+
+export interface Condition {
+  column: string;
+  /** `=`: the cell is one of `values`; `!=`: it is none of them. */
+  negate: boolean;
+  values: ReadonlySet<string>;
+}
+
+/** `COL=V1,V2` or `COL!=V1,V2` (`COL!=` alone: the cell is not empty). */
+export function parseCondition(text: string): Condition {
+  const match = /^([^=!]+?)(!?)=(.*)$/s.exec(text);
+  if (!match) throw new UsageError(`--where ${text}: write COLUMN=VALUE[,VALUE…] or COLUMN!=VALUE (COLUMN!= for "not empty")`);
+  return { column: match[1]!.trim(), negate: match[2] === '!', values: new Set(match[3]!.split(',')) };
+}
+
+/** A word as the shell reads it: bare when it is safe, otherwise in single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that lists every row of a capped list from the enriched CSV (null: not known, a placeholder). */
+export function filterCommand(csv: string | null, where: readonly string[]): string {
+  return ['vas-verify', 'filter', csv === null ? '<the enriched CSV>' : shellWord(csv), ...where.flatMap((w) => ['--where', shellWord(w)])].join(' ');
+}
+
+/** Where each condition's column is: the tool's own (after verify_status, `vas_` when renamed) before an input column of that name. */
+function locate(header: readonly string[], conditions: readonly Condition[]): number[] {
+  const ours = Math.max(header.lastIndexOf('verify_status'), header.lastIndexOf('vas_verify_status'));
+  return conditions.map((c) => {
+    const appended = ours < 0 ? -1 : Math.max(header.indexOf(`vas_${c.column}`, ours), header.indexOf(c.column, ours));
+    const at = appended >= 0 ? appended : header.indexOf(c.column);
+    if (at < 0) throw new UsageError(`--where: the CSV has no column ${c.column}`);
+    return at;
+  });
+}
+
+function meets(record: readonly string[], conditions: readonly Condition[], at: readonly number[]): boolean {
+  return conditions.every((c, i) => c.values.has(record[at[i]!] ?? '') !== c.negate);
+}
+
+function isHeader(record: readonly string[]): boolean {
+  return record.includes('verify_status') || record.includes('vas_verify_status');
+}
+
+/**
+ * Streams `csvPath` and hands `write` its header and every row meeting `conditions`, in
+ * batches of CSV text. Returns the number of rows written.
+ */
+export async function filterRows(csvPath: string, conditions: readonly Condition[], write: (text: string) => void): Promise<number> {
+  if (!fs.existsSync(csvPath)) throw new UsageError(`${csvPath} does not exist: give the enriched CSV the run wrote (-o)`);
+  const parser = fs.createReadStream(csvPath).pipe(parse({ bom: true, relax_column_count: true }));
+  let at: number[] | undefined;
+  let seen = 0;
+  let count = 0;
+  let batch: string[][] = [];
+  for await (const record of parser as AsyncIterable<string[]>) {
+    if (!at) {
+      seen += 1;
+      if (isHeader(record)) {
+        at = locate(record, conditions);
+        write(stringify([record]));
+      } else if (seen >= HEADER_SEARCH_RECORDS) {
+        throw new UsageError(`${csvPath} is not an output of vas-verify bank (no verify_status column in its first ${HEADER_SEARCH_RECORDS} records)`);
+      }
+      continue;
+    }
+    if (!meets(record, conditions, at)) continue;
+    batch.push(record);
+    count += 1;
+    if (batch.length >= BATCH_ROWS) {
+      write(stringify(batch));
+      batch = [];
+    }
+  }
+  if (!at) throw new UsageError(`${csvPath} is not an output of vas-verify bank (no verify_status column)`);
+  if (batch.length > 0) write(stringify(batch));
+  return count;
+}
