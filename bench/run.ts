@@ -183,6 +183,9 @@ interface BankRun extends CliRun {
   sandboxCpuS: number;
   calls: number;
   responses: Record<string, number>;
+  /** Epoch ms of the first and the last API request at the sandbox. */
+  firstApiRequestAt: number | null;
+  lastApiRequestAt: number | null;
 }
 
 let runNo = 0;
@@ -199,7 +202,7 @@ async function bank(sandbox: SandboxProcess, input: string, state: string, flags
   const summary = JSON.parse(fs.readFileSync(summaryPath, 'utf8')) as SummaryJson;
   const stats = await sandbox.stats();
   const calls = Object.values(stats.requests).reduce((a, b) => a + b, 0);
-  return { ...run, summary, sandboxCpuS, calls, responses: stats.responses };
+  return { ...run, summary, sandboxCpuS, calls, responses: stats.responses, firstApiRequestAt: stats.firstApiRequestAt, lastApiRequestAt: stats.lastApiRequestAt };
 }
 
 function freshState(name: string): string {
@@ -531,11 +534,28 @@ async function limiterAlone(rate: number): Promise<number> {
 }
 
 /**
+ * --concurrency for the sweep at `rate`: enough calls in flight to cover the rate × an answer
+ * time of 50 ms (the sandbox answers in a few ms, but on 2 shared cores the CLI's event loop
+ * takes that long to see an answer when it is busy), at least 64, a power of two: 64 up to
+ * 1,280/s, 128 at 1,500/s, 256 at 3,000/s. Fewer in flight than rate × answer time caps the rate
+ * below R whatever the limiter does.
+ */
+function sweepConcurrency(rate: number): number {
+  return Math.max(64, 2 ** Math.ceil(Math.log2(rate * 0.05)));
+}
+
+/**
  * The rate sweep (issue #16): for each R, --rate R against a sandbox whose quota is R (a sliding
- * second, 429 beyond it), with --concurrency 64 to cover the latency; the achieved rate is rows
- * per second from the sandbox's first request to the CLI's exit (the CLI's start-up, which the
- * quota never sees, is left out); the 429 share is counted at the sandbox. The last line is the
- * same file with no --rate and no quota: the ceiling the limiter works under.
+ * second, 429 beyond it), with --concurrency from sweepConcurrency (it covers the latency). Two
+ * rates are reported, the first is the one the target is about:
+ * - achieved (quota-seen): the calls the sandbox answered (429s left out) less one, over the time
+ *   from its first API request to its last (the sandbox's stats stamp both): the rate the quota
+ *   saw, i.e. what "delivers R" means;
+ * - end to end: rows per second from the sandbox's first request to the CLI's exit, which also
+ *   charges the run's finalisation (output rename, summary, state close) to the rate.
+ * The CLI's start-up, which the quota never sees, is left out of both. The 429 share is counted at
+ * the sandbox. The last line is the same kind of file with no --rate and no quota: the ceiling
+ * the limiter works under.
  */
 async function rateSweep(): Promise<void> {
   process.stdout.write(`8. rate sweep: --rate R vs sandbox --rate-limit R, R = ${SIZES.rates.join(', ')} (${SIZES.sweepSeconds} s each)\n`);
@@ -550,26 +570,50 @@ async function rateSweep(): Promise<void> {
     if (!fs.existsSync(input)) await writeUniqueFile(input, rows, 8);
     const sandbox = await startSandboxProcess(rate === 0 ? {} : { rateLimit: rate });
     try {
-      const flags = rate === 0 ? ['--concurrency', '64'] : ['--rate', String(rate), '--concurrency', '64'];
+      const concurrency = sweepConcurrency(rate);
+      const flags = rate === 0 ? ['--concurrency', '64'] : ['--rate', String(rate), '--concurrency', String(concurrency)];
+      const lineLoad = loadAverage();
       const run = await bank(sandbox, input, freshState(`rate-${rate}`), flags);
       const too = run.responses['429'] ?? 0;
       const share = run.calls === 0 ? 0 : too / run.calls;
-      // From the first request to the end of the run: the rate the quota saw, not the CLI's start.
-      const sendingMs = run.spawnAt + run.wallMs - (await sandbox.firstRequest);
-      const achieved = (rows * 1000) / sendingMs;
-      const line: Record<string, unknown> = { rate: rate === 0 ? null : rate, rows, durationMs: run.summary.durationMs, sendingMs: round(sendingMs, 0), rowsPerSecInRun: perSecond(rows, run.summary.durationMs), achieved: round(achieved, 1), ratio: rate === 0 ? null : round(achieved / rate, 3), calls: run.calls, too429: too, share429: round(share * 100, 3), exitCode: run.code, load: loadAverage() };
+      const first = run.firstApiRequestAt ?? Number.NaN;
+      const spanMs = (run.lastApiRequestAt ?? Number.NaN) - first;
+      const achieved = ((run.calls - too - 1) * 1000) / spanMs;
+      // From the first request to the end of the run: the run's finalisation counted too.
+      const endToEndMs = run.spawnAt + run.wallMs - first;
+      const endToEnd = (rows * 1000) / endToEndMs;
+      const line: Record<string, unknown> = {
+        rate: rate === 0 ? null : rate,
+        concurrency: rate === 0 ? 64 : concurrency,
+        rows,
+        calls: run.calls,
+        too429: too,
+        share429: round(share * 100, 3),
+        spanMs: round(spanMs, 0),
+        achieved: round(achieved, 1),
+        ratio: rate === 0 ? null : round(achieved / rate, 3),
+        endToEndMs: round(endToEndMs, 0),
+        endToEnd: round(endToEnd, 1),
+        endToEndRatio: rate === 0 ? null : round(endToEnd / rate, 3),
+        durationMs: run.summary.durationMs,
+        exitCode: run.code,
+        load: lineLoad,
+      };
       lines.push(line);
       if (rate === 0) {
-        cells.push(`no --rate ${fmt(round(achieved, 0))} rows/s`);
-        process.stdout.write(`    no --rate, no quota: ${fmt(round(achieved, 0))} rows/s\n`);
+        cells.push(`no --rate ${fmt(round(achieved, 0))} calls/s (${fmt(round(endToEnd, 0))} rows/s end to end)`);
+        process.stdout.write(`    no --rate, no quota: ${fmt(round(achieved, 0))} calls/s first to last request, ${fmt(round(endToEnd, 0))} rows/s to exit, load ${lineLoad[0]}\n`);
       } else {
         const alone = await limiterAlone(rate);
         line.limiterAlone = round(alone, 3);
         process.stdout.write(`    --rate ${rate}, the limiter alone (64 callers, ${SIZES.limiterAloneSeconds} s, no I/O): ${round(alone, 3)}× R\n`);
         worst = Math.min(worst, achieved / rate);
         worst429 = Math.max(worst429, share);
-        cells.push(`${fmt(rate)}/s: ${round(achieved / rate, 3)}× (${round(share * 100, 2)}% 429; limiter alone ${round(alone, 3)}×)`);
-        process.stdout.write(`    --rate ${rate}: ${round(achieved, 1)} rows/s = ${round(achieved / rate, 3)}× R, ${too} × 429 of ${fmt(run.calls)} calls (${round(share * 100, 2)}%), exit ${run.code}\n`);
+        cells.push(`${fmt(rate)}/s (c ${concurrency}): ${round(achieved / rate, 3)}× (end to end ${round(endToEnd / rate, 3)}×; ${round(share * 100, 2)}% 429; limiter alone ${round(alone, 3)}×)`);
+        process.stdout.write(
+          `    --rate ${rate} --concurrency ${concurrency}: ${round(achieved, 1)} calls/s first to last request = ${round(achieved / rate, 3)}× R; ` +
+            `end to end ${round(endToEnd, 1)} rows/s = ${round(endToEnd / rate, 3)}× R; ${too} × 429 of ${fmt(run.calls)} calls (${round(share * 100, 2)}%), exit ${run.code}, load ${lineLoad[0]}\n`,
+        );
       }
     } finally {
       await sandbox.stop();
@@ -578,7 +622,7 @@ async function rateSweep(): Promise<void> {
   results.scenarios.rateSweep = { lines, load };
   figure({
     id: 8,
-    scenario: 'Rate sweep, --rate R vs sandbox --rate-limit R, --concurrency 64',
+    scenario: 'Rate sweep, --rate R vs sandbox --rate-limit R, --concurrency covering 50 ms (64, 128 at 1,500/s, 256 at 3,000/s); achieved = answered calls first to last request at the sandbox',
     measured: cells.join('; '),
     target: '≥ 0.95× R, 429s ≤ 0.5%, every R',
     pass: worst >= 0.95 && worst429 <= 0.005,

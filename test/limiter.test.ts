@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Aimd, CATCH_UP_MS, LimiterClosedError, LimiterLostError, RATE_HEADROOM, RateLimiter, checkRedisUrl, maskRedisUrl, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
+import { Aimd, CATCH_UP_MS, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, RATE_HEADROOM, RateLimiter, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
 
 test('takeTokens: one token when idle, what accrued when late (up to the catch-up), a wait when early', () => {
   const pace = { intervalMs: 10, catchUpMs: 25 };
@@ -44,6 +44,50 @@ test('takeTokens: over any window, never more than rate × (window + catch-up) +
     }
     assert.ok(grants.length >= rate * RATE_HEADROOM * 5 * 0.99 - 1, `rate ${rate}: ${grants.length} in 5 s`);
   }
+});
+
+test('the margin, in arithmetic: for every R from 1 to 3,000 no second can hold more than R, with arrivals bunched by up to 20 ms (40 ms for a shared quota)', () => {
+  for (let rate = 1; rate <= 3000; rate += 1) {
+    const own = maxInWindow(toPace(rate), 1000, 20);
+    assert.ok(own <= rate, `rate ${rate}: ${own} in one second`);
+    const shared = maxInWindow(toPace(rate, true), 1000, 40);
+    assert.ok(shared <= rate, `rate ${rate}, shared: ${shared} in one second`);
+  }
+  // The margin is no wider than it needs to be: 25 ms more bunching (30 ms for a shared quota) would overrun the quota.
+  assert.ok(maxInWindow(toPace(3000), 1000, 45) > 3000);
+  assert.ok(maxInWindow(toPace(3000, true), 1000, 70) > 3000);
+  assert.ok(RATE_HEADROOM >= 0.97 && SHARED_HEADROOM >= 0.95);
+});
+
+test('takeTokens: maxInWindow bounds what it grants however late it is asked', () => {
+  for (const rate of [1, 7, 100, 1499, 3000]) {
+    const pace = toPace(rate);
+    const bound = maxInWindow(pace);
+    let tat = 0;
+    const grants: number[] = [];
+    // Asked every 0.1–60 ms (a timer that fires on time, late, or very late).
+    let step = 1;
+    for (let now = 0; now < 4000; now += 0.1 + (step % 600) / 10) {
+      step = (step * 48271) % 2147483647;
+      const t = takeTokens(tat, now, 10_000, pace);
+      tat = t.tat;
+      for (let i = 0; i < t.granted; i += 1) grants.push(now);
+    }
+    let j = 0;
+    for (let i = 0; i < grants.length; i += 1) {
+      while (grants[i]! - grants[j]! >= 1000) j += 1;
+      assert.ok(i - j + 1 <= bound, `rate ${rate}: ${i - j + 1} in one second, bound ${bound}`);
+    }
+  }
+});
+
+test('Aimd: after a pause (Retry-After), the cut rate holds until dispatch resumes, then recovers', () => {
+  const aimd = new Aimd({ target: 100 });
+  assert.equal(aimd.onViolation(1000, 2000), true);
+  assert.equal(aimd.rate(1500), 90, 'no recovery while paused');
+  assert.equal(aimd.rate(2000), 90);
+  assert.ok(aimd.rate(2500) > 90 && aimd.rate(2500) < 100);
+  assert.equal(aimd.rate(3000), 100);
 });
 
 test('Aimd: a 429 cuts the rate once per hold, it recovers to the target and never above', () => {
@@ -112,10 +156,30 @@ test('RateLimiter: an aborted waiter leaves the queue; close rejects the rest an
   await assert.rejects(limiter.acquire(), LimiterClosedError);
 });
 
+test('RateLimiter: penalize with a Retry-After lets nobody through until then, and the rate recovers only from then', async () => {
+  const limiter = new RateLimiter({ rate: 1000 });
+  await limiter.acquire();
+  const cutAt = performance.now();
+  limiter.penalize(300);
+  const rate = limiter.currentRate();
+  let through = 0;
+  const waiting = Array.from({ length: 5 }, () => limiter.acquire().then(() => (through += 1)));
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(through, 0, 'a caller went through during the pause');
+  assert.equal(limiter.currentRate(), rate, 'the rate recovered during the pause');
+  await Promise.all(waiting);
+  // A timer never fires early: the lower bound is safe on a busy machine.
+  assert.ok(performance.now() - cutAt >= 299, 'released before the Retry-After');
+  limiter.penalize(10 * MAX_PAUSE_MS);
+  const capped = limiter.acquire();
+  await limiter.close();
+  await assert.rejects(capped, LimiterClosedError);
+});
+
 test('RateLimiter: penalize slows the rate and it comes back', async () => {
   const limiter = new RateLimiter({ rate: 100 });
   assert.ok(limiter.currentRate() >= 89 && limiter.currentRate() <= 100, 'a slow start from 0.9 × the rate');
-  limiter.penalize(1000);
+  limiter.penalize();
   assert.ok(limiter.currentRate() < 85);
   await new Promise((r) => setTimeout(r, 300));
   assert.ok(limiter.currentRate() > 83);

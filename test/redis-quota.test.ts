@@ -106,7 +106,10 @@ test('three runs at --rate 50 --redis share one quota of 50/s: within it (≤ 0.
   const aloneCalls = sum(aloneStats.responses);
   const aloneToo = aloneStats.responses['429'] ?? 0;
   t.diagnostic(`without --redis: ${aloneCalls} calls, ${aloneToo} × 429`);
-  assert.ok(aloneToo > aloneCalls * 0.05, `without --redis only ${aloneToo} × 429 of ${aloneCalls}: the test does not show the mode matters`);
+  // Each run honours the Retry-After of its 429s (a second's pause) and slows down, so they do
+  // not burn retries (31% 429s before that); but every second each of them runs into the quota
+  // the others filled: several times the 0.5% that --redis keeps to (4–5% here).
+  assert.ok(aloneToo > aloneCalls * 0.02, `without --redis only ${aloneToo} × 429 of ${aloneCalls}: the test does not show the mode matters`);
 });
 
 test('Redis stopped mid-run: the run stops within seconds, one clear line, exit 1; resumed after Redis is back, every row once, no payee paid twice', { timeout: 120_000 }, async (t) => {

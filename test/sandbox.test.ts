@@ -77,12 +77,14 @@ test('penny-less and penny-drop successes match the schemas and count a deposit 
   assert.match(String(pl.headers['x-request-id']), /^sbx-[0-9a-f]+$/);
   assert.notEqual(pl.headers['x-request-id'], pd.headers['x-request-id']);
 
-  assert.deepEqual(sandbox.stats(), {
+  const { firstApiRequestAt, lastApiRequestAt, ...counts } = sandbox.stats();
+  assert.deepEqual(counts, {
     requests: { [OPS.pennyLess]: 1, [OPS.pennyDrop]: 1 },
     responses: { '200': 2 },
     deposits: { '123456789012': 1 },
     faults: 0,
   });
+  assert.ok(firstApiRequestAt !== null && lastApiRequestAt !== null && firstApiRequestAt <= lastApiRequestAt);
 });
 
 test('validation answers with the service messages', async (t) => {
@@ -170,7 +172,7 @@ test('test accounts 93 and 95 fail first, per op, then succeed; reset() starts t
   assert.deepEqual(sandbox.stats().deposits, { '500000000093': 1, '500000000095': 1 });
 
   sandbox.reset();
-  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0 });
+  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null });
   assert.equal((await verify(sandbox, 'pd', '500000000095')).status, 500);
 });
 
@@ -195,11 +197,16 @@ test('test account 97: first attempt is processed then dropped, later attempts a
   assert.deepEqual(sandbox.stats().deposits, { '500000000097': 2 });
 });
 
-test('stats and reset over HTTP; control routes are not counted', async (t) => {
-  const sandbox = await start(t);
+test('stats and reset over HTTP, with the first and last API request times; control routes are not counted', async (t) => {
+  let clock = Date.UTC(2026, 0, 5, 6);
+  const first = clock;
+  const sandbox = await start(t, { now: () => clock });
   await verify(sandbox, 'pd', '111122223333');
+  clock += 400;
   await verify(sandbox, 'pd', '111122223333');
+  clock += 850;
   await verify(sandbox, 'pl', '12');
+  clock += 5000;
   const stats = await call(sandbox, '/__sandbox/stats', undefined, { method: 'GET' });
   assert.equal(stats.status, 200);
   assert.ok(stats.headers['x-request-id']);
@@ -208,11 +215,13 @@ test('stats and reset over HTTP; control routes are not counted', async (t) => {
     responses: { '200': 2, '400': 1 },
     deposits: { '111122223333': 2 },
     faults: 0,
+    firstApiRequestAt: first,
+    lastApiRequestAt: first + 1250,
   });
   assert.deepEqual(stats.json, sandbox.stats());
   const reset = await call(sandbox, '/__sandbox/reset', undefined);
   assert.equal(reset.status, 200);
-  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0 });
+  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null });
 });
 
 test('unknown paths are 404, wrong methods 405, both with a request id and counted', async (t) => {
@@ -326,7 +335,9 @@ test('faults: each kind with faultRate 1', async (t) => {
 
   const reset = await start(t, { faultRate: 1, faults: ['reset'] });
   await assert.rejects(verify(reset, 'pd', '123456789012'));
-  assert.deepEqual(reset.stats(), { requests: { [OPS.pennyDrop]: 1 }, responses: {}, deposits: {}, faults: 1 });
+  const { firstApiRequestAt, lastApiRequestAt, ...counts } = reset.stats();
+  assert.deepEqual(counts, { requests: { [OPS.pennyDrop]: 1 }, responses: {}, deposits: {}, faults: 1 });
+  assert.ok(firstApiRequestAt !== null && firstApiRequestAt === lastApiRequestAt, 'a request that got a fault is stamped too');
 
   const hang = await start(t, { faultRate: 1, faults: ['hang'] });
   await assert.rejects(

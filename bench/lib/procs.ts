@@ -58,12 +58,21 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** What GET /__sandbox/stats answers (the part the benchmark reads). */
+export interface SandboxStatsJson {
+  requests: Record<string, number>;
+  responses: Record<string, number>;
+  /** Epoch ms of the first and the last API request, or null before any. */
+  firstApiRequestAt: number | null;
+  lastApiRequestAt: number | null;
+}
+
 export interface SandboxProcess {
   readonly url: string;
   readonly pid: number;
   /** Epoch ms of the first API request the sandbox received (resolves once it has one). */
   readonly firstRequest: Promise<number>;
-  stats(): Promise<{ requests: Record<string, number>; responses: Record<string, number> }>;
+  stats(): Promise<SandboxStatsJson>;
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -94,7 +103,7 @@ export async function startSandboxProcess(options: Record<string, unknown> = {})
     firstRequest,
     async stats() {
       const res = await fetch(`${url}/__sandbox/stats`);
-      return (await res.json()) as { requests: Record<string, number>; responses: Record<string, number> };
+      return (await res.json()) as SandboxStatsJson;
     },
     async reset() {
       await (await fetch(`${url}/__sandbox/reset`, { method: 'POST' })).arrayBuffer();

@@ -5,7 +5,7 @@
  * the whole queue is woken by one timer, so the rate is exact from 0.1/s to thousands per second
  * instead of being capped by one timer per request.
  */
-import { Aimd, takeTokens, toPace, type Pace } from './pace.js';
+import { Aimd, MAX_PAUSE_MS, takeTokens, toPace, type Pace } from './pace.js';
 
 /** A gate every request passes. */
 export interface Limiter {
@@ -14,7 +14,10 @@ export interface Limiter {
    * with LimiterLostError when the shared store is gone, with LimiterClosedError after close().
    */
   acquire(signal?: AbortSignal): Promise<void>;
-  /** A 429 (quota violation): every caller slows down, then speeds up again (AIMD). */
+  /**
+   * A 429 (quota violation): every caller slows down, then speeds up again (AIMD). With its
+   * Retry-After (ms), nobody is let through until then (at most MAX_PAUSE_MS).
+   */
   penalize(retryAfterMs?: number): void;
   /** The rate in use now (requests per second). */
   currentRate(): number;
@@ -28,6 +31,8 @@ export interface TokenSource {
   take(want: number, pace: Pace): Promise<{ granted: number; waitMs: number }> | { granted: number; waitMs: number };
   /** Says what the source is, for messages (credentials masked). */
   readonly describe: string;
+  /** Shared by several runs (--redis): the pace keeps a wider margin (pace.ts, SHARED_HEADROOM). */
+  readonly shared?: boolean;
   close(): Promise<void>;
 }
 
@@ -98,6 +103,10 @@ export class RateLimiter implements Limiter {
   private lastError: unknown;
   private failure: Error | undefined;
   private closing: Promise<void> | undefined;
+  /** A 429's Retry-After: nobody is let through before this time. */
+  private pausedUntil = Number.NEGATIVE_INFINITY;
+  /** The source answers with a promise (Redis): asked by the timer only, not by every caller. */
+  private asynchronous = false;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.rate > 0)) throw new RangeError(`rate must be > 0, got ${options.rate}`);
@@ -113,9 +122,14 @@ export class RateLimiter implements Limiter {
     return this.aimd.rate(this.now());
   }
 
-  penalize(_retryAfterMs?: number): void {
-    // The caller that got the 429 waits its Retry-After itself; the others slow down with it.
-    this.aimd.onViolation(this.now());
+  penalize(retryAfterMs?: number): void {
+    // The service said when to come back: nobody goes before then (the caller that got the 429
+    // waits its Retry-After in its retry anyway), and the rate, cut, recovers from then on.
+    const now = this.now();
+    if (retryAfterMs !== undefined && retryAfterMs > 0) {
+      this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, MAX_PAUSE_MS));
+    }
+    this.aimd.onViolation(now, this.pausedUntil);
   }
 
   acquire(signal?: AbortSignal): Promise<void> {
@@ -132,7 +146,9 @@ export class RateLimiter implements Limiter {
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
       this.waiters.push(waiter);
-      if (!this.timer && !this.taking) this.release();
+      // An embedded source is asked at once even while the timer waits: on a busy event loop a
+      // caller often arrives before the late timer fires, and a token due now leaves now.
+      if (!this.taking && (!this.timer || !this.asynchronous)) this.release();
     });
   }
 
@@ -145,12 +161,17 @@ export class RateLimiter implements Limiter {
   }
 
   private pace(): Pace {
-    return toPace(this.aimd.rate(this.now()));
+    return toPace(this.aimd.rate(this.now()), this.source.shared === true);
   }
 
   /** Hands out what the source grants, then sets one timer for the rest of the queue. */
   private release(): void {
     if (this.failure || this.waiters.length === 0) return;
+    const pausedMs = this.pausedUntil - this.now();
+    if (pausedMs > 0) {
+      this.rearm(Math.ceil(pausedMs));
+      return;
+    }
     let answer;
     try {
       answer = this.source.take(this.waiters.length, this.pace());
@@ -159,6 +180,7 @@ export class RateLimiter implements Limiter {
       return;
     }
     if (answer instanceof Promise) {
+      this.asynchronous = true;
       this.taking = true;
       answer.then(
         (a) => {
@@ -196,6 +218,13 @@ export class RateLimiter implements Limiter {
       this.timer = undefined;
       this.release();
     }, delayMs);
+  }
+
+  /** Sets the timer to `delayMs` from now, replacing a shorter one (a pause began). */
+  private rearm(delayMs: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.arm(delayMs);
   }
 
   private onSourceError(error: unknown): void {

@@ -5,18 +5,29 @@
  * here, the Redis one runs the same formula in a Lua script (redis.ts).
  */
 
-/** Share of --rate actually used, leaving room for timing jitter against a quota counted over a sliding second. */
-export const RATE_HEADROOM = 0.96;
 /**
- * How far behind the clock the limiter may catch up, in ms. The queue is woken by one timer,
- * which fires late by a millisecond or more (more on a busy machine): the tokens that accrued
- * meanwhile leave together instead of being lost. Idle time beyond it accrues nothing, so a
- * quiet limiter starts with at most that much. In any second at most floor((1000 + 20) / interval) + 1
- * leave: with the headroom, ≤ 0.98 × R + 1, within a quota of R for every R ≥ 1, and a request
- * may arrive up to 20 ms late (a busy event loop, a new connection) without a 429. (10 ms lost
- * a tenth of the rate in a pipeline whose event loop is busy for longer than that.)
+ * Share of --rate actually used by one run, leaving room for timing jitter against a quota counted
+ * over a sliding second. With the catch-up below, a second holds at most
+ * floor((1000 + CATCH_UP_MS + J) / interval) + 1 arrivals when arrivals are bunched by J ms
+ * (`maxInWindow`): ≤ R for every R ≥ 1 as long as (1000 + 10 + J) × 0.97 < 1000, i.e. J < 20.9 ms.
+ * The rest of the rate (3%) is that margin: one 429 costs more than it (its Retry-After pauses
+ * the whole run), so it is not made thinner.
  */
-export const CATCH_UP_MS = 20;
+export const RATE_HEADROOM = 0.97;
+/**
+ * How far behind the clock the limiter may catch up, in ms. The queue is woken by one timer
+ * (and by every caller that arrives), which fires late by a millisecond or more (more on a busy
+ * machine): the tokens that accrued meanwhile leave together instead of being lost. Idle time
+ * beyond it accrues nothing, so a quiet limiter starts with at most that much.
+ */
+export const CATCH_UP_MS = 10;
+/**
+ * The same two for runs sharing one quota through Redis: each run's lateness (a Redis round
+ * trip, its own busy event loop) can become another run's burst, so the margin is wider.
+ * (1000 + 10 + J) × 0.95 < 1000: J < 42.6 ms.
+ */
+export const SHARED_HEADROOM = 0.95;
+export const SHARED_CATCH_UP_MS = 10;
 
 export interface Pace {
   /** Milliseconds between two tokens. */
@@ -25,10 +36,28 @@ export interface Pace {
   catchUpMs: number;
 }
 
-/** The pace that delivers `rate` requests per second (less the headroom). */
-export function toPace(rate: number): Pace {
-  return { intervalMs: 1000 / (rate * RATE_HEADROOM), catchUpMs: CATCH_UP_MS };
+/** The pace that delivers `rate` requests per second (less the headroom); `shared` for --redis. */
+export function toPace(rate: number, shared = false): Pace {
+  return shared
+    ? { intervalMs: 1000 / (rate * SHARED_HEADROOM), catchUpMs: SHARED_CATCH_UP_MS }
+    : { intervalMs: 1000 / (rate * RATE_HEADROOM), catchUpMs: CATCH_UP_MS };
 }
+
+/**
+ * The most tokens `takeTokens` can grant within any `windowMs` at `pace`, when the requests they
+ * start may also be bunched by up to `bunchMs` on their way (a late send, a busy server): the
+ * granted tokens' due times are `intervalMs` apart and each is at most `catchUpMs` old when
+ * granted, so they span at least (count − 1) × interval ≤ window + catch-up + bunching.
+ */
+export function maxInWindow(pace: Pace, windowMs = 1000, bunchMs = 0): number {
+  return Math.floor((windowMs + pace.catchUpMs + bunchMs) / pace.intervalMs + 1e-9) + 1;
+}
+
+/**
+ * A 429's Retry-After pauses every caller until then; longer than this is taken as this (the
+ * retry policy gives up on a call told to wait longer, src/api/retry.ts).
+ */
+export const MAX_PAUSE_MS = 60_000;
 
 export interface Take {
   /** Tokens granted now (0..want). */
@@ -107,11 +136,14 @@ export class Aimd {
     return Math.min(this.target, this.cutRate * (1 + Math.max(0, now - this.cutAt) * this.recoverShare));
   }
 
-  /** A 429: cut the rate (once per hold period). Returns whether it was cut. */
-  onViolation(now: number): boolean {
+  /**
+   * A 429: cut the rate (once per hold period). With `resumeAt` (a Retry-After pause), the
+   * recovery starts when dispatch resumes, not during the pause. Returns whether it was cut.
+   */
+  onViolation(now: number, resumeAt = now): boolean {
     if (now - this.violatedAt < this.holdMs) return false;
     this.cutRate = Math.max(this.floor, this.rate(now) * this.decrease);
-    this.cutAt = now;
+    this.cutAt = Math.max(now, resumeAt);
     this.violatedAt = now;
     return true;
   }

@@ -17,6 +17,8 @@ export interface ApiDeps {
   readonly responder: Responder;
   readonly bank: BankHandler;
   readonly docLocker: DocLockerOps;
+  /** The sandbox's clock (ms since the epoch). */
+  readonly now: () => number;
 }
 
 export class ApiOps {
@@ -24,7 +26,7 @@ export class ApiOps {
 
   async handle(ex: Exchange, op: OpName): Promise<void> {
     const { counters, responder } = this.deps;
-    counters.countRequest(op);
+    counters.countApiRequest(op, this.deps.now());
     const body = await readBody(ex.req);
 
     const fault = this.deps.faults.draw();

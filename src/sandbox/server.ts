@@ -100,6 +100,7 @@ function composeHandlers(config: ResolvedOptions, registry: Registry, state: San
     responder,
     bank: new BankHandler({ seed, registry, attempts: state.attempts, daily: state.daily, counters, responder, waits }),
     docLocker: new DocLockerOps({ sessions, consent, files, responder, baseUrl }),
+    now,
   });
   const token = new TokenEndpoint(config, state.tokens, counters, responder);
   const control = new StatsRoutes(counters, responder, () => state.reset());

@@ -11,6 +11,13 @@ export interface SandboxStats {
   deposits: Record<string, number>;
   /** Faults injected by faultRate. */
   faults: number;
+  /**
+   * When the first and the last API request (any op, answered or not) arrived, in ms of the
+   * sandbox's clock (epoch), or null before any: (API requests − 1) over their difference is the
+   * rate a quota saw (`npm run bench:rate`).
+   */
+  firstApiRequestAt: number | null;
+  lastApiRequestAt: number | null;
 }
 
 function bump(counter: Record<string, number>, key: string): void {
@@ -23,6 +30,15 @@ export class SandboxCounters {
   private responses: Record<string, number> = {};
   private deposits: Record<string, number> = {};
   private faults = 0;
+  private firstApiRequestAt: number | null = null;
+  private lastApiRequestAt: number | null = null;
+
+  /** One API request received at `at` (ms): counted under its op and stamped. */
+  countApiRequest(op: string, at: number): void {
+    bump(this.requests, op);
+    this.firstApiRequestAt ??= at;
+    this.lastApiRequestAt = at;
+  }
 
   /** One request received: an op name, `token` or `webhook`. */
   countRequest(name: string): void {
@@ -48,6 +64,8 @@ export class SandboxCounters {
       responses: { ...this.responses },
       deposits: { ...this.deposits },
       faults: this.faults,
+      firstApiRequestAt: this.firstApiRequestAt,
+      lastApiRequestAt: this.lastApiRequestAt,
     };
   }
 
@@ -56,6 +74,8 @@ export class SandboxCounters {
     this.responses = {};
     this.deposits = {};
     this.faults = 0;
+    this.firstApiRequestAt = null;
+    this.lastApiRequestAt = null;
   }
 }
 
