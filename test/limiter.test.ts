@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Aimd, CATCH_UP_MS, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, RATE_HEADROOM, RateLimiter, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
+import { Aimd, BURST_MS, CATCH_UP_MS, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
 
 test('takeTokens: one token when idle, what accrued when late (up to the catch-up), a wait when early', () => {
   const pace = { intervalMs: 10, catchUpMs: 25 };
@@ -156,9 +156,27 @@ test('RateLimiter: an aborted waiter leaves the queue; close rejects the rest an
   await assert.rejects(limiter.acquire(), LimiterClosedError);
 });
 
-test('RateLimiter: penalize with a Retry-After lets nobody through until then, and the rate recovers only from then', async () => {
+test('pausesEveryone: a lone burst only cuts the rate; a burst again within 2 s, or a Retry-After over a second, stops everyone', () => {
+  assert.equal(pausesEveryone(undefined, 100), false, 'no Retry-After: cut only');
+  assert.equal(pausesEveryone(1000, Number.POSITIVE_INFINITY), false, 'the first burst of a run');
+  assert.equal(pausesEveryone(1000, PERSISTENT_WITHIN_MS + 1), false, 'a burst after a quiet spell');
+  assert.equal(pausesEveryone(1000, PERSISTENT_WITHIN_MS), true, 'the cut did not suffice');
+  assert.equal(pausesEveryone(1001, Number.POSITIVE_INFINITY), true, 'the service asks for a break');
+});
+
+test('RateLimiter: a lone 429 cuts the rate only; a second burst within 2 s lets nobody through until its Retry-After, and the rate recovers only from then', async () => {
   const limiter = new RateLimiter({ rate: 1000 });
   await limiter.acquire();
+  const before = limiter.currentRate();
+  limiter.penalize(300);
+  assert.ok(limiter.currentRate() < before, 'the rate is cut');
+  let lone = false;
+  const afterLone = limiter.acquire().then(() => (lone = true));
+  await new Promise((r) => setTimeout(r, 100));
+  assert.ok(lone, 'a lone burst stopped the callers');
+  await afterLone;
+
+  await new Promise((r) => setTimeout(r, BURST_MS + 50));
   const cutAt = performance.now();
   limiter.penalize(300);
   const rate = limiter.currentRate();
@@ -170,8 +188,17 @@ test('RateLimiter: penalize with a Retry-After lets nobody through until then, a
   await Promise.all(waiting);
   // A timer never fires early: the lower bound is safe on a busy machine.
   assert.ok(performance.now() - cutAt >= 299, 'released before the Retry-After');
+  await limiter.close();
+});
+
+test('RateLimiter: a Retry-After over a second stops everyone at once, capped at MAX_PAUSE_MS', async () => {
+  const limiter = new RateLimiter({ rate: 1000 });
+  await limiter.acquire();
   limiter.penalize(10 * MAX_PAUSE_MS);
-  const capped = limiter.acquire();
+  let through = false;
+  const capped = limiter.acquire().then(() => (through = true));
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(through, false);
   await limiter.close();
   await assert.rejects(capped, LimiterClosedError);
 });

@@ -6,7 +6,7 @@ import { RateLimiter, type Limiter, type LimiterLostError } from './limiter.js';
 import { createRedisSource } from './redis.js';
 
 export { RateLimiter, createLocalSource, LimiterClosedError, LimiterLostError, LimiterSetupError, type Limiter, type TokenSource } from './limiter.js';
-export { Aimd, CATCH_UP_MS, MAX_PAUSE_MS, RATE_HEADROOM, SHARED_CATCH_UP_MS, SHARED_HEADROOM, maxInWindow, takeTokens, toPace, type Pace } from './pace.js';
+export { Aimd, BURST_MS, CATCH_UP_MS, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, SHARED_CATCH_UP_MS, SHARED_HEADROOM, maxInWindow, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
 export { checkRedisUrl, maskRedisUrl, REDIS_SETUP_TIMEOUT_MS } from './redis.js';
 
 export interface LimiterOptions {

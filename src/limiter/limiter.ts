@@ -5,7 +5,7 @@
  * the whole queue is woken by one timer, so the rate is exact from 0.1/s to thousands per second
  * instead of being capped by one timer per request.
  */
-import { Aimd, MAX_PAUSE_MS, takeTokens, toPace, type Pace } from './pace.js';
+import { Aimd, BURST_MS, MAX_PAUSE_MS, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
 
 /** A gate every request passes. */
 export interface Limiter {
@@ -16,7 +16,8 @@ export interface Limiter {
   acquire(signal?: AbortSignal): Promise<void>;
   /**
    * A 429 (quota violation): every caller slows down, then speeds up again (AIMD). With its
-   * Retry-After (ms), nobody is let through until then (at most MAX_PAUSE_MS).
+   * Retry-After (ms), when the 429s persist or the wait is long, nobody is let through until
+   * then (at most MAX_PAUSE_MS; pace.ts, pausesEveryone).
    */
   penalize(retryAfterMs?: number): void;
   /** The rate in use now (requests per second). */
@@ -105,6 +106,9 @@ export class RateLimiter implements Limiter {
   private closing: Promise<void> | undefined;
   /** A 429's Retry-After: nobody is let through before this time. */
   private pausedUntil = Number.NEGATIVE_INFINITY;
+  /** When the last burst of 429s began, and whether it stops everyone (pausesEveryone). */
+  private burstAt = Number.NEGATIVE_INFINITY;
+  private burstPauses = false;
   /** The source answers with a promise (Redis): asked by the timer only, not by every caller. */
   private asynchronous = false;
 
@@ -123,10 +127,16 @@ export class RateLimiter implements Limiter {
   }
 
   penalize(retryAfterMs?: number): void {
-    // The service said when to come back: nobody goes before then (the caller that got the 429
-    // waits its Retry-After in its retry anyway), and the rate, cut, recovers from then on.
+    // The rate is cut (once per burst) and recovers from when sending resumes. Whether everyone
+    // also waits for the Retry-After is decided once per burst (pace.ts, pausesEveryone); the
+    // calls that got the 429 wait it in their retry anyway.
     const now = this.now();
-    if (retryAfterMs !== undefined && retryAfterMs > 0) {
+    if (now - this.burstAt >= BURST_MS) {
+      const sinceLastBurst = now - this.burstAt;
+      this.burstAt = now;
+      this.burstPauses = pausesEveryone(retryAfterMs, sinceLastBurst);
+    }
+    if (this.burstPauses && retryAfterMs !== undefined && retryAfterMs > 0) {
       this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, MAX_PAUSE_MS));
     }
     this.aimd.onViolation(now, this.pausedUntil);

@@ -58,6 +58,25 @@ export function maxInWindow(pace: Pace, windowMs = 1000, bunchMs = 0): number {
  * retry policy gives up on a call told to wait longer, src/api/retry.ts).
  */
 export const MAX_PAUSE_MS = 60_000;
+/** 429s this close together are one burst (one crowded second of the quota gives many): one cut, one decision. */
+export const BURST_MS = 250;
+/** A new burst of 429s this soon after the last one: the cut did not suffice (the quota is lower than --rate, or shared). */
+export const PERSISTENT_WITHIN_MS = 2000;
+/** A Retry-After longer than the quota's one-second window: the service asks for a break. */
+export const LONG_RETRY_AFTER_MS = 1000;
+
+/**
+ * Whether a new burst of 429s stops every caller until its Retry-After, or only cuts the rate.
+ * A lone burst at the quota's edge (timing jitter at a rate close to the quota) only cuts it: the
+ * quota's window refills by itself, the calls that got the 429 wait their Retry-After in their
+ * retry, and pausing everyone would throw away a whole second of quota. Bursts that come back
+ * within PERSISTENT_WITHIN_MS, or a Retry-After longer than the window, stop everyone until then,
+ * so a quota below --rate is not hammered while AIMD converges on it.
+ */
+export function pausesEveryone(retryAfterMs: number | undefined, sinceLastBurstMs: number): boolean {
+  if (retryAfterMs === undefined || !(retryAfterMs > 0)) return false;
+  return retryAfterMs > LONG_RETRY_AFTER_MS || sinceLastBurstMs <= PERSISTENT_WITHIN_MS;
+}
 
 export interface Take {
   /** Tokens granted now (0..want). */
@@ -120,7 +139,7 @@ export class Aimd {
     this.target = options.target;
     this.decrease = options.decrease ?? 0.9;
     this.recoverShare = (options.recoverPerSecond ?? 0.15) / 1000;
-    this.holdMs = options.holdMs ?? 250;
+    this.holdMs = options.holdMs ?? BURST_MS;
     this.floor = Math.max(0.1, options.target * (options.floorShare ?? 0.01));
     this.cutRate = options.target;
     const startShare = options.startShare ?? 1;
