@@ -5,13 +5,11 @@
  * Chromium where it is installed — nothing runs and nothing is fetched.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, openChromium } from './helpers/chromium.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { openDatabase } from '../src/state/db.js';
 import { BankStore } from '../src/state/bank-store.js';
@@ -58,14 +56,6 @@ function assertNoInjectedMarkup(html: string): void {
   assert.equal((html.match(/<style>/g) ?? []).length, 1, 'only the report\'s own style block');
   assert.equal((html.match(/<meta /g) ?? []).length, 5, 'only the report\'s own meta tags');
   assert.ok(!html.includes('\u0000') && !html.includes('\u001b'), 'control characters are dropped');
-}
-
-function findChromium(): string | undefined {
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 test('hostile values in every field the state holds render as text', (t) => {
@@ -154,18 +144,11 @@ test('a hostile CSV run end to end: bank --report and report --csv write a page 
   assertNoInjectedMarkup(cappedHtml);
   assert.match(cappedHtml, /vas-verify filter &#39;out &quot;&gt;&lt;img src=x onerror=alert\(2\)&gt;\.csv&#39; --where/);
 
-  const executablePath = findChromium();
-  if (!executablePath) {
+  if (CHROMIUM === undefined && process.env.CI !== 'true') {
     t.diagnostic('Chromium is not installed (`apt-get install chromium`): the page was checked as text only');
     return;
   }
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-chromium-'));
-  t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath, headless: true, timeout: 30_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-  t.after(() => context.close());
+  const context = await openChromium(t);
   const page = context.pages()[0] ?? (await context.newPage());
   const events: string[] = [];
   page.on('dialog', (dialog) => {
