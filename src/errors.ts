@@ -36,7 +36,9 @@ export type ToolErrorKind =
   /** The state file cannot be opened or is not ours. */
   | 'state-file'
   /** Another live run holds the state file. */
-  | 'run-locked';
+  | 'run-locked'
+  /** The rate limiter cannot go on: the shared one's Redis stopped answering, or it was closed. */
+  | 'rate-limiter';
 
 export type AppErrorKind = ApiErrorKind | ToolErrorKind;
 

@@ -154,3 +154,11 @@ test('the length check finds long functions, closures and methods included', () 
   ]);
   assert.deepEqual(longFunctions('t.ts', `const arrow = () => {\n${body(79)}\n};`, MAX_FUNCTION_LINES), ['t.ts:1 arrow (81 lines)']);
 });
+
+test('comments cite docs/ARCHITECTURE.md, never a design file outside the repository', () => {
+  const outside = sourceFiles(SRC)
+    .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').map((line, i) => ({ file, line, n: i + 1 })))
+    .filter(({ line }) => /\bDESIGN\.md\b/.test(line))
+    .map(({ file, n }) => `${path.relative(SRC, file)}:${n}`);
+  assert.deepEqual(outside, []);
+});

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Aimd, BURST_MS, CATCH_UP_MS, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
+import { Aimd, BURST_MS, CATCH_UP_MS, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SendLog, JITTER_MARGIN_MS, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
 
 test('takeTokens: one token when idle, what accrued when late (up to the catch-up), a wait when early', () => {
   const pace = { intervalMs: 10, catchUpMs: 25 };
@@ -46,17 +46,20 @@ test('takeTokens: over any window, never more than rate × (window + catch-up) +
   }
 });
 
-test('the margin, in arithmetic: for every R from 1 to 3,000 no second can hold more than R, with arrivals bunched by up to 20 ms (40 ms for a shared quota)', () => {
+test('the margin, in arithmetic: a shared quota (GCRA alone) holds for every R from 1 to 3,000 with arrivals bunched by up to 40 ms; the embedded pace stays under what the send log allows', () => {
   for (let rate = 1; rate <= 3000; rate += 1) {
-    const own = maxInWindow(toPace(rate), 1000, 20);
-    assert.ok(own <= rate, `rate ${rate}: ${own} in one second`);
     const shared = maxInWindow(toPace(rate, true), 1000, 40);
     assert.ok(shared <= rate, `rate ${rate}, shared: ${shared} in one second`);
+    // A steady stream at the embedded pace fits the send log's window (R per 1 s + margin):
+    // the log trims only what a catch-up brings.
+    const log = new SendLog(rate);
+    const steady = log.windowMs / toPace(rate).intervalMs;
+    assert.ok(steady <= log.cap, `rate ${rate}: a steady stream puts ${steady} into the log's ${log.windowMs} ms`);
   }
-  // The margin is no wider than it needs to be: 25 ms more bunching (30 ms for a shared quota) would overrun the quota.
-  assert.ok(maxInWindow(toPace(3000), 1000, 45) > 3000);
+  // The shared margin is no wider than it needs to be: 30 ms more bunching would overrun the quota.
   assert.ok(maxInWindow(toPace(3000, true), 1000, 70) > 3000);
   assert.ok(RATE_HEADROOM >= 0.97 && SHARED_HEADROOM >= 0.95);
+  assert.equal(JITTER_MARGIN_MS, 30);
 });
 
 test('takeTokens: maxInWindow bounds what it grants however late it is asked', () => {

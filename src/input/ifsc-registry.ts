@@ -1,5 +1,5 @@
 /**
- * The shipped, dated list of IFSC codes (DESIGN.md §4 "Local checks"): which bank codes exist,
+ * The shipped, dated list of IFSC codes (docs/ARCHITECTURE.md, "Glossary", registry): which bank codes exist,
  * their names and facts, every branch code per bank, and the sublet codes sub-member banks use
  * through a sponsor bank. Built by scripts/build-ifsc-registry.ts from Razorpay's `ifsc` data
  * (MIT). Loaded once, lazily; the lookups are pure.

@@ -1,5 +1,5 @@
 /**
- * Opening a payee file as people have it (DESIGN.md §4): its first lines are read, the header
+ * Opening a payee file as people have it (docs/ARCHITECTURE.md, "Layout", src/input/): its first lines are read, the header
  * and the columns recognised (recognise.ts), and the records handed on from the first data row,
  * the lines above the header kept for the output. CSV here; .xlsx through xlsx.ts.
  */
@@ -17,7 +17,7 @@ export interface PayeeFileOptions {
   sheet?: string | undefined;
 }
 
-/** How the file was read: what the summary's `input` records (DESIGN.md §4). */
+/** How the file was read: what the summary's `input` records (docs/ARCHITECTURE.md, "Summary JSON"). */
 export interface InputSummary {
   file: string;
   /** 1-based line (for .xlsx: row) of the header. */

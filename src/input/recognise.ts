@@ -1,6 +1,6 @@
 /**
  * Which line is the header and which columns hold the account number, the IFSC and the payee's
- * name (DESIGN.md §4 "The file as people have it"). Pure: it is handed the first records of the
+ * name (docs/ARCHITECTURE.md, "Layout", src/input/). Pure: it is handed the first records of the
  * file and returns its choice with the reasons, or throws a ColumnError that says what to do.
  * Modelled on fast-csv's HeaderTransformer: one small class, one job, tested alone.
  */

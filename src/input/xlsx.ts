@@ -99,7 +99,7 @@ export interface XlsxOutput {
  * Excel shows account numbers and IFSCs as written. The caller renames it into place.
  */
 export function openXlsxWriter(temp: string, sheetName = 'verified'): XlsxOutput {
-  // Mode 0600 like the CSV output: the file holds personal data (DESIGN.md §5).
+  // Mode 0600 like the CSV output: the file holds personal data (docs/ARCHITECTURE.md, "Security").
   const file = fs.createWriteStream(temp, { mode: 0o600 });
   const closed = new Promise<void>((resolve, reject) => {
     file.once('close', resolve);

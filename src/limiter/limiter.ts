@@ -5,15 +5,27 @@
  * the whole queue is woken by one timer, so the rate is exact from 0.1/s to thousands per second
  * instead of being capped by one timer per request.
  */
+import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
 import { Aimd, BURST_MS, MAX_PAUSE_MS, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
+import { SendLog, type LoggedTurn } from './send-log.js';
+
+/**
+ * A request's turn. It counts against the quota from when it is granted; say when the request
+ * actually leaves (`sent`), or that it will not (`cancel`), so that the limiter counts what the
+ * quota counts (send-log.ts). A turn left unsettled counts as sent when it was granted.
+ */
+export interface Turn {
+  sent(): void;
+  cancel(): void;
+}
 
 /** A gate every request passes. */
 export interface Limiter {
   /**
-   * Resolves when one request may leave. Rejects with the signal's reason when it is aborted,
-   * with LimiterLostError when the shared store is gone, with LimiterClosedError after close().
+   * Resolves with a turn when one request may leave. Rejects with the signal's reason when it is
+   * aborted, with LimiterLostError when the shared store is gone, with LimiterClosedError after close().
    */
-  acquire(signal?: AbortSignal): Promise<void>;
+  acquire(signal?: AbortSignal): Promise<Turn>;
   /**
    * A 429 (quota violation): every caller slows down, then speeds up again (AIMD). With its
    * Retry-After (ms), when the 429s persist or the wait is long, nobody is let through until
@@ -37,18 +49,25 @@ export interface TokenSource {
   close(): Promise<void>;
 }
 
-export class LimiterClosedError extends Error {
+/** A turn asked of a limiter that was closed. Exit 1. */
+export class LimiterClosedError extends AppError {
   override readonly name = 'LimiterClosedError';
+  readonly kind = 'rate-limiter';
 }
 
-/** The shared store stopped answering mid-run: the run must stop (its rows stay resumable). */
-export class LimiterLostError extends Error {
+/** The shared store stopped answering mid-run: the run must stop (its rows stay resumable). Exit 1. */
+export class LimiterLostError extends AppError {
   override readonly name = 'LimiterLostError';
+  readonly kind = 'rate-limiter';
 }
 
-/** The limiter could not be set up (a malformed or unreachable --redis URL): fix the invocation. */
-export class LimiterSetupError extends Error {
+/** The limiter could not be set up (a malformed or unreachable --redis URL): fix the invocation. Exit 2. */
+export class LimiterSetupError extends AppError {
   override readonly name = 'LimiterSetupError';
+  readonly kind = 'usage';
+  override get exitCode(): ExitCode {
+    return EXIT_CODES.usage;
+  }
 }
 
 export interface RateLimiterOptions {
@@ -66,7 +85,7 @@ export interface RateLimiterOptions {
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (turn: Turn) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -74,11 +93,15 @@ interface Waiter {
 
 /** The embedded source: GCRA in this process. */
 export function createLocalSource(now: () => number = () => performance.now()): TokenSource {
-  let tat = 0;
+  // A new limiter starts with one token, not a catch-up's worth: the first requests of a run
+  // are the slowest to reach the quota (connections are being opened).
+  let tat: number | undefined;
   return {
     describe: 'embedded',
     take(want, pace) {
-      const t = takeTokens(tat, now(), want, pace);
+      const at = now();
+      tat ??= at;
+      const t = takeTokens(tat, at, want, pace);
       tat = t.tat;
       return { granted: t.granted, waitMs: t.waitMs };
     },
@@ -97,6 +120,8 @@ export class RateLimiter implements Limiter {
   private readonly pollMs: number;
   private readonly onLost: ((error: LimiterLostError) => void) | undefined;
   private readonly waiters: Waiter[] = [];
+  /** The requests sent in the quota's last second (and the turns granted for them). */
+  private readonly log: SendLog;
   private timer: NodeJS.Timeout | undefined;
   /** An asynchronous take is under way. */
   private taking = false;
@@ -117,6 +142,7 @@ export class RateLimiter implements Limiter {
     this.source = options.source ?? createLocalSource(options.now);
     this.now = options.now ?? (() => performance.now());
     this.aimd = new Aimd({ target: options.rate, startShare: SLOW_START_SHARE, startAt: this.now() });
+    this.log = new SendLog(options.rate);
     this.lostAfterMs = options.lostAfterMs ?? 3000;
     this.pollMs = options.pollMs ?? 5;
     this.onLost = options.onLost;
@@ -142,10 +168,10 @@ export class RateLimiter implements Limiter {
     this.aimd.onViolation(now, this.pausedUntil);
   }
 
-  acquire(signal?: AbortSignal): Promise<void> {
+  acquire(signal?: AbortSignal): Promise<Turn> {
     if (this.failure) return Promise.reject(this.failure);
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Turn>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -177,14 +203,21 @@ export class RateLimiter implements Limiter {
   /** Hands out what the source grants, then sets one timer for the rest of the queue. */
   private release(): void {
     if (this.failure || this.waiters.length === 0) return;
-    const pausedMs = this.pausedUntil - this.now();
+    const now = this.now();
+    const pausedMs = this.pausedUntil - now;
     if (pausedMs > 0) {
       this.rearm(Math.ceil(pausedMs));
       return;
     }
+    // The quota's window is full of requests already sent: wait until the oldest leaves it.
+    const room = this.log.room(now);
+    if (room <= 0) {
+      this.arm(Math.max(1, Math.ceil(this.log.freeInMs(now))));
+      return;
+    }
     let answer;
     try {
-      answer = this.source.take(this.waiters.length, this.pace());
+      answer = this.source.take(Math.min(this.waiters.length, room), this.pace());
     } catch (error) {
       this.onSourceError(error);
       return;
@@ -210,16 +243,28 @@ export class RateLimiter implements Limiter {
   private onGrant(granted: number, waitMs: number, minWaitMs: number): void {
     if (this.failure) return;
     this.failingSince = undefined;
+    const now = this.now();
     for (let i = 0; i < granted && this.waiters.length > 0; i += 1) {
       const waiter = this.waiters.shift()!;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve();
+      waiter.resolve(this.turn(this.log.grant(now)));
     }
     if (this.waiters.length === 0) return;
     // Tokens were granted and callers still wait: they arrived meanwhile, or the grant was cut at
     // what was due; either way the next ones are due after one more interval at most.
     const delay = Math.max(minWaitMs, granted > 0 ? minWaitMs : Math.ceil(waitMs));
     this.arm(delay);
+  }
+
+  private turn(logged: LoggedTurn): Turn {
+    return {
+      sent: () => this.log.markSent(logged, this.now()),
+      cancel: () => {
+        this.log.cancel(logged);
+        // Its place in the window is free again: a caller waiting for one may have it now.
+        if (!this.taking && !this.asynchronous) this.release();
+      },
+    };
   }
 
   private arm(delayMs: number): void {

@@ -1,7 +1,7 @@
 /**
  * Escaping for the HTML run report. Every value that comes from the input file or the API
  * (names, reasons, request ids, file names) passes through one of these before it reaches the
- * page: a hostile CSV row must not run script or inject markup (DESIGN.md §5).
+ * page: a hostile CSV row must not run script or inject markup (docs/ARCHITECTURE.md, "Security").
  */
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -32,7 +32,7 @@ export function escapeCut(value: unknown, max: number): string {
   return escapeHtml(text.length > max ? `${text.slice(0, max - 1)}…` : text);
 }
 
-/** An account number shown as its last four digits only (DESIGN.md §5). */
+/** An account number shown as its last four digits only (docs/ARCHITECTURE.md, "Security"). */
 export function maskAccountNumber(account: string): string {
   const digits = account.replace(/\D/g, '');
   return digits.length <= 4 ? '••••' : `••••${digits.slice(-4)}`;

@@ -1,5 +1,5 @@
 /**
- * The HTML run report (DESIGN.md §4, --report): aggregates from the state, the run's own
+ * The HTML run report (docs/ARCHITECTURE.md, "Layout", src/report/; --report): aggregates from the state, the run's own
  * summary when there is one, the enriched CSV for name verdicts, rendered to one page written
  * mode 0600 (it holds payee names).
  */

@@ -9,8 +9,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { CallResult, Client } from '../../api/client.js';
 import { isVasError, type VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
-import { UsageError } from '../../errors.js';
-import { createLimiter as createRateLimiter, LimiterLostError, LimiterSetupError, type Limiter } from '../../limiter/index.js';
+import { createLimiter as createRateLimiter, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
 import type { BankStore } from '../../state/bank-store.js';
 import type { VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
@@ -77,6 +76,9 @@ export class Breaker {
   }
 }
 
+/** The turn of a run without --rate: nothing to count. */
+const NO_LIMIT: Turn = { sent() {}, cancel() {} };
+
 export class Caller {
   private readonly parts: CallerParts;
   private readonly options: BankRunOptions;
@@ -95,10 +97,13 @@ export class Caller {
     this.breaker = new Breaker(parts.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD);
     // ---- limiter (src/limiter): one gate for every request, first attempts and retries ----
     const limiter = parts.limiter;
-    // A retry spends the same quota as a first attempt: it waits its turn too (a refusal cancels it).
+    // A retry spends the same quota as a first attempt: it waits its turn too (a refusal cancels
+    // it), and leaves as soon as it has it.
     this.spaceRetry = limiter
       ? async () => {
-          if (!(await this.takeTurn())) throw new Error('no turn: the run is stopping');
+          const turn = await this.takeTurn();
+          if (!turn) throw new Error('no turn: the run is stopping');
+          turn.sent();
         }
       : undefined;
     // A 429 slows every caller down, not only the one that got it (AIMD in the limiter).
@@ -115,17 +120,19 @@ export class Caller {
     };
   }
 
-  /** limiter: waits for this request's turn; false when the run stops meanwhile (or the shared limiter is lost). */
-  private async takeTurn(): Promise<boolean> {
+  /** limiter: waits for this request's turn; undefined when the run stops meanwhile (or the shared limiter is lost). */
+  private async takeTurn(): Promise<Turn | undefined> {
     const { limiter, stop } = this.parts;
-    if (!limiter) return true;
+    if (!limiter) return NO_LIMIT;
     try {
-      await limiter.acquire(stop.turnAbort.signal);
-      return !stop.reason;
+      const turn = await limiter.acquire(stop.turnAbort.signal);
+      if (!stop.reason) return turn;
+      turn.cancel();
+      return undefined;
     } catch (error) {
       if (error instanceof LimiterLostError) stop.stop('fatal', error.message);
       else if (!stop.reason) throw error;
-      return false;
+      return undefined;
     }
   }
 
@@ -198,7 +205,8 @@ export class Caller {
   private async call(task: PayeeTask, mode: VerifyMode, client: Client, runId: number): Promise<CallResult<BankResult> | undefined> {
     const { summary, store, stop, limiter } = this.parts;
     // limiter: the one gate, taken before the payee is marked IN_FLIGHT (a queued payee is never in doubt)
-    if (limiter && !(await this.takeTurn())) {
+    const turn = limiter ? await this.takeTurn() : NO_LIMIT;
+    if (!turn) {
       if (mode === 'pd' && this.options.mode === 'hybrid') store.markStatus(runId, task.firstRow, 'PENDING', null, null);
       return undefined;
     }
@@ -212,8 +220,14 @@ export class Caller {
       store.insertInFlight(runId, task.account, task.ifsc, task.firstRow, mode);
       task.stored = true;
     }
-    await store.flush();
+    try {
+      await store.flush();
+    } catch (error) {
+      turn.cancel();
+      throw error;
+    }
     if (stop.reason && stop.reason !== 'max-calls' && stop.reason !== 'max-spend') {
+      turn.cancel();
       // Stopped while the mark was being committed: nothing was sent, so nothing is in doubt.
       // (A budget stop lets the calls already counted within the budget go.)
       summary.calls[mode] -= 1;
@@ -221,6 +235,8 @@ export class Caller {
       store.markStatus(runId, task.firstRow, 'PENDING', null, null);
       return undefined;
     }
+    // The request leaves now: the limiter counts it from here (the commit took its time).
+    turn.sent();
     try {
       return await client.verifyBankAccount(
         { accountNumber: task.account, ifsc: task.ifsc, mode },
@@ -327,9 +343,6 @@ export class Caller {
  */
 export async function createLimiter(options: BankRunOptions, signal: AbortSignal): Promise<Limiter | undefined> {
   if (options.dryRun) return undefined;
-  try {
-    return await createRateLimiter({ rate: options.rate, redis: options.redis, signal });
-  } catch (error) {
-    throw error instanceof LimiterSetupError ? new UsageError(error.message, { cause: error }) : error;
-  }
+  // A LimiterSetupError is a usage error of its own (exit 2).
+  return await createRateLimiter({ rate: options.rate, redis: options.redis, signal });
 }

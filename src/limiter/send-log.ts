@@ -1,0 +1,106 @@
+/**
+ * What the quota counts: the requests this run sent in the last second (README, "The rate";
+ * docs/ARCHITECTURE.md, "Layout"). The GCRA (pace.ts) spaces the turns it grants, but a turn is
+ * not a request: between the two the run commits the row's IN_FLIGHT mark, and on a busy event
+ * loop (a bunch of answers being written, a garbage collection) that takes tens of ms, so turns
+ * granted apart leave together. The log counts the requests where they leave, in a window of
+ * the quota's second plus a margin for their way to the quota (network, the server's own
+ * delays), and the limiter grants no turn that would put more than the quota into it. With it,
+ * the GCRA may catch up a long lateness without overrunning the quota.
+ *
+ * A turn counts from when it is granted; `sent()` moves it to when its request leaves,
+ * `cancel()` gives it back (nothing was sent). A turn never settled counts as sent when granted.
+ * Pure: the caller passes the clock.
+ */
+
+/** The margin for a request's way to the quota: the window is the quota's second plus this (ms). */
+export const JITTER_MARGIN_MS = 30;
+
+/** One granted turn, as the log sees it. */
+export interface LoggedTurn {
+  readonly grantedAt: number;
+  /** Sent, cancelled, or expired from the log: no longer counted as pending. */
+  settled: boolean;
+}
+
+export class SendLog {
+  /** Most requests in any window. */
+  readonly cap: number;
+  /** The window (ms): the quota's second (longer below 1/s) plus JITTER_MARGIN_MS. */
+  readonly windowMs: number;
+  /** Send times, oldest first (sends come in time order). */
+  private sent: number[] = [];
+  private sentHead = 0;
+  /** Turns granted and not yet settled, oldest first. */
+  private pending: LoggedTurn[] = [];
+  private pendingHead = 0;
+  private pendingCount = 0;
+
+  /** A log for a quota of `rate` requests per second (`rate` < 1: one request per 1/rate s). */
+  constructor(rate: number) {
+    this.cap = Math.max(1, Math.floor(rate));
+    this.windowMs = (rate >= 1 ? 1000 : 1000 / rate) + JITTER_MARGIN_MS;
+  }
+
+  /** How many more requests the window holds at `now`. */
+  room(now: number): number {
+    this.expire(now);
+    return this.cap - (this.sent.length - this.sentHead) - this.pendingCount;
+  }
+
+  /** Ms from `now` until the oldest entry leaves the window (0 when the log is empty). */
+  freeInMs(now: number): number {
+    this.expire(now);
+    const oldestSent = this.sent[this.sentHead];
+    const oldestPending = this.nextPending()?.grantedAt;
+    const oldest = Math.min(oldestSent ?? Number.POSITIVE_INFINITY, oldestPending ?? Number.POSITIVE_INFINITY);
+    return oldest === Number.POSITIVE_INFINITY ? 0 : Math.max(0, oldest + this.windowMs - now);
+  }
+
+  /** A turn granted at `now`: counted from now until it is settled. */
+  grant(now: number): LoggedTurn {
+    const turn: LoggedTurn = { grantedAt: now, settled: false };
+    this.pending.push(turn);
+    this.pendingCount += 1;
+    return turn;
+  }
+
+  /** The turn's request leaves at `now` (times passed to sent() never go back). */
+  markSent(turn: LoggedTurn, now: number): void {
+    if (!this.settle(turn)) return;
+    this.sent.push(now);
+  }
+
+  /** The turn was not used: its place in the window is free again. */
+  cancel(turn: LoggedTurn): void {
+    this.settle(turn);
+  }
+
+  private settle(turn: LoggedTurn): boolean {
+    if (turn.settled) return false;
+    turn.settled = true;
+    this.pendingCount -= 1;
+    return true;
+  }
+
+  private nextPending(): LoggedTurn | undefined {
+    while (this.pendingHead < this.pending.length && this.pending[this.pendingHead]!.settled) this.pendingHead += 1;
+    return this.pending[this.pendingHead];
+  }
+
+  /** Drops what left the window; a turn pending for a whole window counts as sent when granted. */
+  private expire(now: number): void {
+    const edge = now - this.windowMs;
+    while (this.sentHead < this.sent.length && this.sent[this.sentHead]! <= edge) this.sentHead += 1;
+    for (let turn = this.nextPending(); turn && turn.grantedAt <= edge; turn = this.nextPending()) this.settle(turn);
+    // Compact now and then: the arrays only grow at their ends.
+    if (this.sentHead > 4096 && this.sentHead * 2 > this.sent.length) {
+      this.sent = this.sent.slice(this.sentHead);
+      this.sentHead = 0;
+    }
+    if (this.pendingHead > 4096 && this.pendingHead * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.pendingHead);
+      this.pendingHead = 0;
+    }
+  }
+}
