@@ -77,6 +77,9 @@ test('the output is csv-stringify with RFC 4180 bytes, and csv-parse reads the c
     assert.deepEqual(parse(encodeCsv([row]))[0], row);
   }
   assert.equal(encodeCsv(rows), rows.map(rfc4180).join(''), 'a batch is its records one after the other');
+  // A batch of the ordered writer (512 rows) is encoded a few dozen records per call: the same bytes.
+  const batch = Array.from({ length: 517 }, (_, i) => rows[i % rows.length]!.map((cell) => `${cell}${i}`));
+  assert.equal(encodeCsv(batch), batch.map(rfc4180).join(''));
   // One option beyond csv-stringify's defaults: a bare CR is quoted (left bare, many readers end
   // the record there).
   assert.equal(encodeCsv([['cr\rx', 'y']]), '"cr\rx",y\n');

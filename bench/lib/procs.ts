@@ -134,12 +134,12 @@ export interface CliRun {
 
 /**
  * Runs the CLI executable directly (so its shebang's heap cap applies) under /usr/bin/time.
- * `extraNodeArgs` (e.g. --cpu-prof) switch to `node <args> bin.js`, with the same heap cap.
+ * `extraNodeArgs` (e.g. --cpu-prof) switch to `node <args> bin.js`, with the same heap caps as its shebang.
  */
 export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; extraNodeArgs?: readonly string[]; onSpawn?: (pid: number) => void } = {}): Promise<CliRun> {
   const timeFile = path.join(fs.mkdtempSync(path.join(ROOT, 'bench', 'out', '.time-')), 'time');
   const command = options.extraNodeArgs
-    ? [process.execPath, '--max-old-space-size=256', ...options.extraNodeArgs, CLI, ...args]
+    ? [process.execPath, '--max-old-space-size=256', '--max-semi-space-size=16', ...options.extraNodeArgs, CLI, ...args]
     : [CLI, ...args];
   const spawnAt = epochMs();
   const started = performance.now();

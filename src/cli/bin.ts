@@ -1,8 +1,10 @@
-#!/usr/bin/env -S node --max-old-space-size=256
+#!/usr/bin/env -S node --max-old-space-size=256 --max-semi-space-size=16
 /**
  * The executable: only wires the process to main().
  * The heap cap in the line above keeps V8 from letting garbage pile up to several times the
- * live set (tens of MB): a million-row run then stays near 250 MB of RSS instead of 400+.
+ * live set (tens of MB): a million-row run then stays near 250 MB of RSS instead of 400+. The
+ * young generation is capped too: Node 24 grows it further by default, and a 100,000-row run
+ * peaked at 313 MB of RSS without the cap, 225 MB with it, in the same time.
  */
 import { internalErrorMessage } from './exit.js';
 import { main } from './main.js';
