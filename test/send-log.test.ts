@@ -30,6 +30,13 @@ test('SendLog: a quota of R holds R turns; a turn counts from its grant, from it
   assert.equal(log.room(40 + log.windowMs - 1), 2, 'a counts from its send at 40');
   assert.equal(log.room(40 + log.windowMs), 3);
   assert.equal(log.freeInMs(5000), 0, 'an empty log has room at once');
+  // A request that waited more than a window to leave (a stalled disk) is counted when it leaves.
+  const late = log.grant(5000);
+  assert.equal(log.room(5000 + log.windowMs), 3, 'pending for a whole window: no longer counted');
+  log.markSent(late, 5000 + log.windowMs + 5);
+  assert.equal(log.room(5000 + log.windowMs + 6), 2, 'counted again from its send');
+  log.cancel(late);
+  assert.equal(log.room(5000 + log.windowMs + 6), 2, 'settled once: a later cancel changes nothing');
 });
 
 test('SendLog: below 1/s the window stretches (0.5/s: one request per 2 s, plus the margin)', () => {

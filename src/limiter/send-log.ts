@@ -19,8 +19,11 @@ export const JITTER_MARGIN_MS = 30;
 /** One granted turn, as the log sees it. */
 export interface LoggedTurn {
   readonly grantedAt: number;
-  /** Sent, cancelled, or expired from the log: no longer counted as pending. */
-  settled: boolean;
+  /**
+   * pending: counted from its grant; expired: pending for a whole window, no longer counted (a
+   * send that still comes is counted from then); done: sent or cancelled.
+   */
+  state: 'pending' | 'expired' | 'done';
 }
 
 export class SendLog {
@@ -59,7 +62,7 @@ export class SendLog {
 
   /** A turn granted at `now`: counted from now until it is settled. */
   grant(now: number): LoggedTurn {
-    const turn: LoggedTurn = { grantedAt: now, settled: false };
+    const turn: LoggedTurn = { grantedAt: now, state: 'pending' };
     this.pending.push(turn);
     this.pendingCount += 1;
     return turn;
@@ -67,24 +70,24 @@ export class SendLog {
 
   /** The turn's request leaves at `now` (times passed to sent() never go back). */
   markSent(turn: LoggedTurn, now: number): void {
-    if (!this.settle(turn)) return;
+    if (turn.state === 'done') return;
+    // A turn that expired (its request waited a whole window to leave) is counted from now again.
+    this.settle(turn, 'done');
     this.sent.push(now);
   }
 
   /** The turn was not used: its place in the window is free again. */
   cancel(turn: LoggedTurn): void {
-    this.settle(turn);
+    this.settle(turn, 'done');
   }
 
-  private settle(turn: LoggedTurn): boolean {
-    if (turn.settled) return false;
-    turn.settled = true;
-    this.pendingCount -= 1;
-    return true;
+  private settle(turn: LoggedTurn, state: 'expired' | 'done'): void {
+    if (turn.state === 'pending') this.pendingCount -= 1;
+    turn.state = state;
   }
 
   private nextPending(): LoggedTurn | undefined {
-    while (this.pendingHead < this.pending.length && this.pending[this.pendingHead]!.settled) this.pendingHead += 1;
+    while (this.pendingHead < this.pending.length && this.pending[this.pendingHead]!.state !== 'pending') this.pendingHead += 1;
     return this.pending[this.pendingHead];
   }
 
@@ -92,7 +95,7 @@ export class SendLog {
   private expire(now: number): void {
     const edge = now - this.windowMs;
     while (this.sentHead < this.sent.length && this.sent[this.sentHead]! <= edge) this.sentHead += 1;
-    for (let turn = this.nextPending(); turn && turn.grantedAt <= edge; turn = this.nextPending()) this.settle(turn);
+    for (let turn = this.nextPending(); turn && turn.grantedAt <= edge; turn = this.nextPending()) this.settle(turn, 'expired');
     // Compact now and then: the arrays only grow at their ends.
     if (this.sentHead > 4096 && this.sentHead * 2 > this.sent.length) {
       this.sent = this.sent.slice(this.sentHead);
