@@ -6,12 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JITTER_MARGIN_MS, RateLimiter, SendLog } from '../src/limiter/index.js';
+import { JITTER_MARGIN_MS, RateLimiter, SendLog, START_MARGIN_MS } from '../src/limiter/index.js';
 
 test('SendLog: a quota of R holds R turns; a turn counts from its grant, from its send once sent, not at all once cancelled', () => {
   const log = new SendLog(3);
   assert.equal(log.cap, 3);
   assert.equal(log.windowMs, 1000 + JITTER_MARGIN_MS);
+  log.cancel(log.grant(-1000)); // the run started a second ago: past its wider start margin
   assert.equal(log.room(0), 3);
   const a = log.grant(0);
   const b = log.grant(0);
@@ -43,9 +44,21 @@ test('SendLog: below 1/s the window stretches (0.5/s: one request per 2 s, plus 
   const log = new SendLog(0.5);
   assert.equal(log.cap, 1);
   assert.equal(log.windowMs, 2000 + JITTER_MARGIN_MS);
+  log.cancel(log.grant(-1000));
   log.markSent(log.grant(0), 0);
   assert.equal(log.room(2000), 0);
   assert.equal(log.room(2000 + JITTER_MARGIN_MS), 1);
+});
+
+test('SendLog: a run\'s first requests count START_MARGIN_MS longer, the margin shrinking a ms every ms down to JITTER_MARGIN_MS', () => {
+  const log = new SendLog(2);
+  log.markSent(log.grant(0), 0); // the first: leaves the window at 1000 + 150
+  log.markSent(log.grant(100), 100); // 100 ms on: margin 50, leaves at 1150 too
+  assert.equal(START_MARGIN_MS, 150);
+  assert.equal(log.room(1149), 0);
+  assert.equal(log.room(1150), 2);
+  log.grant(500); // past the start: margin 30, leaves at 1530
+  assert.equal(log.freeInMs(1200), 330);
 });
 
 test('SendLog: turns granted while there is room, sent after any delay, never put more than R into a window of 1 s + margin', () => {

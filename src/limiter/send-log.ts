@@ -5,8 +5,9 @@
  * loop (a bunch of answers being written, a garbage collection) that takes tens of ms, so turns
  * granted apart leave together. The log counts the requests where they leave, in a window of
  * the quota's second plus a margin for their way to the quota (network, the server's own
- * delays), and the limiter grants no turn that would put more than the quota into it. With it,
- * the GCRA may catch up a long lateness without overrunning the quota.
+ * delays; wider for a run's first requests, START_MARGIN_MS), and the limiter grants no turn that
+ * would put more than the quota into it. With it, the GCRA may catch up a long lateness without
+ * overrunning the quota.
  *
  * A turn counts from when it is granted; `sent()` moves it to when its request leaves,
  * `cancel()` gives it back (nothing was sent). A turn never settled counts as sent when granted.
@@ -16,9 +17,18 @@
 /** The margin for a request's way to the quota: the window is the quota's second plus this (ms). */
 export const JITTER_MARGIN_MS = 30;
 
+/**
+ * The margin at a run's first request (ms), shrinking by a ms every ms to JITTER_MARGIN_MS: a
+ * run's first requests reach the quota later than they leave (new connections, TLS handshakes, a
+ * server that has not seen them yet), so the quota's first full second sees them bunched.
+ */
+export const START_MARGIN_MS = 150;
+
 /** One granted turn, as the log sees it. */
 export interface LoggedTurn {
   readonly grantedAt: number;
+  /** When it leaves the window if never sent. */
+  readonly expiresAt: number;
   /**
    * pending: counted from its grant; expired: pending for a whole window, no longer counted (a
    * send that still comes is counted from then); done: sent or cancelled.
@@ -31,7 +41,11 @@ export class SendLog {
   readonly cap: number;
   /** The window (ms): the quota's second (longer below 1/s) plus JITTER_MARGIN_MS. */
   readonly windowMs: number;
-  /** Send times, oldest first (sends come in time order). */
+  /** The quota's window without the margin (ms). */
+  private readonly quotaMs: number;
+  /** The first turn's time: the margin is wider just after it. */
+  private firstAt: number | undefined;
+  /** When each sent request leaves the window, oldest first (sends come in time order, and the margin shrinks no faster than time passes). */
   private sent: number[] = [];
   private sentHead = 0;
   /** Turns granted and not yet settled, oldest first. */
@@ -42,7 +56,14 @@ export class SendLog {
   /** A log for a quota of `rate` requests per second (`rate` < 1: one request per 1/rate s). */
   constructor(rate: number) {
     this.cap = Math.max(1, Math.floor(rate));
-    this.windowMs = (rate >= 1 ? 1000 : 1000 / rate) + JITTER_MARGIN_MS;
+    this.quotaMs = rate >= 1 ? 1000 : 1000 / rate;
+    this.windowMs = this.quotaMs + JITTER_MARGIN_MS;
+  }
+
+  /** When a request that leaves at `at` leaves the window. */
+  private expiryOf(at: number): number {
+    this.firstAt ??= at;
+    return at + this.quotaMs + Math.max(JITTER_MARGIN_MS, START_MARGIN_MS - (at - this.firstAt));
   }
 
   /** How many more requests the window holds at `now`. */
@@ -54,15 +75,13 @@ export class SendLog {
   /** Ms from `now` until the oldest entry leaves the window (0 when the log is empty). */
   freeInMs(now: number): number {
     this.expire(now);
-    const oldestSent = this.sent[this.sentHead];
-    const oldestPending = this.nextPending()?.grantedAt;
-    const oldest = Math.min(oldestSent ?? Number.POSITIVE_INFINITY, oldestPending ?? Number.POSITIVE_INFINITY);
-    return oldest === Number.POSITIVE_INFINITY ? 0 : Math.max(0, oldest + this.windowMs - now);
+    const next = Math.min(this.sent[this.sentHead] ?? Number.POSITIVE_INFINITY, this.nextPending()?.expiresAt ?? Number.POSITIVE_INFINITY);
+    return next === Number.POSITIVE_INFINITY ? 0 : Math.max(0, next - now);
   }
 
   /** A turn granted at `now`: counted from now until it is settled. */
   grant(now: number): LoggedTurn {
-    const turn: LoggedTurn = { grantedAt: now, state: 'pending' };
+    const turn: LoggedTurn = { grantedAt: now, expiresAt: this.expiryOf(now), state: 'pending' };
     this.pending.push(turn);
     this.pendingCount += 1;
     return turn;
@@ -73,7 +92,7 @@ export class SendLog {
     if (turn.state === 'done') return;
     // A turn that expired (its request waited a whole window to leave) is counted from now again.
     this.settle(turn, 'done');
-    this.sent.push(now);
+    this.sent.push(this.expiryOf(now));
   }
 
   /** The turn was not used: its place in the window is free again. */
@@ -93,9 +112,8 @@ export class SendLog {
 
   /** Drops what left the window; a turn pending for a whole window counts as sent when granted. */
   private expire(now: number): void {
-    const edge = now - this.windowMs;
-    while (this.sentHead < this.sent.length && this.sent[this.sentHead]! <= edge) this.sentHead += 1;
-    for (let turn = this.nextPending(); turn && turn.grantedAt <= edge; turn = this.nextPending()) this.settle(turn, 'expired');
+    while (this.sentHead < this.sent.length && this.sent[this.sentHead]! <= now) this.sentHead += 1;
+    for (let turn = this.nextPending(); turn && turn.expiresAt <= now; turn = this.nextPending()) this.settle(turn, 'expired');
     // Compact now and then: the arrays only grow at their ends.
     if (this.sentHead > 4096 && this.sentHead * 2 > this.sent.length) {
       this.sent = this.sent.slice(this.sentHead);
