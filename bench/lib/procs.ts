@@ -132,14 +132,22 @@ export interface CliRun {
   stderr: string;
 }
 
+/** The node flags on an executable's `#!/usr/bin/env -S node …` line (its heap caps), so a build is measured with its own. */
+function shebangNodeArgs(file: string): string[] {
+  const first = fs.readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
+  const words = first.split(/\s+/);
+  const node = words.indexOf('node');
+  return node < 0 ? [] : words.slice(node + 1).filter((w) => w !== '');
+}
+
 /**
  * Runs the CLI executable directly (so its shebang's heap cap applies) under /usr/bin/time.
- * `extraNodeArgs` (e.g. --cpu-prof) switch to `node <args> bin.js`, with the same heap caps as its shebang.
+ * `extraNodeArgs` (e.g. --cpu-prof) switch to `node <args> bin.js`, with the flags of its shebang.
  */
 export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; extraNodeArgs?: readonly string[]; onSpawn?: (pid: number) => void } = {}): Promise<CliRun> {
   const timeFile = path.join(fs.mkdtempSync(path.join(ROOT, 'bench', 'out', '.time-')), 'time');
   const command = options.extraNodeArgs
-    ? [process.execPath, '--max-old-space-size=256', '--max-semi-space-size=16', ...options.extraNodeArgs, CLI, ...args]
+    ? [process.execPath, ...shebangNodeArgs(CLI), ...options.extraNodeArgs, CLI, ...args]
     : [CLI, ...args];
   const spawnAt = epochMs();
   const started = performance.now();

@@ -26,8 +26,7 @@ export const START_MARGIN_MS = 150;
 
 /** One granted turn, as the log sees it. */
 export interface LoggedTurn {
-  readonly grantedAt: number;
-  /** When it leaves the window if never sent. */
+  /** When it leaves the window if never sent (its grant time plus the window). */
   readonly expiresAt: number;
   /**
    * pending: counted from its grant; expired: pending for a whole window, no longer counted (a
@@ -81,7 +80,7 @@ export class SendLog {
 
   /** A turn granted at `now`: counted from now until it is settled. */
   grant(now: number): LoggedTurn {
-    const turn: LoggedTurn = { grantedAt: now, expiresAt: this.expiryOf(now), state: 'pending' };
+    const turn: LoggedTurn = { expiresAt: this.expiryOf(now), state: 'pending' };
     this.pending.push(turn);
     this.pendingCount += 1;
     return turn;
