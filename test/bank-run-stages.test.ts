@@ -13,6 +13,8 @@ import { Breaker, Caller, FAIL_FAST_THRESHOLD } from '../src/pipeline/bank-run/c
 import { RateLimiter } from '../src/limiter/index.js';
 import { OrderedWriter, READ_AHEAD_ROWS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
 import { LivePayees } from '../src/pipeline/bank-run/payees.js';
+import { PayeeLedger } from '../src/pipeline/bank-run/ledger.js';
+import { lockIdentity, SYSTEM_PROBE } from '../src/state/run-lock.js';
 import { Planner, StoredPayees, STORED_PAYEES_CHUNK } from '../src/pipeline/bank-run/plan.js';
 import { chooseRun, openInput } from '../src/pipeline/bank-run/prepare.js';
 import { MAX_NAME_CHARS, nameVerdict } from '../src/pipeline/bank-run/row-output.js';
@@ -42,6 +44,12 @@ function memoryStore(t: TestContext, now = () => T0): BankStore {
     db.close();
   });
   return store;
+}
+
+/** The ledger of run `runId` (null: a dry run), holding the state's run lock as a run does. */
+function ledgerOf(store: BankStore, runId: number | null, payees: LivePayees, summary: ReturnType<typeof createSummary>, dryRun = false): PayeeLedger {
+  if (!dryRun) assert.equal(store.acquireLock(lockIdentity(process.pid), SYSTEM_PROBE).ok, true);
+  return new PayeeLedger({ store, runId, dryRun, payees, summary, now: () => T0, depositMemoryMs: 90 * 86_400_000, retryUnconfirmed: false });
 }
 
 function deps(store: BankStore, patch: Partial<BankRunDeps> = {}): BankRunDeps {
@@ -120,13 +128,14 @@ test('caller with --rate: each request takes its turn; a payee still waiting whe
   const runId = store.createRun('f', 'pl', 'in.csv').id;
   const opts = options({ rate: 1, concurrency: 2 });
   const summary = createSummary(opts);
-  const payees = new LivePayees(store, runId, summary);
+  const payees = new LivePayees();
+  const ledger = ledgerOf(store, runId, payees, summary);
   const stop = new StopControl(10);
   const limiter = new RateLimiter({ rate: 1 });
   t.after(() => limiter.close());
   let settled = 0;
   const caller = new Caller({
-    options: opts, client, store, runId, payees, summary, stop, limiter, now: () => T0,
+    options: opts, client, ledger, stats: store, payees, summary, stop, limiter, now: () => T0,
     log: { info: () => {}, warn: () => {} }, onSettled: () => {
       settled += 1;
       // The first answer stops the run: the second payee is still waiting for its turn (1/s).
@@ -158,11 +167,12 @@ test('caller: answers a payee over HTTP, defers every payee of an account at its
   const store = memoryStore(t);
   const runId = store.createRun('f', 'pl', 'in.csv').id;
   const summary = createSummary(options());
-  const payees = new LivePayees(store, runId, summary);
+  const payees = new LivePayees();
+  const ledger = ledgerOf(store, runId, payees, summary);
   const stop = new StopControl(10);
   let settled = 0;
   const caller = new Caller({
-    options: options(), client, store, runId, payees, summary, stop, limiter: undefined, now: () => T0,
+    options: options(), client, ledger, stats: store, payees, summary, stop, limiter: undefined, now: () => T0,
     log: { info: () => {}, warn: () => {} }, onSettled: () => (settled += 1),
   });
   const task = (account: string, firstRow: number): PayeeTask => {
@@ -191,10 +201,11 @@ test('plan: local checks, a later row of a payee joins the first, a dry run coun
   const header = ['name', 'account', 'ifsc'];
   const columns = { account: 1, ifsc: 2, name: 0 };
   const summary = createSummary(options({ dryRun: true }));
-  const payees = new LivePayees(store, null, summary);
+  const payees = new LivePayees();
+  const ledger = ledgerOf(store, null, payees, summary, true);
   const dispatched: PayeeTask[] = [];
   const planner = new Planner({
-    options: options({ dryRun: true }), store, runId: null, resumed: false, header, columns, payees, summary,
+    options: options({ dryRun: true }), store, runId: null, resumed: false, header, columns, payees, ledger, summary,
     now: () => T0, dispatch: (task) => dispatched.push(task),
   });
   const slot = (fields: string[], line: number): Slot => ({ line, fields, size: 0, outcome: undefined, task: undefined, duplicate: false });
@@ -285,16 +296,16 @@ test('prepare: an empty file, a column the output appends (renamed), an unfinish
   const store = memoryStore(t);
   const first = createSummary(options({ inputPath: good }));
   const input = await openInput(options({ inputPath: good }));
-  const run = await chooseRun(options({ inputPath: good }), deps(store), input, first);
+  const run = await chooseRun(options({ inputPath: good }), deps(store), input, first, () => {});
   input.close();
   run.release();
   assert.equal(first.resumed, false);
   assert.equal(typeof run.runId, 'number');
   const again = await openInput(options({ inputPath: good }));
-  await assert.rejects(chooseRun(options({ inputPath: good }), deps(store), again, createSummary(options())), (e) => e instanceof UsageError && /add --resume/.test(e.message));
+  await assert.rejects(chooseRun(options({ inputPath: good }), deps(store), again, createSummary(options()), () => {}), (e) => e instanceof UsageError && /add --resume/.test(e.message));
   const resumed = createSummary(options({ inputPath: good, resume: true }));
   const third = await openInput(options({ inputPath: good }));
-  const continued = await chooseRun(options({ inputPath: good, resume: true }), deps(store), third, resumed);
+  const continued = await chooseRun(options({ inputPath: good, resume: true }), deps(store), third, resumed, () => {});
   third.close();
   continued.release();
   assert.equal(continued.runId, run.runId);

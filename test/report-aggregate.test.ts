@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { openDatabase } from '../src/state/db.js';
 import { BankStore } from '../src/state/bank-store.js';
+import { lockIdentity, SYSTEM_PROBE } from '../src/state/run-lock.js';
 import type { NewResult } from '../src/state/types.js';
 import { chooseBinMs, latestRunId, readRunAggregates } from '../src/report/aggregate.js';
 import { buildReport } from '../src/report/build.js';
@@ -33,6 +34,7 @@ function buildState(t: TestContext) {
   let clock = T0 - 10 * DAY;
   const db = openDatabase(':memory:');
   const store = new BankStore(db, () => clock);
+  store.acquireLock(lockIdentity(process.pid), SYSTEM_PROBE); // a claim is made under the run lock
   t.after(() => {
     store.close();
     db.close();
@@ -44,7 +46,7 @@ function buildState(t: TestContext) {
 
   clock = T0;
   const run = store.createRun('fp-123', 'pd', 'payees.csv').id;
-  const call = (idx: number, account: string) => store.insertInFlight(run, account, 'SBIN0000001', idx, 'pd');
+  const call = (idx: number, account: string) => store.claim({ runId: run, account: account, ifsc: 'SBIN0000001', firstRow: idx, mode: 'pd', stored: false, retryUnconfirmed: false });
   const answer = (idx: number, account: string, status: NewResult['status'], name: string | null, reason: string | null = null) => {
     call(idx, account);
     const r = store.insertResult(result(account, 'SBIN0000001', status, name, clock, reason));

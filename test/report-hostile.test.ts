@@ -13,6 +13,7 @@ import { CHROMIUM, openChromium } from './helpers/chromium.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { openDatabase } from '../src/state/db.js';
 import { BankStore } from '../src/state/bank-store.js';
+import { lockIdentity, SYSTEM_PROBE } from '../src/state/run-lock.js';
 import { readRunAggregates } from '../src/report/aggregate.js';
 import { buildReport } from '../src/report/build.js';
 import { renderReport } from '../src/report/render.js';
@@ -62,6 +63,7 @@ test('hostile values in every field the state holds render as text', (t) => {
   let clock = Date.parse('2026-01-01T00:00:00Z');
   const db = openDatabase(':memory:');
   const store = new BankStore(db, () => clock);
+  store.acquireLock(lockIdentity(process.pid), SYSTEM_PROBE); // a claim is made under the run lock
   t.after(() => {
     store.close();
     db.close();
@@ -76,7 +78,7 @@ test('hostile values in every field the state holds render as text', (t) => {
       bankName: null, bankBranch: null, bankCity: null, bankDistrict: null, bankState: null, bankMicr: null, bankIso3166: null,
       bankSwift: null, bankImps: null, bankNeft: null, bankRtgs: null, bankUpi: null, requestId: evil, verifiedAt: clock - 1000,
     });
-    store.insertInFlight(run, account, 'SBIN0001234', idx, 'pl');
+    store.claim({ runId: run, account: account, ifsc: 'SBIN0001234', firstRow: idx, mode: 'pl', stored: false, retryUnconfirmed: false });
     const r = store.insertResult({
       account, ifsc: 'SBIN0001234', mode: 'pl', status: 'NOT_VERIFIED', reason: evil, beneficiaryName: evil, transactionRemark: evil,
       bankName: null, bankBranch: null, bankCity: null, bankDistrict: null, bankState: null, bankMicr: null, bankIso3166: null,
@@ -84,7 +86,7 @@ test('hostile values in every field the state holds render as text', (t) => {
     });
     store.markDone(run, idx, 'api', r.id, evil);
     for (const [offset, status] of [[1, 'FAILED'], [2, 'UNCONFIRMED']] as const) {
-      store.insertInFlight(run, String(400000000000 + idx + offset), `${evil.slice(0, 11)}`, idx + offset, 'pl');
+      store.claim({ runId: run, account: String(400000000000 + idx + offset), ifsc: `${evil.slice(0, 11)}`, firstRow: idx + offset, mode: 'pl', stored: false, retryUnconfirmed: false });
       store.markStatus(run, idx + offset, status, evil, evil);
     }
     clock += 1000;

@@ -78,10 +78,12 @@ test('an unfinished run in a schema-3 state file is resumed after the upgrade to
   const db = new Database(statePath, { readonly: true });
   t.after(() => db.close());
   assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-  const columns = (db.prepare('PRAGMA table_info(run_keys)').all() as Array<{ name: string; pk: number }>);
+  // Schema 6 gave the table and its columns the glossary's words: run_payees, first_row, mode.
+  const columns = (db.prepare('PRAGMA table_info(run_payees)').all() as Array<{ name: string; pk: number }>);
   assert.ok(!columns.some((c) => c.name === 'key'), 'the key text column is gone');
-  assert.deepEqual(columns.filter((c) => c.pk > 0).map((c) => c.name), ['run_id', 'first_idx']);
-  const keys = db.prepare('SELECT first_idx AS idx, status, attempts FROM run_keys WHERE run_id = 1 ORDER BY first_idx').all();
+  assert.ok(columns.some((c) => c.name === 'mode') && !columns.some((c) => c.name === 'phase'));
+  assert.deepEqual(columns.filter((c) => c.pk > 0).map((c) => c.name), ['run_id', 'first_row']);
+  const keys = db.prepare('SELECT first_row AS idx, status, attempts FROM run_payees WHERE run_id = 1 ORDER BY first_row').all();
   assert.deepEqual(keys, [
     { idx: 1, status: 'DONE', attempts: 1 },
     { idx: 2, status: 'DONE', attempts: 1 },

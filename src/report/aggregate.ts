@@ -115,14 +115,15 @@ function toRunInfo(row: RunRow, lastAt: number): RunInfo {
 
 /** One scan of the run's keys: counts by outcome, calls, reuse, changed holders and the time span. */
 function readKeyGroups(db: Db, runId: number): KeyGroup[] {
+  const t = payeeTable(db);
   return db
     .prepare(
-      `SELECT k.status AS keyStatus, r.status AS resultStatus, k.source AS source, k.phase AS phase,
+      `SELECT k.status AS keyStatus, r.status AS resultStatus, k.source AS source, k.${t.mode} AS phase,
               count(*) AS n, sum(k.attempts) AS attempts,
               sum(r.changed_since IS NOT NULL AND k.source = 'api') AS changed,
               min(CASE WHEN k.status = 'DONE' THEN r.verified_at ELSE k.updated_at END) AS firstAt,
               max(CASE WHEN k.status = 'DONE' AND k.source = 'api' THEN r.verified_at ELSE k.updated_at END) AS lastAt
-       FROM run_keys k LEFT JOIN results r ON r.id = k.result_id
+       FROM ${t.payees} k LEFT JOIN results r ON r.id = k.result_id
        WHERE k.run_id = ?
        GROUP BY 1, 2, 3, 4`,
     )
@@ -156,13 +157,14 @@ export function tallyKeyGroups(groups: readonly KeyGroup[], mode: RunInfo['mode'
 
 /** Outcomes over time: answers, failures, unconfirmed and deferred payees per bin. */
 function readTimeline(db: Db, runId: number, run: RunInfo): RunAggregates['timeline'] {
+  const t = payeeTable(db);
   const start = run.startedAt;
   const binMs = chooseBinMs(Math.max(1, run.updatedAt - start + 1));
   const binRows = db
     .prepare(
       `SELECT max(0, CAST(((CASE WHEN k.status = 'DONE' THEN r.verified_at ELSE k.updated_at END) - ?) / ? AS INTEGER)) AS b,
               k.status AS status, count(*) AS n
-       FROM run_keys k LEFT JOIN results r ON r.id = k.result_id
+       FROM ${t.payees} k LEFT JOIN results r ON r.id = k.result_id
        WHERE k.run_id = ? AND (k.status IN ('FAILED', 'UNCONFIRMED', 'DEFERRED') OR (k.status = 'DONE' AND k.source = 'api'))
        GROUP BY 1, 2 ORDER BY 1`,
     )
@@ -175,6 +177,15 @@ function readTimeline(db: Db, runId: number, run: RunInfo): RunAggregates['timel
     if (key) bins[Math.min(row.b, bins.length - 1)]![key] += row.n;
   }
   return { start, binMs, bins };
+}
+
+/**
+ * The payees' table and its columns by their names in this state: schema 6 renamed run_keys,
+ * first_idx and phase (a state file of an older version is read as it is, read-only).
+ */
+function payeeTable(db: Db): { payees: string; firstRow: string; mode: string } {
+  const renamed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_payees'").get() !== undefined;
+  return renamed ? { payees: 'run_payees', firstRow: 'first_row', mode: 'mode' } : { payees: 'run_keys', firstRow: 'first_idx', mode: 'phase' };
 }
 
 /** Whether the state has the tables of schema 5 (a state file of an older version, read read-only, has not). */
@@ -238,11 +249,12 @@ function readActivity(db: Db, runId: number, timeline: RunAggregates['timeline']
 
 /** The reasons people see in verify_reason, without the request id that makes each unique. */
 function readTopReasons(db: Db, runId: number): Array<{ reason: string; count: number }> {
+  const t = payeeTable(db);
   const reasons = db
     .prepare(
       `SELECT CASE WHEN instr(reason, ' (') > 0 THEN substr(reason, 1, instr(reason, ' (') - 1) ELSE reason END AS reason, count(*) AS count
        FROM (SELECT CASE WHEN k.status = 'DONE' THEN r.reason ELSE k.reason END AS reason
-             FROM run_keys k LEFT JOIN results r ON r.id = k.result_id WHERE k.run_id = ?)
+             FROM ${t.payees} k LEFT JOIN results r ON r.id = k.result_id WHERE k.run_id = ?)
        WHERE reason IS NOT NULL AND reason <> ''
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?`,
     )
@@ -251,10 +263,11 @@ function readTopReasons(db: Db, runId: number): Array<{ reason: string; count: n
 }
 
 function readActionList(db: Db, runId: number, status: ActionStatus, listCap: number, total: number): CappedList<ActionItem> {
+  const t = payeeTable(db);
   const rows = db
     .prepare(
-      `SELECT first_idx AS row, account, ifsc, status, reason, due_at AS dueAt, request_id AS requestId, updated_at AS updatedAt
-       FROM run_keys WHERE run_id = ? AND status = ? ORDER BY first_idx LIMIT ?`,
+      `SELECT ${t.firstRow} AS row, account, ifsc, status, reason, due_at AS dueAt, request_id AS requestId, updated_at AS updatedAt
+       FROM ${t.payees} WHERE run_id = ? AND status = ? ORDER BY ${t.firstRow} LIMIT ?`,
     )
     .all(runId, status, listCap) as ActionItem[];
   const items = rows.map((item) => ({ ...item, account: maskAccountNumber(item.account), reason: maskLongDigits(item.reason ?? '') }));
@@ -263,18 +276,19 @@ function readActionList(db: Db, runId: number, status: ActionStatus, listCap: nu
 
 /** Payees whose holder or status differs from their previous check, with that check (before) and this one (after). */
 function readChangedHolders(db: Db, runId: number, listCap: number, total: number): CappedList<ChangedHolder> {
+  const t = payeeTable(db);
   const rows = db
     .prepare(
-      `SELECT k.first_idx AS row, k.account, k.ifsc, r.status AS afterStatus, r.beneficiary_name AS afterName,
+      `SELECT k.${t.firstRow} AS row, k.account, k.ifsc, r.status AS afterStatus, r.beneficiary_name AS afterName,
               r.verified_at AS afterAt, r.changed_since AS description,
               p.status AS beforeStatus, p.beneficiary_name AS beforeName, p.verified_at AS beforeAt
-       FROM run_keys k JOIN results r ON r.id = k.result_id
+       FROM ${t.payees} k JOIN results r ON r.id = k.result_id
        LEFT JOIN results p ON p.id = (
          SELECT q.id FROM results q
          WHERE q.account = r.account AND q.ifsc = r.ifsc AND q.id < r.id AND q.status IN ('VERIFIED', 'NOT_VERIFIED')
          ORDER BY q.verified_at DESC, q.id DESC LIMIT 1)
        WHERE k.run_id = ? AND k.source = 'api' AND r.changed_since IS NOT NULL
-       ORDER BY k.first_idx LIMIT ?`,
+       ORDER BY k.${t.firstRow} LIMIT ?`,
     )
     .all(runId, listCap) as ChangedHolder[];
   const items = rows.map((c) => ({ ...c, account: maskAccountNumber(c.account), description: maskLongDigits(c.description) }));

@@ -6,9 +6,9 @@
 import type { Db } from './types.js';
 import { describeChange, type PreviousResult } from './changes.js';
 import { GroupCommit } from './group-commit.js';
-import { RunLock, type LockAttempt } from './run-lock.js';
+import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
-import type { FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, VerifyMode } from './types.js';
+import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, VerifyMode } from './types.js';
 
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
   transaction_remark AS transactionRemark, bank_name AS bankName, bank_branch AS bankBranch,
@@ -17,12 +17,12 @@ const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_nam
   bank_rtgs AS bankRtgs, bank_upi AS bankUpi, request_id AS requestId, verified_at AS verifiedAt,
   changed_since AS changedSince`;
 
-const PAYEE_COLUMNS = `account || '|' || ifsc AS payee, account, ifsc, first_idx AS firstRow, status, phase AS mode, source, reason,
+const PAYEE_COLUMNS = `account || '|' || ifsc AS payee, account, ifsc, first_row AS firstRow, status, mode, source, reason,
   result_id AS resultId, request_id AS requestId, due_at AS dueAt, attempts`;
 
 /** payeesFrom's columns: a payee of the run, then its answer's (all NULL when it has none). */
-const PAYEE_AND_RESULT_COLUMNS = `k.first_idx, k.account, k.ifsc, k.status, k.phase, k.source, k.reason, k.result_id, k.request_id,
-  k.due_at, k.attempts, r.id, r.mode, r.status, r.reason, r.beneficiary_name, r.transaction_remark, r.bank_name,
+const PAYEE_AND_RESULT_COLUMNS = `p.first_row, p.account, p.ifsc, p.status, p.mode, p.source, p.reason, p.result_id, p.request_id,
+  p.due_at, p.attempts, r.id, r.mode, r.status, r.reason, r.beneficiary_name, r.transaction_remark, r.bank_name,
   r.bank_branch, r.bank_city, r.bank_district, r.bank_state, r.bank_micr, r.bank_iso3166, r.bank_swift, r.bank_imps,
   r.bank_neft, r.bank_rtgs, r.bank_upi, r.request_id, r.verified_at, r.changed_since`;
 
@@ -65,38 +65,55 @@ export class BankStore {
         `INSERT INTO runs (fingerprint, mode, input_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
       ),
       finishRun: db.prepare(`UPDATE runs SET status = ?, total_rows = ?, updated_at = ? WHERE id = ?`),
-      getPayee: db.prepare(`SELECT ${PAYEE_COLUMNS} FROM run_keys WHERE run_id = ? AND account = ? AND ifsc = ?`),
+      getPayee: db.prepare(`SELECT ${PAYEE_COLUMNS} FROM run_payees WHERE run_id = ? AND account = ? AND ifsc = ?`),
       insertPayee: db.prepare(
-        `INSERT INTO run_keys (run_id, first_idx, account, ifsc, status, updated_at) VALUES (?, ?, ?, ?, 'PENDING', ?)`,
+        `INSERT INTO run_payees (run_id, first_row, account, ifsc, status, updated_at) VALUES (?, ?, ?, ?, 'PENDING', ?)`,
       ),
-      insertInFlight: db.prepare(
-        `INSERT INTO run_keys (run_id, first_idx, account, ifsc, status, phase, attempts, updated_at) VALUES (?, ?, ?, ?, 'IN_FLIGHT', ?, 1, ?)`,
+      // The claim: a new payee's row inserted IN_FLIGHT, or a stored one that is PENDING (or this
+      // invocation's own, for hybrid's second call) set IN_FLIGHT. No row changed: not ours to send.
+      claimNew: db.prepare(
+        `INSERT INTO run_payees (run_id, first_row, account, ifsc, status, mode, claim, attempts, updated_at) VALUES (?, ?, ?, ?, 'IN_FLIGHT', ?, ?, 1, ?)
+         ON CONFLICT DO NOTHING`,
       ),
-      markInFlight: db.prepare(
-        `UPDATE run_keys SET status = 'IN_FLIGHT', phase = ?, attempts = attempts + 1, updated_at = ? WHERE run_id = ? AND first_idx = ?`,
+      claimStored: db.prepare(
+        `UPDATE run_payees SET status = 'IN_FLIGHT', mode = ?, claim = ?, attempts = attempts + 1, updated_at = ?
+         WHERE run_id = ? AND first_row = ? AND (status = 'PENDING' OR (status = 'IN_FLIGHT' AND claim = ?))`,
       ),
       markDone: db.prepare(
-        `UPDATE run_keys SET status = 'DONE', source = ?, result_id = ?, request_id = ?, reason = NULL, due_at = NULL, updated_at = ?
-         WHERE run_id = ? AND first_idx = ?`,
+        `UPDATE run_payees SET status = 'DONE', source = ?, result_id = ?, request_id = ?, reason = NULL, due_at = NULL, updated_at = ?
+         WHERE run_id = ? AND first_row = ?`,
       ),
       markOther: db.prepare(
-        `UPDATE run_keys SET status = ?, reason = ?, request_id = ?, due_at = ?, updated_at = ? WHERE run_id = ? AND first_idx = ?`,
+        `UPDATE run_payees SET status = ?, reason = ?, request_id = ?, due_at = ?, updated_at = ? WHERE run_id = ? AND first_row = ?`,
       ),
       deferAccount: db.prepare(
-        `UPDATE run_keys SET status = 'DEFERRED', reason = ?, due_at = ?, updated_at = ?
+        `UPDATE run_payees SET status = 'DEFERRED', reason = ?, due_at = ?, updated_at = ?
          WHERE run_id = ? AND account = ? AND status IN ('PENDING', 'FAILED', 'DEFERRED')`,
       ),
       requeueInFlight: db.prepare(
-        `UPDATE run_keys SET status = 'PENDING', updated_at = ? WHERE run_id = ? AND status = 'IN_FLIGHT' AND phase = 'pl'`,
+        `UPDATE run_payees SET status = 'PENDING', updated_at = ? WHERE run_id = ? AND status = 'IN_FLIGHT' AND mode = 'pl'`,
       ),
       unconfirmInFlight: db.prepare(
-        `UPDATE run_keys SET status = 'UNCONFIRMED',
+        `UPDATE run_payees SET status = 'UNCONFIRMED',
            reason = 'a penny-drop request was in flight when the run stopped: it may have deposited; check the bank statement or re-run with --retry-unconfirmed',
            updated_at = ?
          WHERE run_id = ? AND status = 'IN_FLIGHT'`,
       ),
       requeueUnconfirmed: db.prepare(
-        `UPDATE run_keys SET status = 'PENDING', reason = NULL, updated_at = ? WHERE run_id = ? AND status = 'UNCONFIRMED'`,
+        `UPDATE run_payees SET status = 'PENDING', reason = NULL, updated_at = ? WHERE run_id = ? AND status = 'UNCONFIRMED'`,
+      ),
+      // Deposits (penny-drop requests), per payee across runs: docs/ARCHITECTURE.md, "Never paying twice".
+      lastDeposit: db.prepare(
+        `SELECT id, status, result_id AS resultId, run_id AS runId, sent_at AS sentAt FROM deposits
+         WHERE account = ? AND ifsc = ? AND sent_at >= ? AND status IN ('IN_FLIGHT', 'UNCONFIRMED', 'ANSWERED')
+         ORDER BY sent_at DESC, id DESC LIMIT 1`,
+      ),
+      insertDeposit: db.prepare(
+        `INSERT INTO deposits (account, ifsc, run_id, first_row, claim, status, sent_at, updated_at) VALUES (?, ?, ?, ?, ?, 'IN_FLIGHT', ?, ?)`,
+      ),
+      settleDeposit: db.prepare(`UPDATE deposits SET status = ?, result_id = ?, request_id = ?, updated_at = ? WHERE id = ?`),
+      unconfirmDeposits: db.prepare(
+        `UPDATE deposits SET status = 'UNCONFIRMED', updated_at = ? WHERE status = 'IN_FLIGHT' AND (claim IS NULL OR claim <> ?)`,
       ),
       insertResult: db.prepare(
         `INSERT INTO results (account, ifsc, mode, status, reason, beneficiary_name, transaction_remark, bank_name,
@@ -107,8 +124,8 @@ export class BankStore {
       getResult: db.prepare(`SELECT ${RESULT_COLUMNS} FROM results WHERE id = ?`),
       payeesFrom: db
         .prepare(
-          `SELECT ${PAYEE_AND_RESULT_COLUMNS} FROM run_keys k LEFT JOIN results r ON r.id = k.result_id
-           WHERE k.run_id = ? AND k.first_idx >= ? ORDER BY k.first_idx LIMIT ?`,
+          `SELECT ${PAYEE_AND_RESULT_COLUMNS} FROM run_payees p LEFT JOIN results r ON r.id = p.result_id
+           WHERE p.run_id = ? AND p.first_row >= ? ORDER BY p.first_row LIMIT ?`,
         )
         .raw(true),
       reusable: db.prepare(
@@ -166,15 +183,44 @@ export class BankStore {
     this.stmt.insertPayee.run(runId, firstRow, account, ifsc, this.now());
   }
 
-  /** A new payee's row, written as its first request is about to leave: insertPayee and markInFlight in one. */
-  insertInFlight(runId: number, account: string, ifsc: string, firstRow: number, mode: VerifyMode): void {
+  /**
+   * Claims a payee for a request of `mode` about to leave: in the group's transaction, which
+   * no other process can write under, this invocation must still hold the run lock, and the
+   * payee's row must be new or PENDING (or this invocation's own IN_FLIGHT, for hybrid's second
+   * call). A penny-drop also asks the deposit history first and records its deposit. Nothing is
+   * sent unless the answer is `claimed`.
+   */
+  claim(request: ClaimRequest): Claim {
     this.commits.begin();
-    this.stmt.insertInFlight.run(runId, firstRow, account, ifsc, mode, this.now());
+    if (!this.lock.holds()) return { kind: 'lock-lost', holder: this.lock.read() };
+    const { runId, firstRow, account, ifsc, mode, stored } = request;
+    const token = this.lock.token;
+    const now = this.now();
+    if (mode === 'pd' && request.depositSince !== undefined) {
+      const known = this.lastDeposit(account, ifsc, request.depositSince);
+      if (known && !(known.status !== 'ANSWERED' && request.retryUnconfirmed)) return { kind: 'deposited', deposit: known };
+    }
+    const changes = stored
+      ? this.stmt.claimStored.run(mode, token, now, runId, firstRow, token).changes
+      : this.stmt.claimNew.run(runId, firstRow, account, ifsc, mode, token, now).changes;
+    if (changes !== 1) return { kind: 'taken' };
+    const depositId = mode === 'pd' ? Number(this.stmt.insertDeposit.run(account, ifsc, runId, firstRow, token, now, now).lastInsertRowid) : null;
+    return { kind: 'claimed', depositId };
   }
 
-  markInFlight(runId: number, firstRow: number, mode: VerifyMode): void {
+  /** The newest penny-drop to this payee since `since` that was answered, is in flight or went unconfirmed, with its answer. */
+  lastDeposit(account: string, ifsc: string, since: number): DepositRecord | undefined {
+    const row = this.stmt.lastDeposit.get(account, ifsc, since) as Omit<DepositRecord, 'result'> | undefined;
+    if (!row) return undefined;
+    const result = row.resultId === null ? undefined : this.getResult(row.resultId);
+    // An answered deposit whose answer is gone is no answer to reuse: still never sent blind.
+    return { ...row, status: row.status === 'ANSWERED' && !result ? 'UNCONFIRMED' : row.status, result };
+  }
+
+  /** What became of a deposit: answered (with its result), unconfirmed, failed (no rupee moved) or not sent. */
+  settleDeposit(depositId: number, status: Exclude<DepositStatus, 'IN_FLIGHT'>, resultId: number | null, requestId: string | null): void {
     this.commits.begin();
-    this.stmt.markInFlight.run(mode, this.now(), runId, firstRow);
+    this.stmt.settleDeposit.run(status, resultId, requestId, this.now(), depositId);
   }
 
   markDone(runId: number, firstRow: number, source: 'api' | 'reuse', resultId: number, requestId: string | null): void {
@@ -275,17 +321,33 @@ export class BankStore {
 
   // ---- lock (run-lock.ts) ----
 
-  /** Takes the run lock, or names who holds it. A holder that is gone is taken over. */
-  acquireLock(pid: number, isAlive: (pid: number) => boolean): LockAttempt {
-    return this.lock.acquire(pid, isAlive);
+  /**
+   * Takes the run lock, names its live holder, or returns another host's row to watch
+   * (`takeOver`: the row found still after the lease). Once taken, deposits left IN_FLIGHT by
+   * any earlier holder are UNCONFIRMED: that process is gone, and its rupee may have moved.
+   */
+  acquireLock(me: LockIdentity, probe: ProcessProbe, takeOver?: HeldLock): LockAttempt {
+    const attempt = this.lock.acquire(me, probe, takeOver);
+    if (attempt.ok) {
+      this.commits.begin();
+      this.stmt.unconfirmDeposits.run(this.now(), me.token);
+      this.commits.flushSync();
+    }
+    return attempt;
   }
 
-  heartbeat(pid: number): void {
-    this.lock.heartbeat(pid);
+  /** The lock's row as it is now (who holds it). */
+  readLock(): HeldLock | undefined {
+    return this.lock.read();
   }
 
-  releaseLock(pid: number): void {
-    this.lock.release(pid);
+  /** Moves the heartbeat; false when another run has taken the lock. */
+  heartbeat(): boolean {
+    return this.lock.heartbeat();
+  }
+
+  releaseLock(): void {
+    this.lock.release();
   }
 
   // ---- group commit (group-commit.ts) ----

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import Database from 'better-sqlite3';
 import { RunLockedError, StateFileError } from '../errors.js';
-import { describeHolder, isAlive, liveHolder, LOCK_QUERY, type HeldLock } from './run-lock.js';
+import { describeHolder, isAlive, olderRunHolder, LOCK_QUERY_V1, type HeldLock } from './run-lock.js';
 import { MIGRATIONS } from './migrations.js';
 import { isSymlinkOpenError, O_NOFOLLOW, symlinkProblem } from '../safe-path.js';
 import type { Db } from './types.js';
@@ -155,7 +155,7 @@ function migrate(db: Db, path: string): void {
  * flight. The upgrade waits until no live run holds the file.
  */
 function refuseIfInUse(db: Db, path: string): void {
-  const holder = liveHolder(db.prepare(LOCK_QUERY).get() as HeldLock | undefined, { pid: process.pid, host: os.hostname() }, Date.now(), isAlive);
+  const holder = olderRunHolder(db.prepare(LOCK_QUERY_V1).get() as HeldLock | undefined, { pid: process.pid, host: os.hostname() }, Date.now(), { isAlive });
   if (holder) {
     throw new RunLockedError(`${describeHolder(holder)} is using state file ${path}, which this version must upgrade first: wait for it to finish, then run again`);
   }

@@ -11,7 +11,9 @@ export const GROUP_COMMIT_MS = 50;
 
 export class GroupCommit {
   private readonly db: Db;
-  private inTransaction = false;
+  private open = false;
+  /** Counts the transactions opened: `transactionNumber` names the one open now. */
+  private opened = 0;
   private commitTimer: NodeJS.Timeout | undefined;
   private immediateScheduled = false;
   /** A commit that failed in the background (disk full, I/O error): every later write reports it. */
@@ -29,9 +31,10 @@ export class GroupCommit {
   /** Called before every write: opens the group's transaction if none is open. */
   begin(): void {
     if (this.failure !== undefined) throw this.failure;
-    if (!this.inTransaction) {
+    if (!this.open) {
       this.db.exec('BEGIN IMMEDIATE');
-      this.inTransaction = true;
+      this.open = true;
+      this.opened += 1;
     }
     // Writes nobody waits for (answers, statuses) are committed in groups every few ms; a
     // COMMIT per event-loop turn was the largest single cost of a run.
@@ -56,7 +59,7 @@ export class GroupCommit {
   /** Resolves once every write made so far is committed. */
   flush(): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (!this.inTransaction) return Promise.resolve();
+    if (!this.open) return Promise.resolve();
     // Someone waits (an IN_FLIGHT mark before its request): commit at the end of this turn,
     // together with every other write made in it.
     if (!this.immediateScheduled) {
@@ -76,8 +79,8 @@ export class GroupCommit {
   }
 
   flushSync(): void {
-    if (this.inTransaction) {
-      this.inTransaction = false;
+    if (this.open) {
+      this.open = false;
       try {
         this.beforeCommit?.();
         this.db.exec('COMMIT');
@@ -87,6 +90,16 @@ export class GroupCommit {
         throw error;
       }
     }
+  }
+
+  /** Whether a group's transaction is open (begin() was called and nothing has committed it yet). */
+  get inTransaction(): boolean {
+    return this.open;
+  }
+
+  /** The open transaction's number, or -1 when none is open. */
+  get transactionNumber(): number {
+    return this.open ? this.opened : -1;
   }
 
   close(): void {

@@ -175,4 +175,50 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, second)
   ) WITHOUT ROWID;
   `,
+  // 6: the state's words, and never paying twice (docs/ARCHITECTURE.md, "State file").
+  // - run_keys → run_payees, first_idx → first_row, phase → mode: the glossary's words.
+  // - run_payees.claim: the invocation (the run lock's token) that marked the payee IN_FLIGHT, in
+  //   the same transaction that checked it still held the lock: a request leaves only if its
+  //   payee was claimed by this invocation.
+  // - run_lock: a random token per invocation, a heartbeat counter (a lease is judged by whether
+  //   the counter moves, on the judge's own clock, never by comparing two hosts' clocks), and
+  //   what tells a live pid from a reused one (boot id, process start).
+  // - deposits: every penny-drop request, per payee across runs and input files: a payee with a
+  //   deposit answered, in flight or unconfirmed is never sent another without being asked.
+  //   Filled from what older versions left (pd results answered; pd payees in flight or
+  //   unconfirmed).
+  `
+  ALTER TABLE run_keys RENAME TO run_payees;
+  ALTER TABLE run_payees RENAME COLUMN first_idx TO first_row;
+  ALTER TABLE run_payees RENAME COLUMN phase TO mode;
+  ALTER TABLE run_payees ADD COLUMN claim TEXT;
+  DROP INDEX IF EXISTS run_keys_by_payee;
+  CREATE UNIQUE INDEX run_payees_by_payee ON run_payees (run_id, account, ifsc);
+
+  ALTER TABLE run_lock ADD COLUMN token TEXT;
+  ALTER TABLE run_lock ADD COLUMN beat INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE run_lock ADD COLUMN boot_id TEXT;
+  ALTER TABLE run_lock ADD COLUMN proc_start TEXT;
+
+  CREATE TABLE deposits (
+    id INTEGER PRIMARY KEY,
+    account TEXT NOT NULL,
+    ifsc TEXT NOT NULL,
+    run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+    first_row INTEGER,
+    claim TEXT,                            -- the invocation that sent it (run_lock.token)
+    status TEXT NOT NULL,                  -- IN_FLIGHT | ANSWERED | UNCONFIRMED
+    result_id INTEGER REFERENCES results (id),
+    request_id TEXT,
+    sent_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX deposits_by_payee ON deposits (account, ifsc, sent_at);
+  CREATE INDEX deposits_in_flight ON deposits (status) WHERE status = 'IN_FLIGHT';
+  INSERT INTO deposits (account, ifsc, run_id, first_row, claim, status, result_id, request_id, sent_at, updated_at)
+    SELECT account, ifsc, NULL, NULL, NULL, 'ANSWERED', id, request_id, verified_at, verified_at FROM results WHERE mode = 'pd';
+  INSERT INTO deposits (account, ifsc, run_id, first_row, claim, status, result_id, request_id, sent_at, updated_at)
+    SELECT account, ifsc, run_id, first_row, NULL, 'UNCONFIRMED', NULL, request_id, updated_at, updated_at
+    FROM run_payees WHERE mode = 'pd' AND status IN ('IN_FLIGHT', 'UNCONFIRMED');
+  `,
 ];

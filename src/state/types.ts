@@ -85,3 +85,44 @@ export interface LockHolder {
   host: string;
   startedAt: number;
 }
+
+/** What became of a penny-drop request: in flight, answered, unconfirmed (its answer lost), failed (the service said no rupee moved) or not sent. */
+export type DepositStatus = 'IN_FLIGHT' | 'ANSWERED' | 'UNCONFIRMED' | 'FAILED' | 'NOT_SENT';
+
+/** A penny-drop to a payee, from the deposit history (any run, any input file). */
+export interface DepositRecord {
+  id: number;
+  status: 'IN_FLIGHT' | 'ANSWERED' | 'UNCONFIRMED';
+  resultId: number | null;
+  /** The run that sent it; null for one recorded by an older version. */
+  runId: number | null;
+  sentAt: number;
+  /** The answer, when it was answered. */
+  result: ResultRecord | undefined;
+}
+
+/** A request about to leave, asking for its payee. */
+export interface ClaimRequest {
+  runId: number;
+  firstRow: number;
+  account: string;
+  ifsc: string;
+  mode: VerifyMode;
+  /** Whether the run's payee row exists (else it is inserted by the claim). */
+  stored: boolean;
+  /** For a penny-drop: deposits sent since this time count (the deposit memory). */
+  depositSince?: number | undefined;
+  /** --retry-unconfirmed: a deposit in flight or unconfirmed does not stop this one. */
+  retryUnconfirmed: boolean;
+}
+
+/**
+ * The claim's answer: the request may leave (with its deposit's id for a penny-drop); or the
+ * payee already has a deposit; or its row is not ours to send (another process changed it);
+ * or this invocation no longer holds the run lock.
+ */
+export type Claim =
+  | { kind: 'claimed'; depositId: number | null }
+  | { kind: 'deposited'; deposit: DepositRecord }
+  | { kind: 'taken' }
+  | { kind: 'lock-lost'; holder: LockHolder | undefined };

@@ -1,34 +1,36 @@
 /**
  * Stage 3 of the bank run (docs/ARCHITECTURE.md, "The bank run"): a payee's calls. Each payee
  * that needs the API gets a concurrency slot, then, for each request, its turn in the rate limiter
- * (src/limiter: one gate for first attempts and retries alike); its IN_FLIGHT mark is committed
- * before the request leaves; the answer, or the failure, becomes its outcome.
- * The caller also keeps the budget (--max-calls, --max-spend) and the circuit breaker.
+ * (src/limiter: one gate for first attempts and retries alike); its claim (IN_FLIGHT, checked
+ * against the run lock and, for a penny-drop, the deposit history) is committed before the
+ * request leaves; the ledger turns the answer, or the failure, into the payee's outcome. The
+ * budget (budget.ts) and the circuit breaker (breaker.ts) are parts of their own.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { CallResult, Client } from '../../api/client.js';
 import { isVasError, type VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
 import { createLimiter as createRateLimiter, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
-import type { BankStore } from '../../state/bank-store.js';
-import type { VerifyMode } from '../../state/types.js';
+import { describeHolder } from '../../state/run-lock.js';
+import type { Claim, VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
 import { nextIstMidnight } from '../time.js';
+import { Breaker, DEFAULT_BREAKER_THRESHOLD } from './breaker.js';
+import { Budget, type BudgetStop } from './budget.js';
+import { failureAction } from './failure.js';
+import type { PayeeLedger } from './ledger.js';
 import type { LivePayees } from './payees.js';
-import { deferralReason, invalidResult, toNewResult } from './results.js';
 import { SignalEvent, type StopControl } from './stop.js';
 import type { BankRunOptions, BankRunSummary, Logger, PayeeTask } from './types.js';
 
-/** Consecutive service failures (unavailable, network, timeout, server) that stop the run. Default 10. */
-export const DEFAULT_BREAKER_THRESHOLD = 10;
-/** Service failures that stop a run in which no call has succeeded yet (a wrong or dead target). */
-export const FAIL_FAST_THRESHOLD = 3;
+export { Breaker, DEFAULT_BREAKER_THRESHOLD, FAIL_FAST_THRESHOLD } from './breaker.js';
 
-export interface CallerParts {
+export interface CallerContext {
   options: BankRunOptions;
   client: Client | undefined;
-  store: BankStore;
-  runId: number | null;
+  ledger: PayeeLedger;
+  /** Run stats: retries and failed calls, for the report (src/state/run-stats.ts). */
+  stats: { noteRetry(error: VasError): void; noteFailure(error: VasError): void };
   payees: LivePayees;
   summary: BankRunSummary;
   stop: StopControl;
@@ -39,64 +41,36 @@ export interface CallerParts {
   onSettled: () => void;
 }
 
-/**
- * The circuit breaker: counts consecutive failed calls of the service and says why the run
- * must stop when they say it is down.
- */
-export class Breaker {
-  private consecutiveFailures = 0;
-  private successes = 0;
-  private readonly threshold: number;
-
-  constructor(threshold: number) {
-    this.threshold = threshold;
-  }
-
-  succeeded(): void {
-    this.consecutiveFailures = 0;
-    this.successes += 1;
-  }
-
-  /** An answer that is not a failure of the service (the account was refused). */
-  answered(): void {
-    this.consecutiveFailures = 0;
-  }
-
-  /** Counts a failed call; returns why the run must stop, if it must. */
-  failed(error: VasError): string | undefined {
-    this.consecutiveFailures += 1;
-    // Nothing answers at that address (refused, unknown host, 404 for the API path): the client
-    // already retried, and every other row would fail the same way.
-    const unreachable = error.code === 'refused' || error.code === 'dns' || error.code === 'not-found';
-    const neverWorked = this.successes === 0 && this.consecutiveFailures >= FAIL_FAST_THRESHOLD;
-    if (!unreachable && !neverWorked && this.consecutiveFailures < this.threshold) return undefined;
-    return unreachable
-      ? `cannot reach the API: ${maskDigits(error.describe())}`
-      : `${this.consecutiveFailures} call(s) in a row failed (last: ${maskDigits(error.describe())}): the service looks down`;
-  }
-}
-
 /** The turn of a run without --rate: nothing to count. */
 const NO_LIMIT: Turn = { sent() {}, cancel() {} };
 
+/** Why a claim that is not `claimed` stops the run: the state says another process works on it. */
+function lostLockMessage(claim: Claim): string {
+  const holder = claim.kind === 'lock-lost' && claim.holder ? describeHolder(claim.holder) : 'another vas-verify run';
+  return `this run lost the state file's lock to ${holder}: it stopped sending at once`;
+}
+
 export class Caller {
-  private readonly parts: CallerParts;
+  private readonly context: CallerContext;
   private readonly options: BankRunOptions;
+  private readonly ledger: PayeeLedger;
   private readonly limit: LimitFunction;
   private readonly breaker: Breaker;
+  private readonly budget: Budget;
   private readonly idle = new SignalEvent();
   private readonly spaceRetry: (() => Promise<void>) | undefined;
   private readonly noteRetry: (event: { error: VasError }) => void;
   /** Payees dispatched whose calls have not ended. */
   private outstanding = 0;
 
-  constructor(parts: CallerParts) {
-    this.parts = parts;
-    this.options = parts.options;
-    this.limit = pLimit(Math.max(1, parts.options.concurrency));
-    this.breaker = new Breaker(parts.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD);
-    // ---- limiter (src/limiter): one gate for every request, first attempts and retries ----
-    const limiter = parts.limiter;
+  constructor(context: CallerContext) {
+    this.context = context;
+    this.options = context.options;
+    this.ledger = context.ledger;
+    this.limit = pLimit(Math.max(1, context.options.concurrency));
+    this.breaker = new Breaker(context.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD);
+    this.budget = new Budget(context.options, context.summary);
+    const { limiter } = context;
     // A retry spends the same quota as a first attempt: it waits its turn too (a refusal cancels
     // it), and leaves as soon as it has it.
     this.spaceRetry = limiter
@@ -107,22 +81,15 @@ export class Caller {
         }
       : undefined;
     // A 429 slows every caller down, not only the one that got it (AIMD in the limiter).
-    const penalize = limiter
-      ? (event: { error: VasError }) => {
-          if (event.error.code === 'rate-limit') limiter.penalize(event.error.retryAfterMs);
-        }
-      : undefined;
-    // ---- end limiter ----
-    // Run stats (src/state/run-stats.ts): retries and upstream errors over time, for the report.
     this.noteRetry = (event: { error: VasError }) => {
-      parts.store.noteRetry(event.error);
-      penalize?.(event);
+      context.stats.noteRetry(event.error);
+      if (limiter && event.error.code === 'rate-limit') limiter.penalize(event.error.retryAfterMs);
     };
   }
 
-  /** limiter: waits for this request's turn; undefined when the run stops meanwhile (or the shared limiter is lost). */
+  /** Waits for a request's turn in the rate limiter; undefined when the run stops meanwhile (or the shared limiter is lost). */
   private async takeTurn(): Promise<Turn | undefined> {
-    const { limiter, stop } = this.parts;
+    const { limiter, stop } = this.context;
     if (!limiter) return NO_LIMIT;
     try {
       const turn = await limiter.acquire(stop.turnAbort.signal);
@@ -148,7 +115,7 @@ export class Caller {
   }
 
   private async work(task: PayeeTask): Promise<void> {
-    const { stop } = this.parts;
+    const { stop } = this.context;
     try {
       await this.execute(task);
     } catch (error) {
@@ -156,83 +123,70 @@ export class Caller {
       stop.stop('fatal', error instanceof Error ? error.message : String(error));
     } finally {
       this.outstanding -= 1;
-      this.parts.onSettled();
+      this.context.onSettled();
       if (this.outstanding === 0) this.idle.fire();
     }
   }
 
-  /** Which budget a call of `mode` would pass, if any. */
-  private budgetExceeded(mode: VerifyMode = this.options.mode === 'pd' ? 'pd' : 'pl'): 'max-calls' | 'max-spend' | null {
-    const { summary } = this.parts;
-    const made = summary.calls.pl + summary.calls.pd;
-    if (this.options.maxCalls !== undefined && made >= this.options.maxCalls) return 'max-calls';
-    if (this.options.maxSpend !== undefined) {
-      const next = mode === 'pd' ? this.options.pricePd : this.options.pricePl;
-      if (summary.spend + next > this.options.maxSpend + 1e-9) return 'max-spend';
-    }
-    return null;
-  }
-
-  private stopForBudget(over: 'max-calls' | 'max-spend'): void {
-    this.parts.stop.stop(over, over === 'max-calls' ? `--max-calls ${this.options.maxCalls} reached` : `--max-spend ${this.options.maxSpend} reached`);
+  private stopForBudget(over: BudgetStop): void {
+    this.context.stop.stop(over, this.budget.describe(over));
   }
 
   private async execute(task: PayeeTask): Promise<void> {
-    const { stop, payees, now, client, runId } = this.parts;
+    const { stop, payees, client } = this.context;
     if (stop.reason) return;
     const dueAt = payees.deferredUntil(task.account);
-    if (dueAt !== undefined && dueAt > now()) {
-      payees.defer(task, dueAt);
+    if (dueAt !== undefined && dueAt > this.context.now()) {
+      this.ledger.defer(task, dueAt);
       return;
     }
-    const over = this.budgetExceeded();
+    let mode: VerifyMode = this.options.mode === 'pd' ? 'pd' : 'pl';
+    const over = this.budget.exceeded(mode);
     if (over) {
       this.stopForBudget(over);
       return;
     }
-    if (!client || runId === null) throw new Error('runBank: no client for a real run');
-    let mode: VerifyMode = this.options.mode === 'pd' ? 'pd' : 'pl';
+    if (!client) throw new Error('runBank: no client for a real run');
     for (;;) {
-      const answer = await this.call(task, mode, client, runId);
+      const answer = await this.call(task, mode, client);
       if (!answer) return;
-      const next = this.settle(task, mode, answer, runId);
+      const next = this.settle(task, mode, answer);
       if (next === undefined) return;
       mode = next;
     }
   }
 
-  /** One call of `mode`: counted, marked IN_FLIGHT and committed, then sent. Undefined when it ended without an answer. */
-  private async call(task: PayeeTask, mode: VerifyMode, client: Client, runId: number): Promise<CallResult<BankResult> | undefined> {
-    const { summary, store, stop, limiter } = this.parts;
-    // limiter: the one gate, taken before the payee is marked IN_FLIGHT (a queued payee is never in doubt)
-    const turn = limiter ? await this.takeTurn() : NO_LIMIT;
+  /** One call of `mode`: its turn, counted, claimed and committed, then sent. Undefined when it ended without an answer. */
+  private async call(task: PayeeTask, mode: VerifyMode, client: Client): Promise<CallResult<BankResult> | undefined> {
+    const { stop } = this.context;
+    // The one gate, taken before the payee is claimed (a queued payee is never in doubt).
+    const turn = await this.takeTurn();
     if (!turn) {
-      if (mode === 'pd' && this.options.mode === 'hybrid') store.markStatus(runId, task.firstRow, 'PENDING', null, null);
+      if (mode === 'pd' && this.options.mode === 'hybrid') this.ledger.release(task);
       return undefined;
     }
-    const price = mode === 'pd' ? this.options.pricePd : this.options.pricePl;
     // Counted before the first await, so concurrent workers never overshoot a budget.
-    summary.calls[mode] += 1;
-    summary.spend += price;
-    if (task.stored) {
-      store.markInFlight(runId, task.firstRow, mode);
-    } else {
-      store.insertInFlight(runId, task.account, task.ifsc, task.firstRow, mode);
-      task.stored = true;
+    this.budget.spend(mode);
+    const claim = this.ledger.claim(task, mode);
+    if (claim.kind !== 'claimed') {
+      turn.cancel();
+      this.budget.refund(mode);
+      if (claim.kind === 'deposited') this.ledger.deposited(task, claim.deposit);
+      else stop.stop('lock-lost', lostLockMessage(claim));
+      return undefined;
     }
     try {
-      await store.flush();
+      await this.ledger.flush();
     } catch (error) {
       turn.cancel();
       throw error;
     }
     if (stop.reason && stop.reason !== 'max-calls' && stop.reason !== 'max-spend') {
-      turn.cancel();
-      // Stopped while the mark was being committed: nothing was sent, so nothing is in doubt.
+      // Stopped while the claim was being committed: nothing was sent, so nothing is in doubt.
       // (A budget stop lets the calls already counted within the budget go.)
-      summary.calls[mode] -= 1;
-      summary.spend -= price;
-      store.markStatus(runId, task.firstRow, 'PENDING', null, null);
+      turn.cancel();
+      this.budget.refund(mode);
+      this.ledger.release(task);
       return undefined;
     }
     // The request leaves now: the limiter counts it from here (the commit took its time).
@@ -243,96 +197,77 @@ export class Caller {
         { signal: stop.callAbort.signal, beforeRetry: this.spaceRetry, onRetry: this.noteRetry },
       );
     } catch (error) {
-      this.fail(task, mode, error, runId);
+      this.fail(task, mode, error);
       return undefined;
     }
   }
 
   /** Keeps an answer. Returns the next call's mode when hybrid must follow a NOT_VERIFIED with a penny-drop. */
-  private settle(task: PayeeTask, mode: VerifyMode, answer: CallResult<BankResult>, runId: number): VerifyMode | undefined {
-    const { store, stop, summary, payees } = this.parts;
+  private settle(task: PayeeTask, mode: VerifyMode, answer: CallResult<BankResult>): VerifyMode | undefined {
+    const { stop, summary } = this.context;
     this.breaker.succeeded();
-    const at = this.parts.now();
     const hybrid = this.options.mode === 'hybrid' && mode === 'pl';
     if (hybrid && answer.result.verificationStatus === 'NOT_VERIFIED') {
-      store.insertResult(toNewResult(task.account, task.ifsc, 'pl', answer.result, answer.requestId, at));
-      if (stop.reason) {
-        store.markStatus(runId, task.firstRow, 'PENDING', null, null);
-        return undefined;
-      }
-      const overAgain = this.budgetExceeded('pd');
-      if (overAgain) {
-        store.markStatus(runId, task.firstRow, 'PENDING', null, null);
-        this.stopForBudget(overAgain);
+      this.ledger.intermediate(task, answer);
+      const over = this.budget.exceeded('pd');
+      if (stop.reason || over) {
+        this.ledger.release(task);
+        if (over) this.stopForBudget(over);
         return undefined;
       }
       return 'pd';
     }
     if (hybrid) summary.avoided.hybrid += 1;
-    const result = store.insertResult(toNewResult(task.account, task.ifsc, mode, answer.result, answer.requestId, at));
-    store.markDone(runId, task.firstRow, 'api', result.id, answer.requestId ?? null);
-    payees.resolve(task, { status: result.status, reason: result.reason ?? '', source: 'api', result, requestId: answer.requestId ?? '' });
+    this.ledger.answered(task, mode, answer);
     return undefined;
   }
 
-  /** What a failed call comes to: deferred, INVALID, UNCONFIRMED, back to PENDING (with a stop), or FAILED. */
-  private fail(task: PayeeTask, mode: VerifyMode, caught: unknown, runId: number): void {
+  /** What a failed call comes to (failure.ts decides; the ledger records it). */
+  private fail(task: PayeeTask, mode: VerifyMode, caught: unknown): void {
     if (!isVasError(caught)) throw caught;
     const error = caught;
-    const { store, payees, stop } = this.parts;
-    store.noteFailure(error); // run stats: a 429, 5xx or timeout that ended the call
+    const { stop } = this.context;
+    this.context.stats.noteFailure(error); // run stats: a 429, 5xx or timeout that ended the call
     const requestId = error.requestId ?? null;
-    if (error.code === 'daily-limit') return this.deferForDailyLimit(task, error, runId);
-    if (error.kind === 'invalid-input') {
-      this.breaker.answered();
-      const result = store.insertResult(invalidResult(task.account, task.ifsc, mode, error, this.parts.now()));
-      store.markDone(runId, task.firstRow, 'api', result.id, requestId);
-      payees.resolve(task, { status: 'INVALID', reason: error.message, source: 'api', result, requestId: error.requestId ?? '' });
-      return;
+    switch (failureAction(error, mode)) {
+      case 'defer':
+        return this.deferForDailyLimit(task, requestId);
+      case 'refuse':
+        this.breaker.answered();
+        return this.ledger.refused(task, mode, error);
+      case 'unconfirm':
+        return this.unconfirm(task, error);
+      case 'release':
+        return this.ledger.release(task);
+      case 'stop-auth':
+        this.ledger.release(task);
+        return stop.stop('auth', error.describe());
+      case 'service': {
+        const down = this.breaker.failed(error);
+        if (down) {
+          this.ledger.release(task);
+          return stop.stop('breaker', down);
+        }
+        return this.ledger.failed(task, maskDigits(error.describe()), requestId);
+      }
+      case 'fail':
+        return this.ledger.failed(task, maskDigits(error.describe()), requestId);
     }
-    if (mode === 'pd' && error.ambiguous) return this.unconfirm(task, error, runId);
-    if (error.code === 'aborted') {
-      store.markStatus(runId, task.firstRow, 'PENDING', null, null);
-      return;
-    }
-    if (error.kind === 'auth') {
-      store.markStatus(runId, task.firstRow, 'PENDING', null, null);
-      stop.stop('auth', error.describe());
-      return;
-    }
-    const serviceFailure = ['unavailable', 'network', 'timeout', 'server', 'quota', 'protocol'].includes(error.kind);
-    const down = serviceFailure ? this.breaker.failed(error) : undefined;
-    if (down) {
-      store.markStatus(runId, task.firstRow, 'PENDING', null, null);
-      stop.stop('breaker', down);
-      return;
-    }
-    const reason = maskDigits(error.describe());
-    store.markStatus(runId, task.firstRow, 'FAILED', reason, requestId);
-    payees.resolve(task, { status: 'FAILED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
   }
 
   /** A daily-limit answer defers this payee and every other payee of the account to the next IST day. */
-  private deferForDailyLimit(task: PayeeTask, error: VasError, runId: number): void {
-    const { store, payees, log } = this.parts;
-    const dueAt = nextIstMidnight(this.parts.now());
-    payees.deferAccount(task.account, dueAt);
-    const reason = deferralReason(dueAt);
-    store.markStatus(runId, task.firstRow, 'DEFERRED', reason, error.requestId ?? null, dueAt);
-    store.deferAccount(runId, task.account, reason, dueAt);
-    payees.resolve(task, { status: 'DEFERRED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
-    log.info(`account ${maskAccount(task.account)}: daily limit reached, deferred to the next IST day with its other rows`);
+  private deferForDailyLimit(task: PayeeTask, requestId: string | null): void {
+    this.ledger.deferredByLimit(task, nextIstMidnight(this.context.now()), requestId);
+    this.context.log.info(`account ${maskAccount(task.account)}: daily limit reached, deferred to the next IST day with its other rows`);
   }
 
   /** A penny-drop whose answer was lost: a rupee may have moved, so it is never re-sent by itself. */
-  private unconfirm(task: PayeeTask, error: VasError, runId: number): void {
-    const { store, payees, stop } = this.parts;
+  private unconfirm(task: PayeeTask, error: VasError): void {
     const reason = maskDigits(`no readable answer to the penny-drop request (${error.message}): a rupee may have moved; check before re-sending with --resume --retry-unconfirmed`);
-    store.markStatus(runId, task.firstRow, 'UNCONFIRMED', reason, error.requestId ?? null);
-    payees.resolve(task, { status: 'UNCONFIRMED', reason, source: 'api', result: undefined, requestId: error.requestId ?? '' });
+    this.ledger.unconfirmed(task, reason, error.requestId ?? null);
     // Still a failed call: a run of them stops the run instead of sending every deposit blind.
     const down = error.code === 'aborted' ? undefined : this.breaker.failed(error);
-    if (down) stop.stop('breaker', down);
+    if (down) this.context.stop.stop('breaker', down);
   }
 }
 

@@ -15,6 +15,7 @@ import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openCsvOutput, type CsvOutput } from '../write.js';
 import { Caller, createLimiter } from './caller.js';
 import { OrderedWriter } from './ordered-writer.js';
+import { DEFAULT_DEPOSIT_MEMORY_MS, PayeeLedger } from './ledger.js';
 import { LivePayees } from './payees.js';
 import { Planner } from './plan.js';
 import { chooseRun, openInput, type ChosenRun, type OpenedInput } from './prepare.js';
@@ -58,15 +59,16 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   }
   // ---- end limiter ----
   const summary = createSummary(options, input.summary);
+  const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
   let run: ChosenRun;
   try {
-    run = await chooseRun(options, deps, input, summary);
+    run = await chooseRun(options, deps, input, summary, (message) => stop.stop('lock-lost', message));
   } catch (error) {
     await limiter?.close(); // limiter: a locked state file or a failed run choice lets go of it
     throw error;
   }
   if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started);
-  const stages = assemble(options, deps, input, run, limiter, summary, started);
+  const stages = assemble(options, deps, { input, run, stop, limiter, summary, started });
   const following = stages.stop.follow(deps.stopSignal);
   const readError = await readRows(stages);
   await stages.caller.settled();
@@ -94,21 +96,34 @@ function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number
   });
 }
 
-function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, run: ChosenRun, limiter: Limiter | undefined, summary: BankRunSummary, started: number): Stages {
+/** What runBank has set up before the stages are assembled. */
+interface Prepared {
+  input: OpenedInput;
+  run: ChosenRun;
+  stop: StopControl;
+  limiter: Limiter | undefined;
+  summary: BankRunSummary;
+  started: number;
+}
+
+function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop, limiter, summary, started }: Prepared): Stages {
   const { store, now } = deps;
   const { header, columns } = input;
-  const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
   const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble);
   const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
-  const payees = new LivePayees(store, options.dryRun ? null : run.runId, summary);
+  const payees = new LivePayees();
+  const ledger = new PayeeLedger({
+    store, runId: run.runId, dryRun: options.dryRun, payees, summary, now,
+    depositMemoryMs: options.depositMemoryMs ?? DEFAULT_DEPOSIT_MEMORY_MS, retryUnconfirmed: options.retryUnconfirmed,
+  });
   const caller = new Caller({
-    options, client: deps.client, store, runId: run.runId, payees, summary, stop, limiter, now, log: deps.log,
+    options, client: deps.client, ledger, stats: store, payees, summary, stop, limiter, now, log: deps.log,
     onSettled: () => writer.pump(),
   });
   const planner = new Planner({
-    options, store, runId: run.runId, resumed: summary.resumed, header, columns, payees, summary, now, ifscRegistry: deps.ifscRegistry,
+    options, store, runId: run.runId, resumed: summary.resumed, header, columns, payees, ledger, summary, now, ifscRegistry: deps.ifscRegistry,
     dispatch: (task) => caller.dispatch(task),
   });
   const progress = new ProgressReporter(deps.onProgress, now, started, summary, input.info.lines);

@@ -9,6 +9,7 @@ import type { PayeeRecord } from '../../state/types.js';
 import { unknownBankReason, type IfscRegistry } from '../../input/ifsc-registry.js';
 import type { ColumnMap } from '../../input/recognise.js';
 import { checkRow, unwrapSpreadsheetText } from '../checks.js';
+import type { PayeeLedger } from './ledger.js';
 import type { LivePayees } from './payees.js';
 import { newPayee, outcomeOfRecord } from './results.js';
 import type { BankRunOptions, BankRunSummary, PayeeTask, Slot } from './types.js';
@@ -16,7 +17,7 @@ import type { BankRunOptions, BankRunSummary, PayeeTask, Slot } from './types.js
 /** Payees read from the state per scan. */
 export const STORED_PAYEES_CHUNK = 1_024;
 
-export interface PlannerParts {
+export interface PlannerContext {
   options: BankRunOptions;
   store: BankStore;
   /** The run's id; null only for a dry run of an input never run. */
@@ -26,6 +27,8 @@ export interface PlannerParts {
   header: readonly string[];
   columns: ColumnMap;
   payees: LivePayees;
+  /** Every change of a payee's status goes through it. */
+  ledger: PayeeLedger;
   summary: BankRunSummary;
   now: () => number;
   /** The shipped IFSC registry: a bank code that issues no IFSCs is INVALID with no call. Absent: not consulted. */
@@ -35,13 +38,13 @@ export interface PlannerParts {
 }
 
 export class Planner {
-  private readonly parts: PlannerParts;
+  private readonly parts: PlannerContext;
   private readonly options: BankRunOptions;
   /** A dry run stores nothing: it remembers the payees it has met here instead. */
   private readonly dryRunPayees: Set<string> | undefined;
   private readonly stored: StoredPayees | undefined;
 
-  constructor(parts: PlannerParts) {
+  constructor(parts: PlannerContext) {
     this.parts = parts;
     this.options = parts.options;
     this.dryRunPayees = parts.options.dryRun ? new Set<string>() : undefined;
@@ -116,29 +119,33 @@ export class Planner {
 
   /** Decides what a payee needs the first time it is met in this run. */
   private start(record: PayeeRecord, stored: boolean): PayeeTask {
-    const { store, runId, payees, now } = this.parts;
+    const { store, payees, ledger, now } = this.parts;
     const task: PayeeTask = { payee: record.payee, firstRow: record.firstRow, stored, account: record.account, ifsc: record.ifsc, outcome: undefined };
     payees.add(task);
     const at = now();
     const known = outcomeOfRecord(store, record);
     if (known && !(record.status === 'DEFERRED' && (record.dueAt ?? 0) <= at) && record.status !== 'FAILED') {
       if (record.status === 'DEFERRED' && record.dueAt !== null) payees.deferAccount(record.account, record.dueAt);
-      payees.resolve(task, known);
+      ledger.known(task, known);
       return task;
     }
     // Due again (a deferral that has expired, or a failure): back to PENDING.
-    if ((record.status === 'DEFERRED' || record.status === 'FAILED') && !this.options.dryRun) {
-      store.markStatus(runId!, record.firstRow, 'PENDING', null, null);
-    }
+    if (record.status === 'DEFERRED' || record.status === 'FAILED') ledger.requeue(record);
     const dueAt = payees.deferredUntil(record.account);
     if (dueAt !== undefined && dueAt > at) {
-      payees.defer(task, dueAt);
+      ledger.defer(task, dueAt);
       return task;
     }
     if (this.reuse(task, record, at)) return task;
+    // Never pay twice: a payee the deposit history holds (any run, any file) gets no second penny-drop.
+    const deposit = this.options.mode === 'pd' ? ledger.depositOf(task) : undefined;
+    if (deposit) {
+      ledger.deposited(task, deposit);
+      return task;
+    }
     if (this.options.dryRun) {
       this.parts.summary.wouldCall[this.options.mode === 'pd' ? 'pd' : 'pl'] += 1;
-      payees.resolve(task, { status: 'VERIFIED', reason: 'dry run', source: 'api', result: undefined, requestId: '' });
+      ledger.known(task, { status: 'VERIFIED', reason: 'dry run', source: 'api', result: undefined, requestId: '' });
       return task;
     }
     this.parts.dispatch(task);
@@ -149,14 +156,10 @@ export class Planner {
   private reuse(task: PayeeTask, record: PayeeRecord, at: number): boolean {
     const { options } = this;
     if (options.reuseMs === undefined) return false;
-    const { store, runId, payees, summary } = this.parts;
-    const reusable = store.findReusable(record.account, record.ifsc, options.mode === 'pd' ? 'pd' : 'pl', at - options.reuseMs);
+    const reusable = this.parts.store.findReusable(record.account, record.ifsc, options.mode === 'pd' ? 'pd' : 'pl', at - options.reuseMs);
     const fitsHybrid = options.mode !== 'hybrid' || reusable?.mode === 'pd' || reusable?.status !== 'NOT_VERIFIED';
     if (!reusable || !fitsHybrid) return false;
-    summary.avoided.reuse += 1;
-    payees.ensureStored(task);
-    if (runId !== null && !options.dryRun) store.markDone(runId, record.firstRow, 'reuse', reusable.id, reusable.requestId);
-    payees.resolve(task, { status: reusable.status, reason: reusable.reason ?? '', source: 'reuse', result: reusable, requestId: reusable.requestId ?? '' });
+    this.parts.ledger.reuse(task, reusable);
     return true;
   }
 }

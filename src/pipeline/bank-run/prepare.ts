@@ -8,13 +8,10 @@ import { openPayeeFile, type InputSummary } from '../../input/payee-file.js';
 import type { ColumnMap } from '../../input/recognise.js';
 import type { CsvRecord } from '../../input/read-csv.js';
 import type { BankStore } from '../../state/bank-store.js';
-import { describeHolder } from '../../state/run-lock.js';
+import { describeHolder, heartbeatMoved, lockIdentity, LEASE_POLL_MS, LOCK_HEARTBEAT_MS, LOCK_LEASE_MS, SYSTEM_PROBE, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from '../../state/run-lock.js';
 import { inspectInput, type InputInfo } from '../../input/inspect.js';
 import { appendedColumns } from '../write.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
-
-/** How often a run tells the lock it is still alive. */
-export const LOCK_HEARTBEAT_MS = 15_000;
 
 export interface OpenedInput {
   info: InputInfo;
@@ -60,11 +57,13 @@ export interface ChosenRun {
 /**
  * Takes the run lock (not for a dry run) and chooses the run: an unfinished run of this input
  * and mode is continued (--resume) or refused; a finished one is re-emitted with --resume;
- * otherwise a new run starts. Records the choice in `summary`.
+ * otherwise a new run starts. Records the choice in `summary`. `onLockLost` is told when the
+ * heartbeat finds that another run has taken the lock.
  */
-export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, summary: BankRunSummary): Promise<ChosenRun> {
-  const release = holdLock(options, deps, input);
+export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, summary: BankRunSummary, onLockLost: (message: string) => void): Promise<ChosenRun> {
+  let release = () => {};
   try {
+    release = await holdLock(options, deps, onLockLost);
     const runId = await selectRun(options, deps, input.info, summary);
     return { runId, release };
   } catch (error) {
@@ -74,22 +73,69 @@ export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, inpu
   }
 }
 
-function holdLock(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput): () => void {
+async function holdLock(options: BankRunOptions, deps: BankRunDeps, onLockLost: (message: string) => void): Promise<() => void> {
   if (options.dryRun) return () => {};
-  const { store, pid } = deps;
-  const lock = store.acquireLock(pid, deps.isAlive);
-  if (!lock.ok) {
-    input.close();
-    throw new RunLockedError(`${describeHolder(lock.holder)} is using this state file: wait for it to finish or use another --state`);
+  const { store } = deps;
+  const probe: ProcessProbe = deps.lockProbe ?? { ...SYSTEM_PROBE, isAlive: deps.isAlive };
+  const me = lockIdentity(deps.pid, probe, deps.host);
+  let attempt = store.acquireLock(me, probe);
+  if (!attempt.ok && 'watch' in attempt) attempt = await watchLease(options, deps, me, probe, attempt.watch);
+  if (!attempt.ok) {
+    const holder = 'holder' in attempt ? attempt.holder : attempt.watch;
+    throw new RunLockedError(`${describeHolder(holder)} is using this state file: wait for it to finish or use another --state`);
   }
-  const heartbeat = setInterval(() => store.heartbeat(pid), LOCK_HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    let ours: boolean;
+    try {
+      ours = store.heartbeat();
+    } catch (error) {
+      onLockLost(`the state file's run lock could not be renewed (${(error as Error).message}): the run stopped sending`);
+      return;
+    }
+    if (!ours) {
+      const holder = store.readLock();
+      onLockLost(`this run lost the state file's lock to ${holder ? describeHolder(holder) : 'another vas-verify run'}: it stopped sending at once`);
+    }
+  }, LOCK_HEARTBEAT_MS);
   heartbeat.unref();
   let held = true;
   return () => {
     clearInterval(heartbeat);
-    if (held) store.releaseLock(pid);
+    if (held) store.releaseLock();
     held = false;
   };
+}
+
+/**
+ * The lock is held on another host: its holder is alive while its heartbeat counter moves. The
+ * counter is watched for the lease on this process's own monotonic clock (never comparing the
+ * two hosts' clocks); a holder whose heartbeat stood still that long is taken over.
+ */
+async function watchLease(options: BankRunOptions, deps: BankRunDeps, me: LockIdentity, probe: ProcessProbe, held: HeldLock): Promise<LockAttempt> {
+  const leaseMs = options.lockLeaseMs ?? LOCK_LEASE_MS;
+  deps.log.info(`${describeHolder(held)} holds this state file's lock from another host: waiting up to ${Math.round(leaseMs / 1000)} s to see whether it is still alive`);
+  const start = performance.now();
+  while (performance.now() - start < leaseMs) {
+    if (deps.stopSignal.aborted) return { ok: false, watch: held };
+    await sleep(Math.min(LEASE_POLL_MS, leaseMs), deps.stopSignal);
+    if (heartbeatMoved(held, deps.store.readLock())) {
+      // Alive (its heartbeat moved), let go, or taken by a third run: one more look decides.
+      return deps.store.acquireLock(me, probe);
+    }
+  }
+  return deps.store.acquireLock(me, probe, held);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 async function selectRun(options: BankRunOptions, deps: BankRunDeps, info: InputInfo, summary: BankRunSummary): Promise<number | null> {

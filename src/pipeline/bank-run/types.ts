@@ -5,6 +5,7 @@
 import type { Client } from '../../api/client.js';
 import type { BankStore } from '../../state/bank-store.js';
 import type { ResultRecord, RunMode } from '../../state/types.js';
+import type { ProcessProbe } from '../../state/run-lock.js';
 import type { IfscLookup, IfscRegistry } from '../../input/ifsc-registry.js';
 import type { InputSummary } from '../../input/payee-file.js';
 import type { ColumnOverrides } from '../../input/recognise.js';
@@ -41,6 +42,10 @@ export interface BankRunOptions {
   stopGraceMs?: number | undefined;
   /** One quota shared through Redis (src/limiter): a Redis URL and the limiter id (a hash of the credential). */
   redis?: { url: string; limiterId: string } | undefined;
+  /** How long a penny-drop is remembered per payee, across runs and files (default DEFAULT_DEPOSIT_MEMORY_MS, 90 days). */
+  depositMemoryMs?: number | undefined;
+  /** How long a run waits to see whether another host's lock is alive (default LOCK_LEASE_MS, 2 minutes). */
+  lockLeaseMs?: number | undefined;
   /** Recorded with the run's stats for its report (src/state/run-stats.ts): the command that continues it, and the tool's version. Default: none. */
   recorded?: { resumeCommand?: string | undefined; toolVersion?: string | undefined } | undefined;
 }
@@ -74,13 +79,18 @@ export interface BankRunDeps {
   log: Logger;
   pid: number;
   isAlive: (pid: number) => boolean;
+  /** How processes of this host are looked at for the run lock (default: /proc, kill 0); tests give another host or clock here. */
+  lockProbe?: ProcessProbe | undefined;
+  /** This host's name for the run lock (default os.hostname()). */
+  host?: string | undefined;
   matchNames?: NameMatcher | undefined;
   /** The shipped IFSC registry: unknown bank codes are INVALID, bank_name is filled from it. Absent: not consulted. */
   ifscRegistry?: IfscRegistry | undefined;
   onProgress?: ((snapshot: ProgressSnapshot) => void) | undefined;
 }
 
-export type StopReason = 'signal' | 'breaker' | 'auth' | 'max-calls' | 'max-spend' | 'fatal';
+/** Why a run stopped dispatching; `lock-lost`: another run took the state file's lock (exit 1). */
+export type StopReason = 'signal' | 'breaker' | 'auth' | 'max-calls' | 'max-spend' | 'fatal' | 'lock-lost';
 
 export interface BankRunSummary {
   runId: number | null;
@@ -126,6 +136,8 @@ export interface PayeeTask {
   account: string;
   ifsc: string;
   outcome: PayeeOutcome | undefined;
+  /** The deposit history's row of this payee's penny-drop in flight (the ledger settles it). */
+  depositId?: number | null | undefined;
 }
 
 /** One data row between reading and writing. */

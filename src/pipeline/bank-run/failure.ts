@@ -1,0 +1,30 @@
+/**
+ * What a failed call comes to (docs/ARCHITECTURE.md, "Life of a row"): one pure decision, asked
+ * in a fixed order, table-tested. The ledger carries it out; the breaker counts service failures.
+ */
+import type { VasError } from '../../api/errors.js';
+import type { VerifyMode } from '../../state/types.js';
+
+/**
+ * - `defer`: the account's daily limit: this payee and every other of the account wait for the next IST day.
+ * - `refuse`: the API refused the account or IFSC: a final INVALID answer.
+ * - `unconfirm`: a penny-drop whose answer may be lost: a rupee may have moved, never re-sent by itself.
+ * - `release`: the request was cancelled before an answer (a stop): back to PENDING, nothing in doubt.
+ * - `stop-auth`: the credentials were refused: back to PENDING and the run stops.
+ * - `service`: the service failed (after the client's retries): FAILED, unless the breaker says the run stops.
+ * - `fail`: anything else the API answered: FAILED.
+ */
+export type FailureAction = 'defer' | 'refuse' | 'unconfirm' | 'release' | 'stop-auth' | 'service' | 'fail';
+
+/** Kinds that say the service, not the payee, failed: they count towards the circuit breaker. */
+const SERVICE_KINDS: ReadonlySet<string> = new Set(['unavailable', 'network', 'timeout', 'server', 'quota', 'protocol']);
+
+export function failureAction(error: Pick<VasError, 'kind' | 'code' | 'ambiguous'>, mode: VerifyMode): FailureAction {
+  if (error.code === 'daily-limit') return 'defer';
+  if (error.kind === 'invalid-input') return 'refuse';
+  if (mode === 'pd' && error.ambiguous) return 'unconfirm';
+  if (error.code === 'aborted') return 'release';
+  if (error.kind === 'auth') return 'stop-auth';
+  if (SERVICE_KINDS.has(error.kind)) return 'service';
+  return 'fail';
+}
