@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { OutputError } from '../../errors.js';
+import { inputChange } from '../../input/unchanged.js';
 import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openCsvOutput, type CsvOutput } from '../write.js';
 import { Caller, createLimiter } from './caller.js';
@@ -73,6 +74,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   const readError = await readRows(stages);
   await stages.caller.settled();
   await stages.writer.drain();
+  if (!readError) await checkInputUnchanged(options, stages);
   following.detach();
   stages.progress.stopTimer();
   await limiter?.close(); // limiter
@@ -85,6 +87,17 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   const { writeError } = stages.writer;
   if (writeError && !(writeError instanceof OutputError)) throw writeError;
   return summary;
+}
+
+/**
+ * An input that changed while it was read (tonight's export landing mid-run) fails the run: its
+ * output mixes two files, so it is discarded and the run is left unfinished (exit 1).
+ */
+async function checkInputUnchanged(options: BankRunOptions, { input, stop }: Stages): Promise<void> {
+  if (options.dryRun || stop.reason) return;
+  const change = await inputChange(options.inputPath, input.identity, input.info.fingerprint);
+  if (change === undefined) return;
+  stop.stop('input-changed', `the input ${options.inputPath} changed while it was read (${change}): its output is discarded and nothing is recorded as done for the new file; run again once the file is complete`);
 }
 
 /** The run's stats in the state (calls, retries, upstream errors over time, how it ends), for its report. */

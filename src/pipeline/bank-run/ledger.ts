@@ -18,6 +18,8 @@ import type { BankRunSummary, PayeeOutcome, PayeeTask } from './types.js';
 
 /** How long a penny-drop is remembered per payee by default: 90 days (docs/ARCHITECTURE.md, "Never paying twice"). */
 export const DEFAULT_DEPOSIT_MEMORY_MS = 90 * 86_400_000;
+/** The shortest deposit memory a user may choose (--deposit-memory): 30 days. */
+export const MIN_DEPOSIT_MEMORY_MS = 30 * 86_400_000;
 
 export interface LedgerParts {
   store: BankStore;

@@ -10,6 +10,7 @@ import type { CsvRecord } from '../../input/read-csv.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { describeHolder, heartbeatMoved, lockIdentity, LEASE_POLL_MS, LOCK_HEARTBEAT_MS, LOCK_LEASE_MS, SYSTEM_PROBE, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from '../../state/run-lock.js';
 import { inspectInput, type InputInfo } from '../../input/inspect.js';
+import { fileIdentity, type FileIdentity } from '../../input/unchanged.js';
 import { appendedColumns } from '../write.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
 
@@ -27,6 +28,8 @@ export interface OpenedInput {
   summary: InputSummary;
   /** The data rows, after the header. */
   records: AsyncIterator<CsvRecord>;
+  /** The file's identity before its rows were read: compared after the last (src/input/unchanged.ts). */
+  identity: FileIdentity | undefined;
   close(): void;
 }
 
@@ -36,6 +39,7 @@ export interface OpenedInput {
  * `vas_<name>`; the lines above the header are kept for the output.
  */
 export async function openInput(options: BankRunOptions): Promise<OpenedInput> {
+  const identity = fileIdentity(options.inputPath);
   const info = await (options.inspection ?? inspectInput(options.inputPath));
   const file = await openPayeeFile(options.inputPath, info.encoding, { columns: options.columns, headerRow: options.headerRow, sheet: options.sheet });
   const { header, columns } = file;
@@ -44,7 +48,7 @@ export async function openInput(options: BankRunOptions): Promise<OpenedInput> {
   for (const [from, to] of Object.entries(file.summary.renamed)) {
     reasons.push(`output column ${from} is written as ${to}: the input already has a column ${from}`);
   }
-  return { info, header, columns, appended, preamble: file.preamble, reasons, summary: file.summary, records: file.records, close: () => file.close() };
+  return { info, header, columns, appended, preamble: file.preamble, reasons, summary: file.summary, records: file.records, identity, close: () => file.close() };
 }
 
 export interface ChosenRun {

@@ -48,7 +48,7 @@ export function allFinal(summary: BankRunSummary): boolean {
  * own; 3 when it stopped otherwise (signal, budget) or left rows not final; 0 when every row is final.
  */
 export function exitCodeOf(stopped: StopReason | null, complete: boolean, dryRun: boolean): 0 | 1 | 3 {
-  if (stopped === 'breaker' || stopped === 'auth' || stopped === 'fatal' || stopped === 'lock-lost') return 1;
+  if (stopped === 'breaker' || stopped === 'auth' || stopped === 'fatal' || stopped === 'lock-lost' || stopped === 'input-changed') return 1;
   if (stopped) return 3;
   return complete || dryRun ? 0 : 3;
 }

@@ -89,8 +89,11 @@ export interface BankRunDeps {
   onProgress?: ((snapshot: ProgressSnapshot) => void) | undefined;
 }
 
-/** Why a run stopped dispatching; `lock-lost`: another run took the state file's lock (exit 1). */
-export type StopReason = 'signal' | 'breaker' | 'auth' | 'max-calls' | 'max-spend' | 'fatal' | 'lock-lost';
+/**
+ * Why a run stopped dispatching. `lock-lost`: another run took the state file's lock;
+ * `input-changed`: the input changed while it was read (both exit 1).
+ */
+export type StopReason = 'signal' | 'breaker' | 'auth' | 'max-calls' | 'max-spend' | 'fatal' | 'lock-lost' | 'input-changed';
 
 export interface BankRunSummary {
   runId: number | null;

@@ -8,6 +8,7 @@ import { BankStore } from '../../../state/bank-store.js';
 import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
 import { runBank, type BankRunOptions, type BankRunSummary } from '../../../pipeline/bank-run/index.js';
+import { MIN_DEPOSIT_MEMORY_MS } from '../../../pipeline/bank-run/ledger.js';
 import { checkOutputPath } from '../../../pipeline/write.js';
 import type { InputInfo } from '../../../input/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
@@ -28,6 +29,7 @@ import type { BankFlags } from './options.js';
 interface BankSettings {
   concurrency: number;
   reuseMs: number | undefined;
+  depositMemoryMs: number;
   timeoutMs: number;
   /** --deadline, resolved (src/cli/connect.ts). */
   limits: ReturnType<typeof limitOptions>;
@@ -78,12 +80,15 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
   let reuseMs: number | undefined;
   let timeoutMs: number;
+  let depositMemoryMs: number;
   try {
     reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse);
     timeoutMs = parseDuration(flags.timeout);
+    depositMemoryMs = parseDuration(flags.depositMemory);
   } catch (error) {
     throw new UsageError((error as Error).message, { cause: error });
   }
+  if (depositMemoryMs < MIN_DEPOSIT_MEMORY_MS) throw new UsageError('--deposit-memory must be at least 30d: a payee is never sent a second penny-drop sooner');
   const pricePl = resolveNumber(flags.pricePl, env.VAS_PRICE_PL, 0, '--price-pl');
   const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
   const output = flags.output ?? defaultOutputPath(flags.input);
@@ -93,7 +98,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report'); // --report
-  return { concurrency, reuseMs, timeoutMs, limits, pricePl, pricePd, output, statePath };
+  return { concurrency, reuseMs, depositMemoryMs, timeoutMs, limits, pricePl, pricePd, output, statePath };
 }
 
 /** Opens the state file and the connection, runs, and closes both whatever happens. */
@@ -166,6 +171,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     resume: flags.resume,
     retryUnconfirmed: flags.retryUnconfirmed,
     reuseMs: settings.reuseMs,
+    depositMemoryMs: settings.depositMemoryMs,
     rate: flags.rate,
     concurrency: settings.concurrency,
     columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },

@@ -21,6 +21,7 @@ export interface BankFlags {
   headerRow?: number | undefined;
   sheet?: string | undefined;
   reuse?: string | undefined;
+  depositMemory: string;
   retryUnconfirmed: boolean;
   summary?: string | undefined;
   /** --report FILE.html: the run's HTML report, written when the run ends (src/report/). */
@@ -61,6 +62,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('sheet', { type: 'string', describe: 'Sheet of an .xlsx input (default: the first)' })
     .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
     .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
+    .option('deposit-memory', { type: 'string', default: '90d', describe: 'A payee with a penny-drop younger than this (any run, any file) is not sent another; at least 30d' })
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
     .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' }) // --report
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
@@ -95,6 +97,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     headerRow: args['header-row'] as number | undefined,
     sheet: args.sheet as string | undefined,
     reuse: args.reuse as string | undefined,
+    depositMemory: args['deposit-memory'] as string,
     retryUnconfirmed: args['retry-unconfirmed'] as boolean,
     summary: args.summary as string | undefined,
     report: args.report as string | undefined, // --report

@@ -1,0 +1,221 @@
+/**
+ * Never pay twice, whatever happens (docs/ARCHITECTURE.md, "Never paying twice"): kills, pauses,
+ * clock skew, edits of the file and re-runs never send a payee a second penny-drop without
+ * --retry-unconfirmed. Deposits are counted by the sandbox (/__sandbox/stats); the CLI is the
+ * real one, spawned in a temp directory.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { startSandbox } from '../src/sandbox/index.js';
+import { BankStore } from '../src/state/bank-store.js';
+import { openDatabase } from '../src/state/db.js';
+import { lockIdentity, SYSTEM_PROBE, type ProcessProbe } from '../src/state/run-lock.js';
+import { chooseRun, openInput } from '../src/pipeline/bank-run/prepare.js';
+import { createSummary } from '../src/pipeline/bank-run/summary.js';
+import { RunLockedError } from '../src/errors.js';
+import type { BankRunOptions } from '../src/pipeline/bank-run/types.js';
+import { readCsvObjects, runCli, spawnCli, sum, tempDir, waitFor } from './helpers/cli.js';
+
+const IFSCS = ['SBIN0001234', 'HDFC0000123', 'ICIC0001234'];
+
+/** A payee list of `count` payees (no test-account endings), names as given by `name(i)`. */
+function writePayees(file: string, count: number, name: (i: number) => string = (i) => `Payee ${i}`): void {
+  const lines = ['Payee Name,Account Number,IFSC'];
+  for (let i = 0; i < count; i += 1) lines.push(`${name(i)},${500000000000 + i * 100 + 11},${IFSCS[i % 3]}`);
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+}
+
+function assertOneDepositEach(deposits: Record<string, number>): void {
+  const twice = Object.entries(deposits).filter(([, n]) => n > 1);
+  assert.deepEqual(twice, [], `accounts deposited more than once: ${JSON.stringify(twice)}`);
+}
+
+test('a killed penny-drop run, one name fixed in the file, the same cron line again: no payee is deposited twice', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: [5, 25] });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const input = path.join(dir, 'payees.csv');
+  writePayees(input, 120);
+  const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '4', '--resume'];
+  const victim = spawnCli(args, { cwd: dir });
+  await waitFor(() => sum(sandbox.stats().deposits) >= 40, 30_000, 'forty deposits');
+  victim.child.kill('SIGKILL');
+  await victim.result;
+  const before = sandbox.stats().deposits;
+
+  // One payee's name fixed: a new fingerprint, a new run.
+  writePayees(input, 120, (i) => (i === 7 ? 'Payee Seven (fixed)' : `Payee ${i}`));
+  const again = await runCli(args, { cwd: dir });
+  assertOneDepositEach(sandbox.stats().deposits);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows.length, 120);
+  const reused = rows.filter((r) => r.verify_source === 'reuse');
+  const unconfirmed = rows.filter((r) => r.verify_status === 'UNCONFIRMED');
+  // Every payee the killed run was answered for is reused, never deposited again; the ones in
+  // flight at the kill are UNCONFIRMED (their rupee may have moved).
+  assert.ok(reused.length >= Object.keys(before).length - unconfirmed.length, `${reused.length} reused of ${Object.keys(before).length} deposited`);
+  assert.ok(unconfirmed.length <= 4, `at most the calls in flight at the kill: ${unconfirmed.length}`);
+  for (const row of unconfirmed) assert.match(row.verify_reason!, /a penny-drop to this account was sent by run \d+ .*--retry-unconfirmed/);
+  assert.equal(again.code, unconfirmed.length > 0 ? 3 : 0, again.stderr);
+  assert.ok(rows.every((r) => r.verify_status === 'VERIFIED' || r.verify_status === 'UNCONFIRMED'));
+
+  // --retry-unconfirmed is the one way to send those again.
+  if (unconfirmed.length > 0) {
+    const retried = await runCli([...args, '--retry-unconfirmed'], { cwd: dir });
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.ok(readCsvObjects(path.join(dir, 'out.csv')).every((r) => r.verify_status === 'VERIFIED'));
+  }
+});
+
+test('an unclosed quote stops a penny-drop run mid-file; once it is fixed, the payees already paid are not paid again', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const input = path.join(dir, 'payees.csv');
+  writePayees(input, 300, (i) => (i === 200 ? '"Broken, Quote' : `Payee ${i}`));
+  const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--resume'];
+  const broken = await runCli(args, { cwd: dir });
+  assert.notEqual(broken.code, 0, 'the bad quote stops the run');
+  const paid = sum(sandbox.stats().deposits);
+  assert.ok(paid > 0, 'rows before the quote were deposited');
+
+  writePayees(input, 300, (i) => (i === 200 ? '"Fixed, Quote"' : `Payee ${i}`));
+  const fixed = await runCli(args, { cwd: dir });
+  assert.equal(fixed.code, 0, fixed.stderr);
+  assertOneDepositEach(sandbox.stats().deposits);
+  assert.equal(sum(sandbox.stats().deposits), 300);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows.filter((r) => r.verify_source === 'reuse').length, paid, 'every deposit of the broken run reused');
+});
+
+test('a paused penny-drop run keeps its lock: a second run is refused, whatever the heartbeat says; the first then finishes', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 100 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  writePayees(path.join(dir, 'payees.csv'), 60);
+  const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '2', '--resume', '--state', 'state.sqlite'];
+  const first = spawnCli(args, { cwd: dir });
+  t.after(() => first.child.kill('SIGKILL'));
+  await waitFor(() => sum(sandbox.stats().deposits) >= 6, 30_000, 'six deposits');
+  first.child.kill('SIGSTOP');
+  // Paused for two minutes (Ctrl-Z, a frozen VM): its last heartbeat is that old.
+  const db = new Database(path.join(dir, 'state.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  db.prepare('UPDATE run_lock SET heartbeat_at = heartbeat_at - 120000').run();
+  db.close();
+  const callsBefore = sum(sandbox.stats().requests);
+  const second = await runCli(args, { cwd: dir });
+  assert.equal(second.code, 1, second.stderr);
+  assert.match(second.stderr, new RegExp(`another vas-verify run \\(pid ${first.child.pid} on .*\\) is using this state file`));
+  assert.equal(sum(sandbox.stats().requests), callsBefore, 'the refused run made no call');
+  first.child.kill('SIGCONT');
+  const done = await first.result;
+  assert.equal(done.code, 0, done.stderr);
+  assertOneDepositEach(sandbox.stats().deposits);
+  assert.equal(sum(sandbox.stats().deposits), 60);
+});
+
+function runOptions(inputPath: string, patch: Partial<BankRunOptions> = {}): BankRunOptions {
+  return {
+    inputPath, outputPath: `${inputPath}.out.csv`, mode: 'pd', resume: true, retryUnconfirmed: false,
+    concurrency: 1, columns: {}, pricePl: 0, pricePd: 0, dryRun: false, ...patch,
+  };
+}
+
+test('two hosts, clocks 90 s apart: a lease whose heartbeat moves is never taken; one that stands still is, and its old holder cannot send', async (t) => {
+  const dir = tempDir(t);
+  const input = path.join(dir, 'payees.csv');
+  writePayees(input, 3);
+  const statePath = path.join(dir, 'state.sqlite');
+  const dbA = openDatabase(statePath);
+  const dbB = openDatabase(statePath);
+  const skewed = () => Date.now() + 90_000; // host B's clock runs 90 s ahead
+  const storeA = new BankStore(dbA, Date.now);
+  const storeB = new BankStore(dbB, skewed);
+  t.after(() => {
+    storeA.close();
+    storeB.close();
+    dbA.close();
+    dbB.close();
+  });
+  // Both processes are this one, on two "hosts": the probe must not find host A's pid by name.
+  const probe: ProcessProbe = { ...SYSTEM_PROBE, isAlive: () => false };
+  const hostA = { ...lockIdentity(process.pid, probe, 'host-a') };
+  assert.equal(storeA.acquireLock(hostA, probe).ok, true);
+  const beating = setInterval(() => storeA.heartbeat(), 100);
+  const depsB = {
+    client: undefined, store: storeB, now: skewed, stopSignal: new AbortController().signal, log: { info: () => {}, warn: () => {} },
+    pid: process.pid, isAlive: () => false, lockProbe: probe, host: 'host-b',
+  };
+  const options = runOptions(input, { lockLeaseMs: 1_500 });
+  const opened = await openInput(options);
+  await assert.rejects(chooseRun(options, depsB, opened, createSummary(options), () => {}), (e) => e instanceof RunLockedError && /pid \d+ on host-a/.test(e.message));
+  clearInterval(beating);
+
+  // Host A froze: its heartbeat stands still for the lease, measured on B's own clock.
+  const reopened = await openInput(options);
+  const run = await chooseRun(options, depsB, reopened, createSummary(options), () => {});
+  reopened.close();
+  // Host A wakes up and tries to send: its claim finds the lock gone, so nothing leaves.
+  const claim = storeA.claim({ runId: run.runId!, firstRow: 1, account: '500000000011', ifsc: 'SBIN0001234', mode: 'pd', stored: false, retryUnconfirmed: false });
+  assert.equal(claim.kind, 'lock-lost');
+  assert.equal(storeA.heartbeat(), false, 'its heartbeat finds the lock gone too');
+  storeA.flushSync(); // two "hosts" in one process: A's open transaction would hold B's release
+  run.release();
+});
+
+test('an input overwritten while it is read fails the run (exit 1): output discarded, nothing recorded complete', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 40 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const input = path.join(dir, 'payees.csv');
+  writePayees(input, 400);
+  const args = ['bank', 'payees.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--concurrency', '2', '--resume', '--state', 'state.sqlite'];
+  const run = spawnCli(args, { cwd: dir });
+  await waitFor(() => sum(sandbox.stats().requests) >= 10, 30_000, 'ten calls');
+  // Tonight's export lands in place, mid-run.
+  writePayees(input, 380, (i) => `Tonight ${i}`);
+  const result = await run.result;
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /the input payees\.csv changed while it was read/);
+  assert.ok(!fs.existsSync(path.join(dir, 'out.csv')), 'no output mixing two files');
+  const db = new Database(path.join(dir, 'state.sqlite'), { readonly: true });
+  t.after(() => db.close());
+  assert.deepEqual(db.prepare("SELECT count(*) AS n FROM runs WHERE status = 'complete'").get(), { n: 0 });
+  // The file as it is now is a run of its own.
+  const again = await runCli(args, { cwd: dir });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(readCsvObjects(path.join(dir, 'out.csv')).length, 380);
+});
+
+test('fault soak: penny-drop runs killed at random points with the file edited between kills never deposit a payee twice', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: [2, 20] });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const input = path.join(dir, 'payees.csv');
+  let seed = 20261125;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '4', '--resume'];
+  let count = 150;
+  writePayees(input, count);
+  for (let round = 0; round < 6; round += 1) {
+    const victim = spawnCli(args, { cwd: dir });
+    const target = sum(sandbox.stats().deposits) + 5 + Math.floor(random() * 20);
+    await Promise.race([waitFor(() => sum(sandbox.stats().deposits) >= target, 30_000, 'deposits').catch(() => {}), victim.result]);
+    victim.child.kill('SIGKILL');
+    await victim.result;
+    // An edit between kills: a name fixed, a payee added.
+    count += 1;
+    const fixed = Math.floor(random() * count);
+    writePayees(input, count, (i) => (i === fixed ? `Payee ${i} fixed in round ${round}` : `Payee ${i}`));
+  }
+  const last = await runCli(args, { cwd: dir });
+  assert.ok(last.code === 0 || last.code === 3, last.stderr);
+  assertOneDepositEach(sandbox.stats().deposits);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows.length, count);
+  assert.ok(rows.every((r) => r.verify_status === 'VERIFIED' || r.verify_status === 'UNCONFIRMED'));
+});
