@@ -67,3 +67,27 @@ test('--max-calls stop, dry run and a bad --report path', { timeout: 120_000 }, 
   assert.match(bad.stderr, /--report/);
   assert.equal(sandbox.stats().requests['account-verification-pl'] ?? 0, before, 'no call was made');
 });
+
+test('a report of an old run reads its rows only from its own file: after night two wrote the same -o, night one\'s report says so', { timeout: 120_000 }, async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const night = (label: string, first: number) => {
+    const lines = ['Name,Account Number,IFSC'];
+    for (let i = 0; i < 20; i += 1) lines.push(`${label} ${i},7100000${String(first + i).padStart(3, '0')}12,SBIN0001234`);
+    fs.writeFileSync(path.join(dir, 'p.csv'), `${lines.join('\n')}\n`);
+  };
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--resume'];
+  night('NightOne', 0);
+  assert.equal((await runCli(args, { cwd: dir })).code, 0);
+  const own = await runCli(['report', '--state', 's.sqlite', '--run', '1', '-o', 'r1-before.html'], { cwd: dir });
+  assert.equal(own.code, 0, own.stderr);
+  assert.match(fs.readFileSync(path.join(dir, 'r1-before.html'), 'utf8'), /NightOne/, 'its own file is read while it is there');
+  night('NightTwo', 500);
+  assert.equal((await runCli(args, { cwd: dir })).code, 0);
+  const old = await runCli(['report', '--state', 's.sqlite', '--run', '1', '-o', 'r1.html'], { cwd: dir });
+  assert.equal(old.code, 0, old.stderr);
+  const html = fs.readFileSync(path.join(dir, 'r1.html'), 'utf8');
+  assert.doesNotMatch(html, /NightTwo/, 'night two\'s rows are never shown as night one\'s');
+  assert.match(html, /has been replaced since \(a later run writing the same -o\)/);
+});

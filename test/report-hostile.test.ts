@@ -110,7 +110,7 @@ test('hostile values in every field the state holds render as text', (t) => {
     toolVersion: HOSTILE[8]!, registry: HOSTILE[9]!, totals: () => ({ rows: 3, statuses: evilCounts, nameMatch: evilCounts, calls: { pl: 1, pd: 0 }, spend: 1, avoided: evilCounts }),
   });
   for (const evil of HOSTILE) store.noteRetry({ kind: evil, code: evil });
-  store.endRunStats({ finishedAt: clock + 1, exitCode: 3, stopped: HOSTILE[10]!, message: HOSTILE[0]!, durationMs: 1 });
+  store.endRunStats({ finishedAt: clock + 1, exitCode: 3, stopped: HOSTILE[10]!, message: HOSTILE[0]!, durationMs: 1, outputFile: null });
   store.flushSync();
   const recorded = renderReport(buildReport(readRunAggregates(db, run, 1), { generatedAt: clock, toolVersion: HOSTILE[3]! }));
   assertNoInjectedMarkup(recorded);

@@ -67,7 +67,7 @@ test('counters stay in memory until the group commit, then land as one bucket pe
   totals.calls.pl += 2;
   totals.rows = 4;
   totals.statuses = { VERIFIED: 4 };
-  store.endRunStats({ finishedAt: clock, exitCode: 0, stopped: null, message: null, durationMs: 1_500 });
+  store.endRunStats({ finishedAt: clock, exitCode: 0, stopped: null, message: null, durationMs: 1_500, outputFile: null });
   store.flushSync();
   assert.equal(activityRows().length, 2);
   const recorded = readRecordedRun(db, runId)!;

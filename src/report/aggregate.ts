@@ -188,6 +188,10 @@ function payeeTable(db: Db): { payees: string; firstRow: string; mode: string } 
   return renamed ? { payees: 'run_payees', firstRow: 'first_row', mode: 'mode' } : { payees: 'run_keys', firstRow: 'first_idx', mode: 'phase' };
 }
 
+function hasColumn(db: Db, table: string, column: string): boolean {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some((c) => c.name === column);
+}
+
 /** Whether the state has the tables of schema 5 (a state file of an older version, read read-only, has not). */
 function hasRunStats(db: Db): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_stats'").get() !== undefined;
@@ -197,7 +201,7 @@ type RecordedRow = {
   invocations: number; startedAt: number; updatedAt: number; finishedAt: number | null; exitCode: number | null; stopped: string | null;
   message: string | null; resumed: number; durationMs: number | null; callsPl: number; callsPd: number; spend: number; rows: number;
   statuses: string | null; nameMatch: string | null; avoided: string | null; retries: string | null; outputName: string | null;
-  outputPath: string | null; resumeCommand: string | null; toolVersion: string | null; registry: string | null;
+  outputPath: string | null; resumeCommand: string | null; toolVersion: string | null; registry: string | null; outputFile?: string | null;
 };
 
 /** What the run recorded of its last invocation (run_stats); undefined when it recorded nothing. */
@@ -208,7 +212,7 @@ export function readRecordedRun(db: Db, runId: number): RecordedRun | null {
       `SELECT invocations, started_at AS startedAt, updated_at AS updatedAt, finished_at AS finishedAt, exit_code AS exitCode, stopped,
               message, resumed, duration_ms AS durationMs, calls_pl AS callsPl, calls_pd AS callsPd, spend, rows_out AS rows, statuses,
               name_match AS nameMatch, avoided, retries, output_name AS outputName, output_path AS outputPath,
-              resume_command AS resumeCommand, tool_version AS toolVersion, registry
+              resume_command AS resumeCommand, tool_version AS toolVersion, registry${hasColumn(db, 'run_stats', 'output_file') ? ', output_file AS outputFile' : ''}
        FROM run_stats WHERE run_id = ?`,
     )
     .get(runId) as RecordedRow | undefined;

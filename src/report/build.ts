@@ -36,6 +36,8 @@ export interface BuildOptions {
   retries?: { byCause: Record<string, number>; times: readonly number[] } | undefined;
   /** Prices per call, to estimate spend when the run recorded none. */
   prices?: { pl: number; pd: number } | undefined;
+  /** Why the run's own enriched file was not read (it was replaced by a later run's), when it was not. */
+  outputNote?: string | undefined;
   /** Rows paid at risk, read from the run's enriched CSV. */
   atRisk?: CappedList<AtRiskRow> | undefined;
   /** Rows by name verdict, read from the run's enriched CSV (the run's own counts win). */
@@ -92,7 +94,8 @@ function notesFor(known: Known | undefined, nameMatch: Record<string, number> | 
       'This run was made by a version that kept no run record: counts are of payees (distinct account + IFSC); rows that failed the local checks and duplicate rows are not stored in the state, and neither are calls avoided, retries or the exit code of the run.',
     );
   }
-  if (nameMatch === null || options.atRisk === undefined) {
+  if (options.outputNote) notes.push(options.outputNote);
+  else if (nameMatch === null || options.atRisk === undefined) {
     notes.push('The rows paid at risk are read from the run\'s enriched CSV, which was not found (give it with --csv).');
   }
   if (!retriesKnown) notes.push('Retries over time are not recorded for this run.');

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { StateFileError } from '../errors.js';
+import { fileIdentity } from '../input/unchanged.js';
 import type { ColumnOverrides } from '../input/recognise.js';
 import { readRunAggregates } from './aggregate.js';
 import { buildReport, type BuildOptions } from './build.js';
@@ -32,21 +33,32 @@ export interface WriteReportOptions extends Omit<BuildOptions, 'atRisk' | 'nameM
   generatedAt: number;
 }
 
-/** The enriched CSV to read: the one given, else the one the run wrote (a stopped run discards its output; an older file there is not its). */
-function outputToScan(options: WriteReportOptions, recorded: RecordedRun | null): string | undefined {
-  if (options.csvPath !== undefined) return options.csvPath;
-  if (!recorded || recorded.finishedAt === null || recorded.stopped !== null || recorded.outputPath === null) return undefined;
-  return recorded.outputPath;
+/**
+ * The enriched CSV to read: the one given, else the one the run wrote (a stopped run discards its
+ * output), only while it is still that file: a later run writing the same -o replaces it, and its
+ * rows are not this run's. `note` says why the run's own file is not read.
+ */
+function outputToScan(options: WriteReportOptions, recorded: RecordedRun | null): { path?: string; note?: string } {
+  if (options.csvPath !== undefined) return { path: options.csvPath };
+  if (!recorded || recorded.finishedAt === null || recorded.stopped !== null || recorded.outputPath === null) return {};
+  if (recorded.outputFile === undefined) return { path: recorded.outputPath }; // recorded by a version that kept no identity
+  const now = fileIdentity(recorded.outputPath);
+  const current = now ? JSON.stringify({ ...now, mtimeNs: String(now.mtimeNs) }) : null;
+  if (recorded.outputFile !== null && current === recorded.outputFile) return { path: recorded.outputPath };
+  return {
+    note: `The file this run wrote, ${recorded.outputPath}, ${now ? 'has been replaced since (a later run writing the same -o)' : 'is gone'}: its rows are not this run's, so the rows paid at risk are not listed (give this run's own file with --csv).`,
+  };
 }
 
 /** Builds the report of run `runId` and writes it; returns its size in bytes. */
 export async function writeRunReport(options: WriteReportOptions): Promise<{ bytes: number }> {
   const listCap = options.listCap ?? DEFAULT_LIST_CAP;
   const aggregates = readRunAggregates(options.db, options.runId, listCap);
-  const csvPath = outputToScan(options, aggregates.recorded);
+  const { path: csvPath, note: outputNote } = outputToScan(options, aggregates.recorded);
   const scan = csvPath && fs.existsSync(csvPath) ? await scanOutput(csvPath, listCap, options.columns) : undefined;
   const report = buildReport(aggregates, {
     ...options,
+    outputNote,
     generatedAt: options.generatedAt,
     toolVersion: toolVersion(),
     atRisk: scan?.atRisk,

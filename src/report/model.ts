@@ -118,6 +118,8 @@ export interface RecordedRun {
   retries: Record<string, number>;
   outputName: string | null;
   outputPath: string | null;
+  /** The identity of the file the run wrote (JSON), null when it wrote none; undefined for a run of a version that did not record it. */
+  outputFile?: string | null | undefined;
   resumeCommand: string | null;
   toolVersion: string | null;
   registry: string | null;

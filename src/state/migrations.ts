@@ -200,6 +200,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE run_lock ADD COLUMN boot_id TEXT;
   ALTER TABLE run_lock ADD COLUMN proc_start TEXT;
 
+  -- Which file the run wrote, so a report of the run reads its rows only from its own file:
+  -- JSON {dev, ino, size, mtimeNs} of -o once renamed into place (a later run's file differs).
+  ALTER TABLE run_stats ADD COLUMN output_file TEXT;
+
   CREATE TABLE deposits (
     id INTEGER PRIMARY KEY,
     account TEXT NOT NULL,

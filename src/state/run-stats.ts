@@ -39,6 +39,8 @@ export interface RunEnd {
   stopped: string | null;
   message: string | null;
   durationMs: number;
+  /** The output written, as JSON of its identity (src/input/unchanged.ts FileIdentity); null when none was. */
+  outputFile: string | null;
 }
 
 /** The parts of an API error the counters read (a VasError has them). */
@@ -92,7 +94,7 @@ export class RunStats {
          ON CONFLICT (run_id) DO UPDATE SET invocations = invocations + 1, started_at = excluded.started_at,
            updated_at = excluded.updated_at, finished_at = NULL, exit_code = NULL, stopped = NULL, message = NULL,
            duration_ms = NULL, resumed = excluded.resumed, calls_pl = 0, calls_pd = 0, spend = 0, rows_out = 0,
-           statuses = NULL, name_match = NULL, avoided = NULL, retries = NULL, output_name = excluded.output_name,
+           statuses = NULL, name_match = NULL, avoided = NULL, retries = NULL, output_file = NULL, output_name = excluded.output_name,
            output_path = excluded.output_path, resume_command = excluded.resume_command,
            tool_version = excluded.tool_version, registry = excluded.registry`,
       ),
@@ -100,7 +102,7 @@ export class RunStats {
         `UPDATE run_stats SET updated_at = ?, calls_pl = ?, calls_pd = ?, spend = ?, rows_out = ?, statuses = ?, name_match = ?,
            avoided = ?, retries = ? WHERE run_id = ?`,
       ),
-      end: db.prepare(`UPDATE run_stats SET finished_at = ?, exit_code = ?, stopped = ?, message = ?, duration_ms = ? WHERE run_id = ?`),
+      end: db.prepare(`UPDATE run_stats SET finished_at = ?, exit_code = ?, stopped = ?, message = ?, duration_ms = ?, output_file = ? WHERE run_id = ?`),
       bucket: db.prepare(
         `INSERT INTO run_activity (run_id, second, calls, retries, throttled, server_errors, timeouts) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (run_id, second) DO UPDATE SET calls = max(0, calls + excluded.calls), retries = retries + excluded.retries,
@@ -162,7 +164,7 @@ export class RunStats {
     const run = this.run;
     if (!run) return;
     this.write(true);
-    this.stmt.end.run(end.finishedAt, end.exitCode, end.stopped, end.message, end.durationMs, run.runId);
+    this.stmt.end.run(end.finishedAt, end.exitCode, end.stopped, end.message, end.durationMs, end.outputFile, run.runId);
     this.run = undefined;
   }
 

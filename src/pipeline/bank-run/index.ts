@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { OutputError } from '../../errors.js';
-import { inputChange } from '../../input/unchanged.js';
+import { fileIdentity, inputChange } from '../../input/unchanged.js';
 import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openCsvOutput, type CsvOutput } from '../write.js';
 import { Caller, createLimiter } from './caller.js';
@@ -177,18 +177,22 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
   const { store } = deps;
   const { stop, output, writer, run } = stages;
   let complete = false;
+  let outputFile: string | null = null;
   try {
     if (stop.reason || writer.writeError) {
       await output?.discard();
     } else {
       await output?.commit();
       complete = allFinal(summary);
+      // Which file this run wrote: its report reads rows only from that file, not a later run's.
+      const written = output ? fileIdentity(options.outputPath) : undefined;
+      if (written) outputFile = JSON.stringify({ ...written, mtimeNs: String(written.mtimeNs) });
     }
     const end = deps.now();
     closeSummary(summary, { stopped: stop.reason, message: stop.message, durationMs: end - started, complete });
     if (run.runId !== null && !options.dryRun) {
       if (!stop.reason) store.finishRun(run.runId, complete, summary.rows);
-      store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs });
+      store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs, outputFile });
       await store.flush();
     }
   } finally {
