@@ -101,38 +101,43 @@ test('a lock left by a SIGKILLed penny-drop run is taken over; the new run finis
   after.close();
 });
 
-test('locks written by another host: refused while its heartbeat is fresh, taken over once it is stale; a live pid here keeps a fresh lock', { timeout: 120_000 }, async (t) => {
+test('locks written by another host: refused while its heartbeat moves, taken over once it stood still for the lease; a live pid here is never taken over', { timeout: 120_000 }, async (t) => {
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());
   const dir = tempDir(t, 'vas-lock-host-');
   writePayees(dir, 'p.csv', 10);
   const args = ['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url];
-  const first = await runCli(args, { cwd: dir });
+  // A short lease keeps the test short; the default is two minutes.
+  const env = { VAS_LOCK_LEASE: '2s' };
+  const first = await runCli(args, { cwd: dir, env });
   assert.equal(first.code, 0, first.stderr);
+  const state = new Database(path.join(dir, 's.sqlite'));
+  state.pragma('busy_timeout = 5000');
+  t.after(() => state.close());
   const setLock = (pid: number, host: string, ageMs: number) => {
-    const db = new Database(path.join(dir, 's.sqlite'));
     const at = Date.now() - ageMs;
-    db.prepare('INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?)').run(pid, host, at, at);
-    db.close();
+    state.prepare('INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?)').run(pid, host, at, at);
   };
   sandbox.reset();
 
-  setLock(4242, 'batch-host-2', 5_000);
-  let r = await runCli([...args, '--resume'], { cwd: dir });
+  // Another host's run, alive: its heartbeat moves (its clock is 10 minutes behind ours: never compared).
+  setLock(4242, 'batch-host-2', 600_000);
+  const beating = setInterval(() => state.prepare('UPDATE run_lock SET beat = beat + 1').run(), 150);
+  let r = await runCli([...args, '--resume'], { cwd: dir, env });
+  clearInterval(beating);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /pid 4242 on batch-host-2/);
 
-  // Our own host, a process that is alive (this test), heartbeat fresh.
-  setLock(process.pid, os.hostname(), 5_000);
-  r = await runCli([...args, '--resume'], { cwd: dir });
-  assert.equal(r.code, 1, 'a live process with a fresh heartbeat keeps its lock');
+  // Our own host, a process that is alive (this test), its heartbeat 90 s old: a paused run keeps its lock.
+  setLock(process.pid, os.hostname(), 90_000);
+  r = await runCli([...args, '--resume'], { cwd: dir, env });
+  assert.equal(r.code, 1, 'a live process keeps its lock, whatever its heartbeat says');
   assert.match(r.stderr, new RegExp(`pid ${process.pid} on`));
 
-  setLock(4242, 'batch-host-2', 90_000);
-  r = await runCli([...args, '--resume'], { cwd: dir });
-  assert.equal(r.code, 0, `a stale lock is taken over\n${r.stderr}`);
-  setLock(process.pid, os.hostname(), 90_000);
-  r = await runCli([...args, '--resume'], { cwd: dir });
-  assert.equal(r.code, 0, `a heartbeat older than a minute is stale even for a live pid\n${r.stderr}`);
+  // Another host's run whose heartbeat stands still for the lease is gone: taken over.
+  setLock(4242, 'batch-host-2', 5_000);
+  r = await runCli([...args, '--resume'], { cwd: dir, env });
+  assert.equal(r.code, 0, `a still lock is taken over after the lease\n${r.stderr}`);
+  assert.match(r.stderr, /holds this state file's lock from another host: waiting up to 2 s/);
   assert.equal(sum(sandbox.stats().requests), 0, 'a finished run is re-emitted from the state');
 });

@@ -100,7 +100,7 @@ async function holdLock(options: BankRunOptions, deps: BankRunDeps, onLockLost: 
       const holder = store.readLock();
       onLockLost(`this run lost the state file's lock to ${holder ? describeHolder(holder) : 'another vas-verify run'}: it stopped sending at once`);
     }
-  }, LOCK_HEARTBEAT_MS);
+  }, heartbeatMs(options));
   heartbeat.unref();
   let held = true;
   return () => {
@@ -108,6 +108,11 @@ async function holdLock(options: BankRunOptions, deps: BankRunDeps, onLockLost: 
     if (held) store.releaseLock();
     held = false;
   };
+}
+
+/** A holder beats eight times per lease (every 15 s with the default 2-minute lease). */
+function heartbeatMs(options: BankRunOptions): number {
+  return Math.min(LOCK_HEARTBEAT_MS, Math.max(50, (options.lockLeaseMs ?? LOCK_LEASE_MS) / 8));
 }
 
 /**

@@ -30,6 +30,8 @@ interface BankSettings {
   concurrency: number;
   reuseMs: number | undefined;
   depositMemoryMs: number;
+  /** VAS_LOCK_LEASE: how long another host's lock must stand still before it is taken over. */
+  lockLeaseMs: number | undefined;
   timeoutMs: number;
   /** --deadline, resolved (src/cli/connect.ts). */
   limits: ReturnType<typeof limitOptions>;
@@ -67,6 +69,21 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode; // --report
 }
 
+/**
+ * VAS_LOCK_LEASE (a duration, default 2m): how long a run waits, watching another host's
+ * heartbeat, before it takes that host's lock over; a holder beats eight times per lease.
+ * Raise it where hosts sharing a state file may stall longer (a network filesystem, a VM paused).
+ */
+function resolveLockLease(env: Env): number | undefined {
+  const text = env.VAS_LOCK_LEASE;
+  if (text === undefined || text === '') return undefined;
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    throw new UsageError(`VAS_LOCK_LEASE: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
@@ -88,6 +105,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   } catch (error) {
     throw new UsageError((error as Error).message, { cause: error });
   }
+  const lockLeaseMs = resolveLockLease(env);
   if (depositMemoryMs < MIN_DEPOSIT_MEMORY_MS) throw new UsageError('--deposit-memory must be at least 30d: a payee is never sent a second penny-drop sooner');
   const pricePl = resolveNumber(flags.pricePl, env.VAS_PRICE_PL, 0, '--price-pl');
   const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
@@ -98,7 +116,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report'); // --report
-  return { concurrency, reuseMs, depositMemoryMs, timeoutMs, limits, pricePl, pricePd, output, statePath };
+  return { concurrency, reuseMs, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath };
 }
 
 /** Opens the state file and the connection, runs, and closes both whatever happens. */
@@ -172,6 +190,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     retryUnconfirmed: flags.retryUnconfirmed,
     reuseMs: settings.reuseMs,
     depositMemoryMs: settings.depositMemoryMs,
+    lockLeaseMs: settings.lockLeaseMs,
     rate: flags.rate,
     concurrency: settings.concurrency,
     columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
