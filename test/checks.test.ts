@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkAccount, checkIfsc, checkRow, maskAccount, maskDigits } from '../src/pipeline/checks.js';
 import { resolveColumns } from '../src/input/recognise.js';
-import { ColumnError } from '../src/errors.js';
+import { ColumnError, UsageError } from '../src/errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { parse } from 'csv-parse/sync';
 import { encodeCsv, neutralise } from '../src/pipeline/write.js';
@@ -90,7 +90,7 @@ test('time: next IST midnight and durations', () => {
   // 2026-11-21 18:29:59 UTC is 23:59:59 IST → next midnight IST is 18:30:00 UTC the same day.
   assert.equal(new Date(nextIstMidnight(Date.parse('2026-11-21T18:29:59Z'))).toISOString(), '2026-11-21T18:30:00.000Z');
   assert.equal(new Date(nextIstMidnight(Date.parse('2026-11-21T18:30:00Z'))).toISOString(), '2026-11-22T18:30:00.000Z');
-  assert.equal(parseDuration('30d'), 30 * 86_400_000);
-  assert.equal(parseDuration('15m'), 900_000);
-  assert.throws(() => parseDuration('soon'), /not a duration/);
+  assert.equal(parseDuration('30d', '--reuse'), 30 * 86_400_000);
+  assert.equal(parseDuration('15m', '--reuse'), 900_000);
+  assert.throws(() => parseDuration('soon', '--reuse'), (e) => e instanceof UsageError && /^--reuse: "soon" is not a duration/.test(e.message));
 });

@@ -26,14 +26,9 @@ export function resolveApiConnection(flags: ConnectionFlags, env: Env, log: CliL
 
 /** --deadline (a duration, 0 for none) and --docs-allow-host (repeatable) as client options. */
 export function limitOptions(flags: { deadline?: string | undefined; docsAllowHost?: readonly string[] | undefined }): Pick<ConnectOptions, 'deadlineMs' | 'documentHosts'> {
-  let deadlineMs: number;
-  try {
-    const text = flags.deadline ?? DEFAULT_DEADLINE;
-    // 0 (with or without a unit): no total deadline, only the idle --timeout.
-    deadlineMs = text.trim() === '0' ? 0 : parseDuration(text);
-  } catch (error) {
-    throw new UsageError(`--deadline: ${(error as Error).message}`);
-  }
+  const text = flags.deadline ?? DEFAULT_DEADLINE;
+  // 0 (with or without a unit): no total deadline, only the idle --timeout.
+  const deadlineMs = text.trim() === '0' ? 0 : parseDuration(text, '--deadline');
   const hosts = (flags.docsAllowHost ?? []).map((h) => h.trim()).filter((h) => h !== '');
   for (const host of hosts) {
     if (/[/\\@\s]/.test(host)) throw new UsageError(`--docs-allow-host "${host}" must be a host name (optionally with :port), not a URL`);

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+
 /** Time helpers: durations like 30d, and the next midnight in Asia/Kolkata (UTC+5:30, no DST). */
 
 const IST_OFFSET_MS = 5.5 * 3600_000;
@@ -11,9 +13,12 @@ export function nextIstMidnight(nowMs: number): number {
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: DAY_MS, w: 7 * DAY_MS };
 
-/** "30d", "12h", "90m", "45s", "2w", "500ms" → milliseconds; throws on anything else. */
-export function parseDuration(text: string): number {
+/**
+ * "30d", "12h", "90m", "45s", "2w", "500ms" → milliseconds. Anything else is the user's mistake:
+ * a UsageError (exit 2) naming `what` (the flag or variable it came from).
+ */
+export function parseDuration(text: string, what: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/i.exec(text);
-  if (!match) throw new Error(`"${text}" is not a duration: use a number and a unit, e.g. 30d, 12h, 15m, 30s`);
+  if (!match) throw new UsageError(`${what}: "${text}" is not a duration: use a number and a unit, e.g. 30d, 12h, 15m, 30s`);
   return Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
 }

@@ -76,12 +76,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
  */
 function resolveLockLease(env: Env): number | undefined {
   const text = env.VAS_LOCK_LEASE;
-  if (text === undefined || text === '') return undefined;
-  try {
-    return parseDuration(text);
-  } catch (error) {
-    throw new UsageError(`VAS_LOCK_LEASE: ${(error as Error).message}`, { cause: error });
-  }
+  return text === undefined || text === '' ? undefined : parseDuration(text, 'VAS_LOCK_LEASE');
 }
 
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {
@@ -95,16 +90,9 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
   if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
-  let reuseMs: number | undefined;
-  let timeoutMs: number;
-  let depositMemoryMs: number;
-  try {
-    reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse);
-    timeoutMs = parseDuration(flags.timeout);
-    depositMemoryMs = parseDuration(flags.depositMemory);
-  } catch (error) {
-    throw new UsageError((error as Error).message, { cause: error });
-  }
+  const reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse, '--reuse');
+  const timeoutMs = parseDuration(flags.timeout, '--timeout');
+  const depositMemoryMs = parseDuration(flags.depositMemory, '--deposit-memory');
   const lockLeaseMs = resolveLockLease(env);
   if (depositMemoryMs < MIN_DEPOSIT_MEMORY_MS) throw new UsageError('--deposit-memory must be at least 30d: a payee is never sent a second penny-drop sooner');
   const pricePl = resolveNumber(flags.pricePl, env.VAS_PRICE_PL, 0, '--price-pl');

@@ -159,12 +159,7 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   }
   const sessionId = checkSessionId(flags.sessionId);
   if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout only applies with --wait');
-  let timeoutMs: number;
-  try {
-    timeoutMs = parseDuration(flags.timeout ?? DEFAULT_WAIT_TIMEOUT);
-  } catch (error) {
-    throw new UsageError(`--timeout: ${(error as Error).message}`);
-  }
+  const timeoutMs = parseDuration(flags.timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout must be longer than 0');
   if (flags.download !== undefined && flags.download.trim() === '') throw new UsageError('--download needs a directory');
 
