@@ -60,9 +60,9 @@ function inFlightKeys(statePath: string): string[] {
   if (!fs.existsSync(statePath)) return [];
   const db = new Database(statePath, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'run_keys'").get() as { n: number };
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'run_payees'").get() as { n: number };
     if (tables.n === 0) return [];
-    return (db.prepare("SELECT account || '|' || ifsc AS key FROM run_keys WHERE status = 'IN_FLIGHT'").all() as Array<{ key: string }>).map((r) => r.key);
+    return (db.prepare("SELECT account || '|' || ifsc AS key FROM run_payees WHERE status = 'IN_FLIGHT'").all() as Array<{ key: string }>).map((r) => r.key);
   } finally {
     db.close();
   }

@@ -66,7 +66,7 @@ async function cleanReference(t: TestContext, dir: string, input: string, mode: 
 function answeredKeys(statePath: string): number {
   const db = new Database(statePath, { readonly: true });
   try {
-    return (db.prepare("SELECT count(*) AS n FROM run_keys WHERE status IN ('DONE', 'DEFERRED')").get() as { n: number }).n;
+    return (db.prepare("SELECT count(*) AS n FROM run_payees WHERE status IN ('DONE', 'DEFERRED')").get() as { n: number }).n;
   } finally {
     db.close();
   }
