@@ -5,9 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { StateFileError } from '../errors.js';
 import { fileIdentity } from '../input/unchanged.js';
+import { openStateForReading } from '../state/report-reader.js';
+import type { Db } from '../state/types.js';
 import type { ColumnOverrides } from '../input/recognise.js';
 import { readRunAggregates } from './aggregate.js';
 import { buildReport, type BuildOptions } from './build.js';
@@ -23,7 +24,7 @@ export type { RunReport } from './model.js';
 import type { RecordedRun } from './model.js';
 
 export interface WriteReportOptions extends Omit<BuildOptions, 'atRisk' | 'nameMatch' | 'toolVersion' | 'generatedAt'> {
-  db: Database.Database;
+  db: Db;
   runId: number;
   reportPath: string;
   /** The run's enriched CSV, read for name verdicts and the rows paid at risk; default: the output the run recorded, when it ran to its end. */
@@ -106,15 +107,8 @@ export interface ReportFromStateOptions extends Omit<WriteReportOptions, 'db' | 
  * writes the report of one run. Returns the run id and the page's size.
  */
 export async function writeReportFromState(options: ReportFromStateOptions): Promise<{ runId: number; bytes: number }> {
-  const { default: Sqlite } = await import('better-sqlite3');
-  let db: Database.Database;
+  const db = openStateForReading(options.statePath, (message) => new ReportStateError(message));
   try {
-    db = new Sqlite(options.statePath, { readonly: true, fileMustExist: true });
-  } catch (error) {
-    throw new ReportStateError(`cannot open state file ${options.statePath}: ${(error as Error).message}`);
-  }
-  try {
-    db.pragma('busy_timeout = 5000');
     const { latestRunId: latest } = await import('./aggregate.js');
     let runId: number | undefined;
     try {

@@ -3,65 +3,14 @@
  * and, when the report is written at the end of a run, from the summary that run returned.
  * Pure data, no I/O: render.ts turns it into the page.
  */
-
-export type ReportStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'PENDING' | 'IN_FLIGHT';
-
-export const REPORT_STATUSES: readonly ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'PENDING', 'IN_FLIGHT'];
+import type { ActionItem, ActivityBin, CappedList, ChangedHolder, RecordedRun, ReportStatus, RunInfo, TimeBin } from '../state/report-reader.js';
+export type { ActionItem, ActivityBin, CappedList, ChangedHolder, PayeeRef, RecordedRun, ReportStatus, RunInfo, TimeBin } from '../state/report-reader.js';
+export { REPORT_STATUSES } from '../state/report-reader.js';
 
 export const NAME_VERDICTS = ['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH', 'POOR_PARTIAL_MATCH', 'NO_MATCH'] as const;
 
 /** Most entries of a list the page shows; the rest are counted and named by a CSV filter. Default 50. */
 export const DEFAULT_LIST_CAP = 50;
-
-/** A list shown on the page, capped: `total` counts every entry, `items` the first few. */
-export interface CappedList<T> {
-  items: T[];
-  total: number;
-}
-
-export interface RunInfo {
-  runId: number;
-  inputName: string;
-  fingerprint: string;
-  mode: 'pl' | 'pd' | 'hybrid';
-  /** 'complete': every row final. 'open': unfinished, or some rows wait for a later --resume. */
-  stateStatus: 'open' | 'complete';
-  startedAt: number;
-  /** Last write of the run to the state. */
-  updatedAt: number;
-  /** Rows of the input, once a run has read it to the end; null before. */
-  totalRows: number | null;
-}
-
-/** One payee (account+IFSC) of the run, as the state has it. */
-export interface PayeeRef {
-  /** Data row (1 = the first row under the header) where the payee first appears. */
-  row: number;
-  /** Masked to the last four digits. */
-  account: string;
-  ifsc: string;
-}
-
-export interface ActionItem extends PayeeRef {
-  status: 'DEFERRED' | 'FAILED' | 'UNCONFIRMED';
-  reason: string;
-  /** DEFERRED: when the row may be tried again. */
-  dueAt: number | null;
-  requestId: string | null;
-  updatedAt: number;
-}
-
-export interface ChangedHolder extends PayeeRef {
-  /** The earlier check: its date, status and beneficiary name. */
-  beforeAt: number | null;
-  beforeStatus: string | null;
-  beforeName: string | null;
-  afterAt: number;
-  afterStatus: string;
-  afterName: string | null;
-  /** The state's own description (changed_since). */
-  description: string;
-}
 
 export interface AtRiskRow {
   /** Line of the output CSV (= the input line). */
@@ -74,56 +23,6 @@ export interface AtRiskRow {
   score: string;
 }
 
-export interface TimeBin {
-  /** Start of the bin (ms since the epoch). */
-  start: number;
-  /** Answers stored (VERIFIED, NOT_VERIFIED, INVALID from the API). */
-  answered: number;
-  failed: number;
-  unconfirmed: number;
-  deferred: number;
-}
-
-/** Calls, retries and upstream errors in one bin of the timeline (from the run's per-second stats). */
-export interface ActivityBin {
-  start: number;
-  calls: number;
-  retries: number;
-  /** 429 answers. */
-  throttled: number;
-  /** 5xx answers. */
-  serverErrors: number;
-  timeouts: number;
-}
-
-/** What a run recorded in the state of its last invocation (src/state/run-stats.ts). */
-export interface RecordedRun {
-  invocations: number;
-  startedAt: number;
-  updatedAt: number;
-  /** Null while it runs, or when it was killed before it could record its end. */
-  finishedAt: number | null;
-  exitCode: number | null;
-  stopped: string | null;
-  message: string | null;
-  resumed: boolean;
-  durationMs: number | null;
-  calls: { pl: number; pd: number };
-  spend: number;
-  /** Rows written out. */
-  rows: number;
-  statuses: Record<string, number>;
-  nameMatch: Record<string, number>;
-  avoided: Record<string, number>;
-  retries: Record<string, number>;
-  outputName: string | null;
-  outputPath: string | null;
-  /** The identity of the file the run wrote (JSON), null when it wrote none; undefined for a run of a version that did not record it. */
-  outputFile?: string | null | undefined;
-  resumeCommand: string | null;
-  toolVersion: string | null;
-  registry: string | null;
-}
 
 export interface RunReport {
   generatedAt: number;

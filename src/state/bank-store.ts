@@ -5,6 +5,7 @@
  */
 import type { Db } from './types.js';
 import { describeChange, type PreviousResult } from './changes.js';
+import { DepositHistory } from './deposits.js';
 import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
@@ -49,6 +50,7 @@ export class BankStore {
   private readonly commits: GroupCommit;
   private readonly lock: RunLock;
   private readonly stats: RunStats;
+  private readonly deposits: DepositHistory;
   private readonly stmt;
 
   constructor(db: Db, now: () => number) {
@@ -56,6 +58,7 @@ export class BankStore {
     this.stats = new RunStats(db, now);
     this.commits = new GroupCommit(db, () => this.stats.write());
     this.lock = new RunLock(db, this.commits, now);
+    this.deposits = new DepositHistory(db);
     this.stmt = {
       latestRun: db.prepare(
         `SELECT id, fingerprint, mode, status, total_rows AS totalRows, created_at AS createdAt
@@ -101,19 +104,6 @@ export class BankStore {
       ),
       requeueUnconfirmed: db.prepare(
         `UPDATE run_payees SET status = 'PENDING', reason = NULL, updated_at = ? WHERE run_id = ? AND status = 'UNCONFIRMED'`,
-      ),
-      // Deposits (penny-drop requests), per payee across runs: docs/ARCHITECTURE.md, "Never paying twice".
-      lastDeposit: db.prepare(
-        `SELECT id, status, result_id AS resultId, run_id AS runId, sent_at AS sentAt FROM deposits
-         WHERE account = ? AND ifsc = ? AND sent_at >= ? AND status IN ('IN_FLIGHT', 'UNCONFIRMED', 'ANSWERED')
-         ORDER BY sent_at DESC, id DESC LIMIT 1`,
-      ),
-      insertDeposit: db.prepare(
-        `INSERT INTO deposits (account, ifsc, run_id, first_row, claim, status, sent_at, updated_at) VALUES (?, ?, ?, ?, ?, 'IN_FLIGHT', ?, ?)`,
-      ),
-      settleDeposit: db.prepare(`UPDATE deposits SET status = ?, result_id = ?, request_id = ?, updated_at = ? WHERE id = ?`),
-      unconfirmDeposits: db.prepare(
-        `UPDATE deposits SET status = 'UNCONFIRMED', updated_at = ? WHERE status = 'IN_FLIGHT' AND (claim IS NULL OR claim <> ?)`,
       ),
       insertResult: db.prepare(
         `INSERT INTO results (account, ifsc, mode, status, reason, beneficiary_name, transaction_remark, bank_name,
@@ -204,13 +194,13 @@ export class BankStore {
       ? this.stmt.claimStored.run(mode, token, now, runId, firstRow, token).changes
       : this.stmt.claimNew.run(runId, firstRow, account, ifsc, mode, token, now).changes;
     if (changes !== 1) return { kind: 'taken' };
-    const depositId = mode === 'pd' ? Number(this.stmt.insertDeposit.run(account, ifsc, runId, firstRow, token, now, now).lastInsertRowid) : null;
+    const depositId = mode === 'pd' ? this.deposits.insert({ account, ifsc, runId, firstRow, claim: token, at: now }) : null;
     return { kind: 'claimed', depositId };
   }
 
   /** The newest penny-drop to this payee since `since` that was answered, is in flight or went unconfirmed, with its answer. */
   lastDeposit(account: string, ifsc: string, since: number): DepositRecord | undefined {
-    const row = this.stmt.lastDeposit.get(account, ifsc, since) as Omit<DepositRecord, 'result'> | undefined;
+    const row = this.deposits.last(account, ifsc, since);
     if (!row) return undefined;
     const result = row.resultId === null ? undefined : this.getResult(row.resultId);
     // An answered deposit whose answer is gone is no answer to reuse: still never sent blind.
@@ -220,7 +210,7 @@ export class BankStore {
   /** What became of a deposit: answered (with its result), unconfirmed, failed (no rupee moved) or not sent. */
   settleDeposit(depositId: number, status: Exclude<DepositStatus, 'IN_FLIGHT'>, resultId: number | null, requestId: string | null): void {
     this.commits.begin();
-    this.stmt.settleDeposit.run(status, resultId, requestId, this.now(), depositId);
+    this.deposits.settle(depositId, status, resultId, requestId, this.now());
   }
 
   markDone(runId: number, firstRow: number, source: 'api' | 'reuse', resultId: number, requestId: string | null): void {
@@ -330,7 +320,7 @@ export class BankStore {
     const attempt = this.lock.acquire(me, probe, takeOver);
     if (attempt.ok) {
       this.commits.begin();
-      this.stmt.unconfirmDeposits.run(this.now(), me.token);
+      this.deposits.unconfirmOthers(me.token, this.now());
       this.commits.flushSync();
     }
     return attempt;
