@@ -97,9 +97,9 @@ test('stop: the first reason wins, listeners hear it once, a signal already abor
 // ---- caller ----
 
 test('breaker: an unreachable API stops at once; a service that never worked after 3; otherwise at the threshold', () => {
-  const refused = new VasError({ kind: 'network', code: 'refused', message: 'refused 1234567890' });
+  const refused = VasError.network({ code: 'refused', message: 'refused 1234567890' });
   assert.match(new Breaker(10).failed(refused)!, /cannot reach the API: refused x+7890/);
-  const down = new VasError({ kind: 'unavailable', message: 'Service Not Available', status: 503 });
+  const down = VasError.unavailable({ message: 'Service Not Available', status: 503 });
   const fresh = new Breaker(10);
   for (let i = 1; i < FAIL_FAST_THRESHOLD; i += 1) assert.equal(fresh.failed(down), undefined);
   assert.match(fresh.failed(down)!, /3 call\(s\) in a row failed/);

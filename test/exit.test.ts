@@ -13,9 +13,9 @@ test('every error of the family carries its kind and exit code; the CLI reads th
     [new OutputError('o'), 'output', 2],
     [new StateFileError('s'), 'state-file', 2],
     [new RunLockedError('r'), 'run-locked', 1],
-    [new VasError({ kind: 'invalid-input', message: 'bad base url' }), 'invalid-input', 2],
-    [new VasError({ kind: 'invalid-input', message: 'Invalid Request', status: 400 }), 'invalid-input', 1],
-    [new VasError({ kind: 'auth', message: 'Invalid Credentials', status: 401 }), 'auth', 1],
+    [VasError.invalidInput({ message: 'bad base url' }), 'invalid-input', 2],
+    [VasError.invalidInput({ message: 'Invalid Request', status: 400 }), 'invalid-input', 1],
+    [VasError.auth({ message: 'Invalid Credentials', status: 401 }), 'auth', 1],
     [new Error('surprise'), null, 1],
     ['a string', null, 1],
   ];
@@ -44,6 +44,6 @@ test('an unknown error is reported as a bug, with its stack only when VAS_DEBUG 
   assert.equal(lines.length, 2);
   assert.match(lines[1]!, /TypeError: x is undefined\n\s+at /);
   lines.length = 0;
-  assert.equal(reportError(new VasError({ kind: 'auth', message: 'Invalid Credentials', status: 401, requestId: 'r1' }), log, { VAS_DEBUG: '1' }), 1);
+  assert.equal(reportError(VasError.auth({ message: 'Invalid Credentials', status: 401, requestId: 'r1' }), log, { VAS_DEBUG: '1' }), 1);
   assert.deepEqual(lines, ['Invalid Credentials (HTTP 401, request id r1)']);
 });

@@ -4,7 +4,7 @@ import { decideRetry, DEFAULT_RETRY_POLICY } from '../src/api/retry.js';
 import { parseRetryAfter } from '../src/api/retry-after.js';
 import { VasError, type VasErrorInit } from '../src/api/errors.js';
 
-const err = (init: Partial<VasErrorInit>) => new VasError({ kind: 'server', message: 'x', ...init });
+const err = (init: Partial<VasErrorInit>) => VasError.of({ kind: 'server', message: 'x', ...init });
 const half = () => 0.5;
 const max = () => 0.999999;
 

@@ -134,7 +134,7 @@ function tokenRefreshAt(nowMs: number, expiresInS: number): number {
 /** A failure of the token request below HTTP, as a VasError. */
 function tokenTransportError(exchange: BinaryExchange & { ok: false }, signal: AbortSignal | undefined): VasError {
   if (exchange.error instanceof AnswerTooLargeError) {
-    return new VasError({ kind: 'protocol', message: `the token endpoint's ${exchange.error.message}`, status: exchange.status, requestId: exchange.headers && requestIdOf(exchange.headers) });
+    return VasError.protocol({ message: `the token endpoint's ${exchange.error.message}`, status: exchange.status, requestId: exchange.headers && requestIdOf(exchange.headers) });
   }
   // Fetching a token moves no money: any transport failure is plainly retryable.
   return classifyTransportError(exchange.error, 'the token endpoint', signal?.aborted ?? false).with({ ambiguous: false });
@@ -143,8 +143,7 @@ function tokenTransportError(exchange: BinaryExchange & { ok: false }, signal: A
 /** The token endpoint's answer read: the token and its lifetime, or the VasError it amounts to (thrown). */
 function readTokenAnswer(status: number, requestId: string | undefined, text: string): { accessToken: string; expiresInS: number } {
   if (status === 400 || status === 401 || status === 403) {
-    throw new VasError({
-      kind: 'auth',
+    throw VasError.auth({
       code: 'credentials-rejected',
       message: 'the token endpoint rejected the client credentials: check VAS_CLIENT_ID and VAS_CLIENT_SECRET',
       status,
@@ -152,7 +151,7 @@ function readTokenAnswer(status: number, requestId: string | undefined, text: st
     });
   }
   if (status !== 200) {
-    throw new VasError({
+    throw VasError.of({
       kind: status >= 500 ? 'unavailable' : 'protocol',
       message: `the token endpoint answered HTTP ${status}`,
       retryable: status >= 500 || status === 429,
@@ -164,12 +163,11 @@ function readTokenAnswer(status: number, requestId: string | undefined, text: st
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new VasError({ kind: 'protocol', code: 'bad-json', message: 'the token endpoint did not answer JSON', status, requestId, cause });
+    throw VasError.protocol({ code: 'bad-json', message: 'the token endpoint did not answer JSON', status, requestId, cause });
   }
   const parsed = TokenResponseSchema.safeParse(json);
   if (!parsed.success) {
-    throw new VasError({
-      kind: 'protocol',
+    throw VasError.protocol({
       code: 'schema',
       message: describeSchemaError(parsed.error, 'token response'),
       status,

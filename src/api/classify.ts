@@ -116,8 +116,7 @@ function classify200<T>(
     const type = headerValue(response.headers, 'content-type') ?? 'no content type';
     return {
       ok: false,
-      error: new VasError({
-        kind: 'protocol',
+      error: VasError.protocol({
         code: 'bad-json',
         message: `response is not JSON (${type}): ${boundedText(text) || '(empty body)'}`,
         status,
@@ -139,8 +138,7 @@ function classify200<T>(
   if (!body.success) {
     return {
       ok: false,
-      error: new VasError({
-        kind: 'protocol',
+      error: VasError.protocol({
         code: 'schema',
         message: describeSchemaError(body.error, 'response'),
         status,
@@ -157,7 +155,7 @@ function classify200<T>(
 /** The error a 200 carries in its body, by its message. */
 function errorOfMessage(message: string, status: number, requestId: string | undefined): VasError {
   const { kind, code } = codeForMessage(message);
-  return new VasError({ kind, code, message: excerpt(message), status, requestId });
+  return VasError.of({ kind, code, message: excerpt(message), status, requestId });
 }
 
 /** Any status but 200: what the status means, refined by the message in the body if one fits. */
@@ -173,7 +171,7 @@ function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>
     status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs) : undefined;
   const raw = message === undefined ? boundedText(text) : undefined;
   const fallback = raw ? raw : `HTTP ${status} with an empty body`;
-  return new VasError({
+  return VasError.of({
     kind,
     code,
     retryable: base.retryable,
@@ -212,8 +210,7 @@ function errorCode(error: unknown): string | undefined {
 export function classifyTransportError(error: unknown, target: string, abortedByCaller: boolean): VasError {
   const code = errorCode(error);
   if (abortedByCaller) {
-    return new VasError({
-      kind: 'network',
+    return VasError.network({
       code: 'aborted',
       message: `request to ${target} was cancelled`,
       retryable: false,
@@ -230,8 +227,7 @@ export function classifyTransportError(error: unknown, target: string, abortedBy
           : code === 'UND_ERR_CONNECT_TIMEOUT'
             ? 'connect timed out'
             : 'host unreachable';
-    return new VasError({
-      kind: 'network',
+    return VasError.network({
       code: code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'dns' : 'refused',
       message: `${what}: ${target}`,
       retryable: true,
@@ -241,8 +237,7 @@ export function classifyTransportError(error: unknown, target: string, abortedBy
   }
   if (code === 'VAS_DEADLINE') {
     // Like a timeout: a trickled penny-drop answer cut here is ambiguous, never re-sent.
-    return new VasError({
-      kind: 'timeout',
+    return VasError.timeout({
       code: 'deadline',
       message: `no complete answer from ${target} in time: ${(error as Error).message} (--deadline)`,
       retryable: true,
@@ -251,8 +246,7 @@ export function classifyTransportError(error: unknown, target: string, abortedBy
     });
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || isTimeoutAbort(error)) {
-    return new VasError({
-      kind: 'timeout',
+    return VasError.timeout({
       code: code === 'UND_ERR_BODY_TIMEOUT' ? 'body-timeout' : 'headers-timeout',
       message: `no answer from ${target} in time`,
       retryable: true,
@@ -261,8 +255,7 @@ export function classifyTransportError(error: unknown, target: string, abortedBy
     });
   }
   const detail = error instanceof Error ? error.message : String(error);
-  return new VasError({
-    kind: 'network',
+  return VasError.network({
     code: 'reset',
     message: `connection to ${target} failed: ${detail}`,
     retryable: true,

@@ -134,10 +134,10 @@ export function normaliseBaseUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new VasError({ kind: 'invalid-input', message: `base URL "${text}" is not a URL: use e.g. https://api.example.com` });
+    throw VasError.invalidInput({ message: `base URL "${text}" is not a URL: use e.g. https://api.example.com` });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new VasError({ kind: 'invalid-input', message: `base URL "${text}" must start with http:// or https://` });
+    throw VasError.invalidInput({ message: `base URL "${text}" must start with http:// or https://` });
   }
   return url.toString().replace(/\/+$/, '');
 }
@@ -252,11 +252,11 @@ class ApiClient implements Client {
   /** Refuses a document URL of another scheme, or on a host --docs-allow-host does not name. */
   #checkDocumentTarget(target: URL, where: string): void {
     if (target.protocol !== 'https:' && target.protocol !== 'http:') {
-      throw new VasError({ kind: 'protocol', message: `document URL has an unsupported scheme: ${target.protocol}` });
+      throw VasError.protocol({ message: `document URL has an unsupported scheme: ${target.protocol}` });
     }
     const hosts = this.#documentHosts;
     if (hosts !== undefined && target.origin !== this.#origin && !hosts.has(target.hostname.toLowerCase()) && !hosts.has(target.host.toLowerCase())) {
-      throw new VasError({ kind: 'protocol', code: 'host-not-allowed', message: `document host ${target.host} is not in --docs-allow-host: not fetched (${where})` });
+      throw VasError.protocol({ code: 'host-not-allowed', message: `document host ${target.host} is not in --docs-allow-host: not fetched (${where})` });
     }
   }
 
@@ -265,11 +265,11 @@ class ApiClient implements Client {
     if (exchange.ok) {
       const classified = classifyResponse({ status: exchange.status, headers: exchange.headers, text: bodyText(exchange.body) }, INIT_ENVELOPE, this.#now());
       return classified.ok
-        ? new VasError({ kind: 'protocol', message: `unexpected answer for ${target.pathname}`, status: exchange.status })
+        ? VasError.protocol({ message: `unexpected answer for ${target.pathname}`, status: exchange.status })
         : classified.error;
     }
     if (exchange.error instanceof AnswerTooLargeError) {
-      throw new VasError({ kind: 'protocol', message: `document larger than ${maxBytes} bytes: ${target.pathname}`, status: exchange.status });
+      throw VasError.protocol({ message: `document larger than ${maxBytes} bytes: ${target.pathname}`, status: exchange.status });
     }
     if (exchange.error instanceof DeadlineError && !signal?.aborted) {
       // A trickled document: another try would trickle the same way.
@@ -301,7 +301,7 @@ class ApiClient implements Client {
         // excerpt before this). A 2xx that cannot be read is an answer lost: the call may have
         // done its work (a penny-drop may have deposited).
         if (status < 200 || status >= 300) return classifyResponse({ status, headers, text: `(${cause.message}, not read)` }, envelope, this.#now());
-        return { ok: false, error: new VasError({ kind: 'protocol', message: `${op}: ${cause.message}`, status, requestId: requestIdOf(headers), ambiguous: true }) };
+        return { ok: false, error: VasError.protocol({ message: `${op}: ${cause.message}`, status, requestId: requestIdOf(headers), ambiguous: true }) };
       }
       const failure = classifyTransportError(cause, `${this.baseUrl}${API_PREFIX}${op}`, signal?.aborted ?? false);
       return { ok: false, error: status === undefined ? failure : failure.with({ status, requestId: headers && requestIdOf(headers) }) };
@@ -319,7 +319,7 @@ class ApiClient implements Client {
     beforeRetry?: (() => Promise<unknown>) | undefined,
     onRetry?: ((event: RetryEvent) => void) | undefined,
   ): Promise<CallResult<T>> {
-    if (this.#closed) throw new VasError({ kind: 'network', code: 'aborted', message: 'client is closed' });
+    if (this.#closed) throw VasError.network({ code: 'aborted', message: 'client is closed' });
     let attempt = 0;
     let quotaWaits = 0;
     let refreshed = false;
@@ -362,7 +362,7 @@ class ApiClient implements Client {
         await beforeRetry?.();
       } catch {
         // Cancelled while waiting: the last attempt failed cleanly, so nothing is in doubt.
-        throw new VasError({ kind: 'network', code: 'aborted', message: `${op} was cancelled`, ambiguous: false });
+        throw VasError.network({ code: 'aborted', message: `${op} was cancelled`, ambiguous: false });
       }
     }
   }
@@ -402,8 +402,7 @@ function createTokenSource(
     );
   }
   if (options.token) return createStaticTokenSource(options.token);
-  throw new VasError({
-    kind: 'auth',
+  throw VasError.auth({
     message: 'no credentials: set VAS_TOKEN, or VAS_CLIENT_ID and VAS_CLIENT_SECRET',
   });
 }

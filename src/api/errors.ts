@@ -50,6 +50,9 @@ export interface VasErrorInit {
   cause?: unknown;
 }
 
+/** What a factory of one kind takes: everything but the kind. */
+export type ApiErrorInit = Omit<VasErrorInit, 'kind'>;
+
 export class VasError extends AppError {
   override readonly name = 'VasError';
   readonly kind: ErrorKind;
@@ -61,7 +64,8 @@ export class VasError extends AppError {
   readonly retryAfterMs: number | undefined;
   readonly raw: string | undefined;
 
-  constructor(init: VasErrorInit) {
+  /** Only through the factories below, so every error is made the same way. */
+  private constructor(init: VasErrorInit) {
     // Redacted where it is created (the message by AppError, the raw excerpt here): both go to CSV
     // cells, the state file, summaries and logs, and an upstream may have echoed a token into them.
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -73,6 +77,56 @@ export class VasError extends AppError {
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.raw = init.raw === undefined ? undefined : redact(init.raw);
+  }
+
+  /** An error of a kind decided at run time (a status or a message mapped to a kind). */
+  static of(init: VasErrorInit): VasError {
+    return new VasError(init);
+  }
+
+  /** The credentials or the token were refused. */
+  static auth(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'auth', ...init });
+  }
+
+  /** The quota was exceeded (429). */
+  static quota(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'quota', ...init });
+  }
+
+  /** The service said it is not available (503), or the token endpoint failed. */
+  static unavailable(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'unavailable', ...init });
+  }
+
+  /** The server failed (500). */
+  static server(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'server', ...init });
+  }
+
+  /** The request was refused as invalid (or could not be made: a bad base URL). */
+  static invalidInput(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'invalid-input', ...init });
+  }
+
+  /** A document-locker session expired or is unknown. */
+  static sessionExpired(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'session-expired', ...init });
+  }
+
+  /** The connection failed, was reset or was cancelled. */
+  static network(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'network', ...init });
+  }
+
+  /** No answer in time. */
+  static timeout(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'timeout', ...init });
+  }
+
+  /** An answer that is not what the interface says (bad JSON, a schema failure, an unexpected shape). */
+  static protocol(init: ApiErrorInit): VasError {
+    return new VasError({ kind: 'protocol', ...init });
   }
 
   /** Input the API refused before any answer (no HTTP status) is a usage error; the rest are fatal. */
