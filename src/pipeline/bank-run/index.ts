@@ -50,7 +50,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   if (!options.dryRun) checkOutputPath(options.outputPath);
   const input = await openInput(options);
   for (const line of input.reasons) deps.log.info(line);
-  // ---- limiter (src/limiter): set up before any call; an unusable --redis stops here ----
+  // The rate limiter is set up before any call: an unusable --redis stops here.
   let limiter: Limiter | undefined;
   try {
     limiter = await createLimiter(options, deps.stopSignal);
@@ -58,14 +58,13 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     input.close();
     throw error;
   }
-  // ---- end limiter ----
   const summary = createSummary(options, input.summary);
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
   let run: ChosenRun;
   try {
     run = await chooseRun(options, deps, input, summary, (message) => stop.stop('lock-lost', message));
   } catch (error) {
-    await limiter?.close(); // limiter: a locked state file or a failed run choice lets go of it
+    await limiter?.close(); // a locked state file or a failed run choice lets go of the limiter
     throw error;
   }
   if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started);
@@ -77,7 +76,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   if (!readError) await checkInputUnchanged(options, stages);
   following.detach();
   stages.progress.stopTimer();
-  await limiter?.close(); // limiter
+  await limiter?.close();
   await finishRun(options, deps, stages, summary, started);
   stages.progress.report(true);
 

@@ -21,7 +21,7 @@ export const DEFAULT_DEPOSIT_MEMORY_MS = 90 * 86_400_000;
 /** The shortest deposit memory a user may choose (--deposit-memory): 30 days. */
 export const MIN_DEPOSIT_MEMORY_MS = 30 * 86_400_000;
 
-export interface LedgerParts {
+export interface LedgerContext {
   store: BankStore;
   /** The run's id; null for a dry run of an input never run. */
   runId: number | null;
@@ -37,12 +37,12 @@ export interface LedgerParts {
 }
 
 export class PayeeLedger {
-  private readonly parts: LedgerParts;
+  private readonly parts: LedgerContext;
   private readonly store: BankStore;
   /** null when nothing is written (a dry run). */
   private readonly runId: number | null;
 
-  constructor(parts: LedgerParts) {
+  constructor(parts: LedgerContext) {
     this.parts = parts;
     this.store = parts.store;
     this.runId = parts.dryRun ? null : parts.runId;

@@ -16,7 +16,7 @@ export function nameVerdict(expected: string, beneficiary: string | null | undef
   return matchNames(expected, beneficiary);
 }
 
-export interface RowOutputParts {
+export interface RowOutputContext {
   header: readonly string[];
   /** Index of the payee name column; -1 when the file has none. */
   nameColumn: number;
@@ -29,7 +29,7 @@ export interface RowOutputParts {
 }
 
 /** The writer's FinishRow: counts the row, gives it its name verdict, and returns its output record. */
-export function createRowFinisher(parts: RowOutputParts): (slot: Slot, outcome: RowOutcome) => string[] | undefined {
+export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome: RowOutcome) => string[] | undefined {
   const { header, nameColumn, matchNames, ifscRegistry, summary, writes } = parts;
   const hasName = nameColumn >= 0;
   return (slot, outcome) => {

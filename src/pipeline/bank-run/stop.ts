@@ -15,7 +15,7 @@ export class StopControl {
   message: string | null = null;
   /** Every call in flight listens to this one signal. */
   readonly callAbort = new AbortController();
-  /** limiter: every payee waiting for its turn listens to this one; aborted by any stop. */
+  /** Every payee waiting for its turn in the rate limiter listens to this one; aborted by any stop. */
   readonly turnAbort = new AbortController();
   private readonly graceMs: number;
   private readonly onStop: Array<() => void> = [];
@@ -36,7 +36,7 @@ export class StopControl {
     this.reason = reason;
     this.message = message;
     for (const listener of this.onStop) listener();
-    this.turnAbort.abort(); // limiter: payees waiting for their turn leave the queue unsent
+    this.turnAbort.abort(); // payees waiting for their turn in the rate limiter leave its queue unsent
     if (reason === 'signal') {
       const timer = setTimeout(() => this.callAbort.abort(), this.graceMs);
       timer.unref();
