@@ -49,24 +49,25 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // Everything that can be wrong with the input is found before any call.
   if (!options.dryRun) checkOutputPath(options.outputPath);
   const input = await openInput(options);
-  for (const line of input.reasons) deps.log.info(line);
-  // The rate limiter is set up before any call: an unusable --redis stops here.
-  let limiter: Limiter | undefined;
+  // The one owner of the input and the rate limiter: closed here whatever happens.
   try {
-    limiter = await createLimiter(options, deps.stopSignal);
-  } catch (error) {
+    for (const line of input.reasons) deps.log.info(line);
+    // The rate limiter is set up before any call: an unusable --redis stops here.
+    const limiter = await createLimiter(options, deps.stopSignal);
+    try {
+      return await runOpened(options, deps, input, limiter, started);
+    } finally {
+      await limiter?.close();
+    }
+  } finally {
     input.close();
-    throw error;
   }
+}
+
+async function runOpened(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, limiter: Limiter | undefined, started: number): Promise<BankRunSummary> {
   const summary = createSummary(options, input.summary);
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-  let run: ChosenRun;
-  try {
-    run = await chooseRun(options, deps, input, summary, (message) => stop.stop('lock-lost', message));
-  } catch (error) {
-    await limiter?.close(); // a locked state file or a failed run choice lets go of the limiter
-    throw error;
-  }
+  const run = await chooseRun(options, deps, input, summary, (message) => stop.stop('lock-lost', message));
   if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started);
   const stages = assemble(options, deps, { input, run, stop, limiter, summary, started });
   const following = stages.stop.follow(deps.stopSignal);
@@ -76,7 +77,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   if (!readError) await checkInputUnchanged(options, stages);
   following.detach();
   stages.progress.stopTimer();
-  await limiter?.close();
+  await limiter?.close(); // idempotent: the calls have settled, a shared limiter lets go of Redis now
   await finishRun(options, deps, stages, summary, started);
   stages.progress.report(true);
 
@@ -166,8 +167,6 @@ async function readRows({ input, stop, writer, planner, progress }: Stages): Pro
   } catch (error) {
     stop.stop('fatal', (error as Error).message);
     return error;
-  } finally {
-    input.close();
   }
 }
 

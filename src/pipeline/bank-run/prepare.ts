@@ -71,7 +71,6 @@ export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, inpu
     const runId = await selectRun(options, deps, input.info, summary);
     return { runId, release };
   } catch (error) {
-    input.close();
     release();
     throw error;
   }
