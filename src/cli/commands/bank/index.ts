@@ -23,6 +23,7 @@ import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
 import type { BankFlags } from './options.js';
+import { checkBankFiles } from '../../distinct-files.js';
 
 /** The flags checked and resolved against the environment, before anything is opened. */
 interface BankSettings {
@@ -87,9 +88,10 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const pricePl = resolveNumber(flags.pricePl, env.VAS_PRICE_PL, 0, '--price-pl');
   const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
   const output = flags.output ?? defaultOutputPath(flags.input);
-  if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
   const limits = limitOptions({ deadline: flags.deadline });
   const statePath = resolveStatePath(flags.state, env);
+  // Two flags naming one file would destroy the input, the state or the output (src/cli/distinct-files.ts).
+  checkBankFiles({ input: flags.input, output, dryRun: flags.dryRun, statePath, stateFlag: flags.state !== undefined, summary: flags.summary, report: flags.report });
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report'); // --report
