@@ -24,6 +24,7 @@ import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
 import type { BankFlags } from './options.js';
 import { checkBankFiles } from '../../distinct-files.js';
+import { shellCommand } from '../../../shell-quote.js';
 
 /** The flags checked and resolved against the environment, before anything is opened. */
 interface BankSettings {
@@ -48,12 +49,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
   // Read before the state file is opened, so a wrong path costs nothing.
   const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
-  const resumeHint = [
-    `vas-verify bank ${flags.input} -o ${settings.output} --mode ${flags.mode} --resume`,
-    flags.state ? ` --state ${flags.state}` : '',
-    flags.sandbox ? ' --sandbox' : '',
-    flags.sandboxAccounts !== undefined ? ` --sandbox-accounts ${flags.sandboxAccounts}` : '',
-  ].join('');
+  const resumeHint = resumeCommand(flags, settings.output);
   const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts, resumeHint);
   if (!('summary' in end)) {
     const failure = end.stateFailure;
@@ -64,6 +60,16 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   }
   const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
   return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode; // --report
+}
+
+/** The command that continues this run, safe to paste: every word shell-quoted (src/shell-quote.ts). */
+function resumeCommand(flags: BankFlags, output: string): string {
+  return shellCommand([
+    'vas-verify', 'bank', flags.input, '-o', output, '--mode', flags.mode, '--resume',
+    ...(flags.state ? ['--state', flags.state] : []),
+    ...(flags.sandbox ? ['--sandbox'] : []),
+    ...(flags.sandboxAccounts !== undefined ? ['--sandbox-accounts', flags.sandboxAccounts] : []),
+  ]);
 }
 
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {
