@@ -13,7 +13,7 @@ import type { InputInfo } from '../../../input/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';
 import { ifscRegistry } from '../../../input/ifsc-registry.js';
-import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
+import { resolveNumber, resolveRedisUrl, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
 import type { Connection as ApiConnection } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { CommandIo } from '../../io.js';
@@ -37,6 +37,8 @@ interface BankSettings {
   pricePd: number;
   output: string;
   statePath: string;
+  /** The shared quota's Redis URL, password included (never printed), or undefined. */
+  redis: string | undefined;
 }
 
 /** What the run left: its summary, or the state file's failure. */
@@ -76,10 +78,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
   if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
-  // The shared limiter shares a rate: without one there is nothing to share (never silently ignored).
-  // A password in the Redis URL is a secret like the token: kept out of every message and file.
-  registerUrlSecrets(flags.redis);
-  if (flags.redis !== undefined && flags.rate === undefined) throw new UsageError('--redis shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)');
+  const redis = sharedQuotaRedis(flags, env);
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
   if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
@@ -101,7 +100,20 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report'); // --report
-  return { concurrency, reuseMs, timeoutMs, limits, pricePl, pricePd, output, statePath };
+  return { concurrency, reuseMs, timeoutMs, limits, pricePl, pricePd, output, statePath, redis };
+}
+
+/** --redis or VAS_REDIS_URL, its password from the environment only (src/cli/config.ts). */
+function sharedQuotaRedis(flags: BankFlags, env: Env): string | undefined {
+  const redis = resolveRedisUrl(flags.redis, env);
+  // A password in the Redis URL is a secret like the token: kept out of every message and file.
+  registerUrlSecrets(redis);
+  // The shared limiter shares a rate: without one there is nothing to share (never silently ignored).
+  if (redis !== undefined && flags.rate === undefined) {
+    const from = flags.redis !== undefined ? '--redis' : 'VAS_REDIS_URL (from the environment)';
+    throw new UsageError(`${from} shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)`);
+  }
+  return redis;
 }
 
 /** Opens the state file and the connection, runs, and closes both whatever happens. */
@@ -184,7 +196,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     pricePl: settings.pricePl,
     pricePd: settings.pricePd,
     dryRun: flags.dryRun,
-    redis: flags.redis ? { url: flags.redis, limiterId } : undefined,
+    redis: settings.redis ? { url: settings.redis, limiterId } : undefined,
   };
 }
 
