@@ -4,8 +4,11 @@
  * is a file name in the pasted line, never a command (README, "Security").
  */
 
-/** Words that mean the same quoted or not, in sh, bash and zsh (no `=`/`~`: zsh expands them first). */
-const PLAIN_WORD = /^[A-Za-z0-9_@%+:,./-]+$/;
+/**
+ * Words that mean the same quoted or not, in sh, bash and zsh: no `~`, and no `=` first (zsh
+ * expands `=cmd` to a path); `=` further in is plain (`--where verify_status=FAILED`).
+ */
+const PLAIN_WORD = /^[A-Za-z0-9_@%+:,./-][A-Za-z0-9_@%+:,./=-]*$/;
 
 /** One word for a POSIX shell: as it is when nothing in it is special, else in single quotes. */
 export function shellQuote(word: string): string {

@@ -78,6 +78,7 @@ test('shellQuote: plain words stay as they are; anything else is single-quoted, 
   assert.equal(shellQuote("it's"), `'it'\\''s'`);
   assert.equal(shellQuote('~/x'), "'~/x'");
   assert.equal(shellQuote('=x'), "'=x'");
+  assert.equal(shellQuote('verify_status=FAILED'), 'verify_status=FAILED');
   const words = ['a b', '$(touch PWNED)', '`id`', "'", '"', '\\', '!', '*', '?', '[a]', '{a,b}', ';', '&', '|', '<', '>', '#x', 'tab\there', 'line\nbreak', 'ग्रीन.csv', '-o'];
   const echoed = spawnSync('bash', ['-c', `printf '%s\\0' ${shellCommand(words)}`], { encoding: 'utf8', cwd: '/' });
   assert.equal(echoed.status, 0, echoed.stderr);
