@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../../api/client.js';
-import { openDatabase } from '../../../state/db.js';
+import { openDatabase, stateFailure } from '../../../state/db.js';
 import { BankStore } from '../../../state/bank-store.js';
 import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
@@ -54,10 +54,10 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   const resumeHint = resumeCommand(flags, settings.output);
   const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts, resumeHint);
   if (!('summary' in end)) {
-    const failure = end.stateFailure;
-    const what = failure?.code === 'SQLITE_FULL' ? 'its disk is full' : failure?.message ?? 'unknown failure';
+    // The cause names the remedy: a full disk, a lock, a damaged file (src/state/db.ts).
+    const { cause, remedy } = stateFailure(end.stateFailure ?? 'unknown failure');
     // The failed group of writes was rolled back: the file holds every row committed before it.
-    io.log.error(`the state file ${settings.statePath} failed (${what}); the run stopped, rows checkpointed before this are kept. Free the space or restore the file, then resume with: ${resumeHint}`);
+    io.log.error(`the state file ${settings.statePath} failed (${cause}); the run stopped, rows checkpointed before this are kept. ${remedy}, then resume with: ${resumeHint}`);
     return 1;
   }
   const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
