@@ -165,3 +165,27 @@ test('fourteen damaged copies of real state files: none exits 0 or calls the API
   // Two runs of one file on two states: each account deposited at most once per state.
   for (const [account, n] of Object.entries(sandbox.stats().deposits)) assert.ok(n <= 2, `${account}: ${n} deposits`);
 });
+
+test('a state another process holds locked: the run says so ("holds it locked"), never "free the space"; no call is made, and it resumes once the lock is gone', { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-locked-');
+  writePayees(dir);
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--mode', 'pd', '--resume', '--max-calls', '10'];
+  const first = await runCli(args, { cwd: dir });
+  assert.equal(first.code, 3, first.stderr);
+  const { default: Database } = await import('better-sqlite3');
+  const holder = new Database(path.join(dir, 's.sqlite'));
+  t.after(() => holder.close());
+  // Another program (a backup tool, an sqlite3 shell) in the middle of a write transaction.
+  holder.prepare('BEGIN IMMEDIATE').run();
+  const calls = sum(sandbox.stats().requests);
+  const locked = await runCli(args, { cwd: dir });
+  assert.equal(locked.code, 1, locked.stderr);
+  assert.match(locked.stderr, /s\.sqlite .*another process holds it locked: database is locked.*Wait for that process to finish/);
+  assert.doesNotMatch(locked.stderr, /free (the|some) space|damaged|\n\s+at /i);
+  assert.equal(sum(sandbox.stats().requests), calls, 'no call while the state is locked');
+  holder.prepare('ROLLBACK').run();
+  const resumed = await runCli(args, { cwd: dir });
+  assert.equal(resumed.code, 3, resumed.stderr);
+});
