@@ -26,10 +26,23 @@ const WAL_VERSION = 3007000;
 /** A frame whose salt-1 is this far behind the log's is from an earlier round of the log (SQLite adds 1 at each restart). */
 const STALE_SALT_ROUNDS = 1 << 16;
 
-/** SQLite's WAL checksum: pairs of 32-bit words, in the byte order the magic names. */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * SQLite's WAL checksum: pairs of 32-bit words, in the byte order the magic names. Read as a
+ * Uint32Array when that order is the host's (a 64 MiB log in ~0.1 s instead of ~1 s).
+ */
 function walChecksum(data: Buffer, bigEndian: boolean, s0: number, s1: number): [number, number] {
   let a = s0;
   let b = s1;
+  if (bigEndian !== LITTLE_ENDIAN_HOST && data.byteOffset % 4 === 0) {
+    const words = new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2);
+    for (let i = 0; i + 1 < words.length; i += 2) {
+      a = (a + words[i]! + b) >>> 0;
+      b = (b + words[i + 1]! + a) >>> 0;
+    }
+    return [a, b];
+  }
   for (let i = 0; i + 8 <= data.length; i += 8) {
     const x0 = bigEndian ? data.readUInt32BE(i) : data.readUInt32LE(i);
     const x1 = bigEndian ? data.readUInt32BE(i + 4) : data.readUInt32LE(i + 4);
@@ -89,29 +102,35 @@ export function walProblem(walPath: string): string | undefined {
   }
 }
 
+/** Frames read at a time. */
+const FRAMES_PER_READ = 64;
+
 /** Walks the frames: the valid chain, then what follows it (see the module's comment). */
 function framesProblem(fd: number, size: number, header: WalHeader): string | undefined {
   const frameBytes = FRAME_HEADER_BYTES + header.pageSize;
-  const frame = Buffer.alloc(frameBytes);
-  let [s0, s1] = header.checksum;
+  const chunk = Buffer.alloc(frameBytes * FRAMES_PER_READ);
+  let sums = header.checksum;
   let chainEnded = false;
   let brokenCurrent = false;
-  for (let at = WAL_HEADER_BYTES; at + frameBytes <= size; at += frameBytes) {
-    fs.readSync(fd, frame, 0, frameBytes, at);
-    if (!chainEnded) {
+  for (let start = WAL_HEADER_BYTES; start + frameBytes <= size; start += chunk.length) {
+    const got = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - start), start);
+    for (let offset = 0; offset + frameBytes <= got; offset += frameBytes) {
+      const frame = chunk.subarray(offset, offset + frameBytes);
       const kind = classifyTail(frame, header);
-      const [c0, c1] = walChecksum(Buffer.concat([frame.subarray(0, 8), frame.subarray(FRAME_HEADER_BYTES)]), header.bigEndian, s0, s1);
-      if (kind === 'current' && c0 === frame.readUInt32BE(16) && c1 === frame.readUInt32BE(20)) {
-        [s0, s1] = [c0, c1];
-        continue;
+      if (!chainEnded) {
+        const afterHead = walChecksum(frame.subarray(0, 8), header.bigEndian, sums[0], sums[1]);
+        const next = walChecksum(frame.subarray(FRAME_HEADER_BYTES), header.bigEndian, afterHead[0], afterHead[1]);
+        if (kind === 'current' && next[0] === frame.readUInt32BE(16) && next[1] === frame.readUInt32BE(20)) {
+          sums = next;
+          continue;
+        }
+        chainEnded = true;
       }
-      chainEnded = true;
-    }
-    const kind = classifyTail(frame, header);
-    if (kind === 'foreign') return `its write-ahead log holds a damaged frame at byte ${at}`;
-    if (kind === 'current') {
-      if (brokenCurrent) return `its write-ahead log is damaged before its last frames (byte ${at - frameBytes})`;
-      brokenCurrent = true;
+      if (kind === 'foreign') return `its write-ahead log holds a damaged frame at byte ${start + offset}`;
+      if (kind === 'current') {
+        if (brokenCurrent) return `its write-ahead log is damaged before its last frames (byte ${start + offset - frameBytes})`;
+        brokenCurrent = true;
+      }
     }
   }
   return undefined;
