@@ -80,7 +80,16 @@ function classifyTail(frameHead: Buffer, header: WalHeader): 'current' | 'stale'
   return behind > 0 && behind < STALE_SALT_ROUNDS && frameHead.readUInt32BE(0) !== 0 ? 'stale' : 'foreign';
 }
 
-/** Why the write-ahead log at `walPath` is damaged; undefined when it is whole (or absent, or empty). */
+/** Reads of a log that another process keeps rewriting before it is left to SQLite. */
+const LIVE_LOG_ATTEMPTS = 3;
+
+/**
+ * Why the write-ahead log at `walPath` is damaged; undefined when it is whole (or absent, or
+ * empty). A log in use by another process (`docs listen`, a run) may be restarted or appended to
+ * while it is read: a problem counts only if the log's header and size are still what they were
+ * when the reading began. One that keeps changing is live, and then SQLite reads it through the
+ * other process's index, not by recovering it from the file: not ours to judge.
+ */
 export function walProblem(walPath: string): string | undefined {
   let fd: number;
   try {
@@ -89,17 +98,32 @@ export function walProblem(walPath: string): string | undefined {
     return undefined;
   }
   try {
-    const size = fs.fstatSync(fd).size;
-    if (size === 0) return undefined;
-    if (size < WAL_HEADER_BYTES) return 'its write-ahead log is cut short';
-    const head = Buffer.alloc(WAL_HEADER_BYTES);
-    fs.readSync(fd, head, 0, WAL_HEADER_BYTES, 0);
-    const header = readWalHeader(head);
-    if (typeof header === 'string') return header;
-    return framesProblem(fd, size, header);
+    for (let attempt = 0; attempt < LIVE_LOG_ATTEMPTS; attempt += 1) {
+      const before = snapshot(fd);
+      const problem = readLogProblem(fd, before);
+      if (problem === undefined || snapshot(fd).equals(before)) return problem;
+    }
+    return undefined;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The log's size and header, to tell a log that changed while it was read. */
+function snapshot(fd: number): Buffer {
+  const out = Buffer.alloc(8 + WAL_HEADER_BYTES);
+  out.writeDoubleBE(fs.fstatSync(fd).size, 0);
+  fs.readSync(fd, out, 8, WAL_HEADER_BYTES, 0);
+  return out;
+}
+
+function readLogProblem(fd: number, snap: Buffer): string | undefined {
+  const size = snap.readDoubleBE(0);
+  if (size === 0) return undefined;
+  if (size < WAL_HEADER_BYTES) return 'its write-ahead log is cut short';
+  const header = readWalHeader(snap.subarray(8));
+  if (typeof header === 'string') return header;
+  return framesProblem(fd, size, header);
 }
 
 /** Frames read at a time. */
