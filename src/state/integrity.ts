@@ -175,7 +175,7 @@ export function sidecarProblem(statePath: string): string | undefined {
     return fs.existsSync(`${statePath}-shm`) ? 'its write-ahead log (-wal) was deleted while its -shm was left: the writes since the last checkpoint are gone' : undefined;
   }
   // Our states get their first page before they are put in WAL mode: an empty one with a log was truncated or deleted.
-  if (wal > 0 && fileSize(statePath) === 0) return 'it is empty while its write-ahead log (-wal) is not: the file was truncated or deleted';
+  if (wal > 0 && fileSize(statePath) === 0) return 'it is empty while its write-ahead log (-wal) is not: the file was truncated, or deleted without its -wal and -shm';
   return walProblem(`${statePath}-wal`);
 }
 
