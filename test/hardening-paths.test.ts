@@ -9,6 +9,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { findCollision, type ResolvedFile } from '../src/safe-path.js';
@@ -26,12 +27,20 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-/** A folder with the payees, and the state and output of one finished run in it. */
+let template: Promise<string> | undefined;
+
+/** A folder with the payees, and the state and output of one finished run in it (made once, copied for each test). */
 async function finishedRun(t: TestContext): Promise<string> {
+  template ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vas-paths-template-'));
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
+    const r = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--sandbox'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    return dir;
+  })();
   const dir = tempDir(t);
-  fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
-  const r = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--sandbox'], { cwd: dir });
-  assert.equal(r.code, 0, r.stderr);
+  fs.cpSync(await template, dir, { recursive: true });
   return dir;
 }
 
