@@ -104,7 +104,7 @@ test('a damaged, foreign or misplaced state file is refused with a clear error (
   sandbox.reset();
 
   const cases: Array<[string, RegExp]> = [
-    ['truncated.sqlite', /state file truncated\.sqlite is damaged \(database disk image is malformed\): restore it from a backup, or choose another --state path/],
+    ['truncated.sqlite', /state file truncated\.sqlite is damaged \(database disk image is malformed\): restore it \(with its -wal, if any\) from a backup, or start a new state with --state NEW\.sqlite/],
     ['scrambled.sqlite', /state file scrambled\.sqlite is damaged/],
     ['random.sqlite', /random\.sqlite is not a vas-verify state file \(not an SQLite database\)/],
     ['text.sqlite', /text\.sqlite is not a vas-verify state file/],
@@ -142,7 +142,7 @@ test('the state file\'s disk fills up mid-run (penny-drop): exit 1 with one clea
   const args = ['bank', 'p.csv', '-o', 'out.csv', '--state', 'small/s.sqlite', '--base-url', sandbox.url, '--mode', 'pd', '--concurrency', '4'];
   const full = await runCli(args, { cwd: dir });
   assert.equal(full.code, 1, full.stderr);
-  assert.match(full.stderr, /error: the state file small\/s\.sqlite failed \(its disk is full\); the run stopped, rows checkpointed before this are kept\. Free the space or restore the file, then resume with: vas-verify bank p\.csv -o out\.csv --mode pd --resume --state small\/s\.sqlite/);
+  assert.match(full.stderr, /error: the state file small\/s\.sqlite failed \(its disk is full\); the run stopped, rows checkpointed before this are kept\. Free some space, then resume with: vas-verify bank p\.csv -o out\.csv --mode pd --resume --state small\/s\.sqlite/);
   assertClean(full, 'disk full');
   assert.ok(!fs.existsSync(path.join(dir, 'out.csv')), 'no partial output presented as complete');
   const paidBefore = sum(sandbox.stats().deposits);

@@ -35,7 +35,7 @@ const HOSTILE = [
 
 /** The only tags the report writes itself. */
 const OWN_TAGS = new Set([
-  'html', 'head', 'meta', 'title', 'style', 'body', 'main', 'header', 'footer', 'section', 'p', 'h1', 'h2', 'h3', 'div', 'span', 'b', 'i',
+  'html', 'head', 'meta', 'title', 'style', 'body', 'main', 'header', 'footer', 'section', 'p', 'h1', 'h2', 'h3', 'div', 'span', 'b', 'i', 'bdi',
   'small', 'br', 'code', 'dl', 'dt', 'dd', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'svg', 'g', 'rect', 'text', 'tspan',
   'line', 'polyline',
 ]);

@@ -1,51 +1,20 @@
 #!/usr/bin/env -S node --max-old-space-size=256 --max-semi-space-size=16
 /**
- * The executable: only wires the process to main().
+ * The executable. It checks the Node version before anything else: on an older Node (Node 20 is
+ * often /usr/bin/node, which cron's PATH finds first) the tool's own modules die while loading,
+ * with a stack that names no version. Static imports run before a module's body, so the rest of
+ * the CLI (./start.ts) is imported dynamically, only once the version is known to be good.
  * The heap cap in the line above keeps V8 from letting garbage pile up to several times the
  * live set (tens of MB): a million-row run then stays near 250 MB of RSS instead of 400+. The
  * young generation is capped too: Node 24 grows it further by default, and a 100,000-row run
  * peaked at 313 MB of RSS without the cap, 225 MB with it, in the same time.
  */
-import { internalErrorMessage } from './exit.js';
-import { main } from './main.js';
-import { redact } from '../redact.js';
-import { stripControl } from '../terminal.js';
+import { nodeVersionProblem, requiredNodeRange } from './node-version.js';
 
-const stop = new AbortController();
-let signals = 0;
-const onSignal = (name: string) => {
-  signals += 1;
-  if (signals > 1) {
-    process.stderr.write(`\nsecond ${name}: exiting now\n`);
-    process.exit(130);
-  }
-  stop.abort();
-};
-process.on('SIGINT', () => onSignal('SIGINT'));
-process.on('SIGTERM', () => onSignal('SIGTERM'));
-
-const write = (stream: NodeJS.WriteStream) => (text: string) => {
-  stream.write(text);
-};
-/** stdout carries text from outside (API values, session ids): redacted, no control characters. */
-const writeClean = (stream: NodeJS.WriteStream) => (text: string) => {
-  stream.write(stripControl(redact(text)));
-};
-
-main(process.argv.slice(2), {
-  env: process.env,
-  stdout: writeClean(process.stdout),
-  stderr: write(process.stderr),
-  stderrIsTty: process.stderr.isTTY === true,
-  stopSignal: stop.signal,
-}).then(
-  (code) => {
-    process.exitCode = code;
-    // Anything still holding the loop open after main() returned is not ours to wait for.
-    setTimeout(() => process.exit(code), 2000).unref();
-  },
-  (error: unknown) => {
-    process.stderr.write(`${stripControl(internalErrorMessage(error))}\n`);
-    process.exitCode = 1;
-  },
-);
+const problem = nodeVersionProblem(process.version, requiredNodeRange() ?? '>=22.19');
+if (problem) {
+  process.stderr.write(`${problem}\n`);
+  process.exitCode = 1;
+} else {
+  await import('./start.js');
+}

@@ -77,3 +77,39 @@ export function defaultOutputPath(input: string): string {
   if (/\.xlsx$/i.test(input)) return input.replace(/\.xlsx$/i, '.verified.xlsx');
   return input.replace(/(\.csv)?$/i, '.verified.csv');
 }
+
+/** The URL's password, if it parses and has one. */
+function urlPassword(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  try {
+    return new URL(text).password || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Redis of the shared quota: `--redis` beats VAS_REDIS_URL. Its password comes from the
+ * environment only (VAS_REDIS_PASSWORD, or the password of VAS_REDIS_URL), like the token: a
+ * command line is visible to every user of the host (`ps`), so a password in `--redis` is refused.
+ * Undefined when neither is given; a URL that does not parse is returned as it is, for the
+ * limiter to refuse with its own message.
+ */
+export function resolveRedisUrl(flag: string | undefined, env: Env): string | undefined {
+  const fromEnv = env.VAS_REDIS_URL || undefined;
+  if (flag !== undefined && urlPassword(flag) !== undefined) {
+    throw new UsageError('--redis must not carry a password (every user of this host can read a command line): put it in VAS_REDIS_PASSWORD, or the whole URL in VAS_REDIS_URL, and give --redis redis://host:port or nothing');
+  }
+  const given = flag ?? fromEnv;
+  if (given === undefined) return undefined;
+  const password = env.VAS_REDIS_PASSWORD || urlPassword(fromEnv);
+  if (password === undefined || urlPassword(given) !== undefined) return given;
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    return given;
+  }
+  url.password = password;
+  return url.toString();
+}

@@ -65,10 +65,10 @@ export function checkRedisUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user:password@]host:port[/db] (or rediss:// for TLS)`);
+    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
   }
   if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
-    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user:password@]host:port[/db] (or rediss:// for TLS)`);
+    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
   }
   return url;
 }

@@ -4,6 +4,7 @@
  * when given, a summary the caller holds. Pure.
  */
 import type { RunAggregates } from './aggregate.js';
+import { shellCommand } from '../shell-quote.js';
 import { REPORT_STATUSES, type AtRiskRow, type CappedList, type RecordedRun, type ReportStatus, type RunReport } from './model.js';
 
 /** The parts of the run's summary (BankRunSummary) the report reads: typed here so the report does not depend on the pipeline's shape. */
@@ -104,7 +105,7 @@ function notesFor(known: Known | undefined, nameMatch: Record<string, number> | 
 
 function defaultResumeCommand(agg: RunAggregates, options: BuildOptions): string {
   const output = agg.recorded?.outputName ?? "<the run's output>";
-  return `vas-verify bank ${agg.run.inputName} -o ${output} --mode ${agg.run.mode} --resume${options.stateArg ? ` --state ${options.stateArg}` : ''}`;
+  return shellCommand(['vas-verify', 'bank', agg.run.inputName, '-o', output, '--mode', agg.run.mode, '--resume', ...(options.stateArg ? ['--state', options.stateArg] : [])]);
 }
 
 function invocationOf(known: Known | undefined): RunReport['invocation'] {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
+import { shellQuote } from '../shell-quote.js';
 
 /** The conditions of each list the report caps. */
 export const LIST_FILTERS = {
@@ -36,10 +37,8 @@ export function parseCondition(text: string): Condition {
   return { column: match[1]!.trim(), negate: match[2] === '!', values: new Set(match[3]!.split(',')) };
 }
 
-/** A word as the shell reads it: bare when it is safe, otherwise in single quotes. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+/** A word as the shell reads it: the one quoting of every printed command (src/shell-quote.ts). */
+export const shellWord = shellQuote;
 
 /** The command that lists every row of a capped list from the enriched CSV (null: not known, a placeholder). */
 export function filterCommand(csv: string | null, where: readonly string[]): string {

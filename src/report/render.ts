@@ -4,7 +4,7 @@
  * any browser, prints on A4 and reads on a phone. Pure: model in, string out. Every value from
  * the input or the API goes through escapeHtml.
  */
-import { escapeCut, escapeHtml } from './escape.js';
+import { escapeCut, escapeHtml, isolate } from './escape.js';
 import { filterCommand, LIST_FILTERS } from './filter.js';
 import { NAME_VERDICTS, type ActionItem, type CappedList, type ReportStatus, type RunReport } from './model.js';
 
@@ -269,7 +269,7 @@ function runFacts(report: RunReport): Array<[string, string]> {
   const r = report.run;
   const inv = report.invocation;
   return [
-    ['Input file', `<span class="mono">${escapeHtml(r.inputName)}</span>`],
+    ['Input file', `<span class="mono">${isolate(escapeHtml(r.inputName))}</span>`],
     ['Fingerprint', `<span class="mono">${escapeCut(r.fingerprint, 24)}</span>`],
     ['Mode', escapeHtml(MODE_LABELS[r.mode] ?? r.mode)],
     ['Output', report.outputName === null ? 'not recorded' : `<span class="mono">${escapeHtml(report.outputName)}</span>`],
@@ -305,7 +305,7 @@ function atRiskPart(report: RunReport): string {
   if (list.total === 0) return `${head}<p class="muted">None: every verified account's holder matches the payee name well enough.</p>`;
   const rows = list.items.map((a) => [
     rowCell(a.line), `<span class="mono">${escapeHtml(a.account)}</span>`, `<span class="mono">${escapeHtml(a.ifsc)}</span>`,
-    escapeCut(a.expectedName, 80), escapeCut(a.beneficiaryName, 80), `<span class="tag v-${escapeHtml(a.verdict)}">${escapeHtml(a.verdict.replace(/_/g, ' '))}</span>`, escapeHtml(a.score),
+    isolate(escapeCut(a.expectedName, 80)), isolate(escapeCut(a.beneficiaryName, 80)), `<span class="tag v-${escapeHtml(a.verdict)}">${escapeHtml(a.verdict.replace(/_/g, ' '))}</span>`, escapeHtml(a.score),
   ]);
   return `${head}<p>The account exists, but the bank's holder is not the payee the file names. Check these before paying.</p>`
     + table('at-risk', ['Line', 'Account', 'IFSC', 'Payee name (file)', 'Holder (bank)', 'Verdict', 'Score'], rows)
@@ -327,8 +327,8 @@ function changedSection(report: RunReport): string {
     : `<p>An account whose holder changed since it was last checked is the classic sign of a hijacked payee: confirm with the payee through a known channel before paying.</p>`
       + table('changed', ['Row', 'Account', 'IFSC', 'Before', 'After'], changed.items.map((c) => [
         ...payeeCells(c),
-        `${escapeCut(c.beforeName ?? '—', 80)}<br><small>${escapeHtml(c.beforeStatus ?? '')} · ${escapeHtml(formatTime(c.beforeAt).slice(0, 10))}</small>`,
-        `<b>${escapeCut(c.afterName ?? '—', 80)}</b><br><small>${escapeHtml(c.afterStatus)} · ${escapeHtml(formatTime(c.afterAt).slice(0, 10))}</small>`,
+        `${isolate(escapeCut(c.beforeName ?? '—', 80))}<br><small>${escapeHtml(c.beforeStatus ?? '')} · ${escapeHtml(formatTime(c.beforeAt).slice(0, 10))}</small>`,
+        `<b>${isolate(escapeCut(c.afterName ?? '—', 80))}</b><br><small>${escapeHtml(c.afterStatus)} · ${escapeHtml(formatTime(c.afterAt).slice(0, 10))}</small>`,
       ]))
       + rest(changed, LIST_FILTERS.changed, report.outputName);
   return `<section id="changed"><h2>Holder changed since an earlier check <span class="count" data-testid="changed-count">${formatCount(changed.total)}</span></h2>${body}</section>`;
@@ -344,7 +344,7 @@ function actionParts(report: RunReport): string[] {
     parts.push(`<h3>Deferred <span class="count">${formatCount(a.deferred.total)}</span></h3><p>The bank's daily limit for these accounts was reached. Nothing to do but run again once they are due: ${resume}</p>`);
     parts.push(actionTable('deferred', a.deferred, (i) => [escapeHtml(formatTime(i.dueAt))], ['Due again']) + rest(a.deferred, LIST_FILTERS.deferred, output));
   }
-  const reasonCells = (i: ActionItem) => [escapeCut(i.reason, 160), `<span class="mono small">${escapeCut(i.requestId ?? '', 40)}</span>`];
+  const reasonCells = (i: ActionItem) => [isolate(escapeCut(i.reason, 160)), `<span class="mono small">${escapeCut(i.requestId ?? '', 40)}</span>`];
   if (a.failed.total > 0) {
     parts.push(`<h3>Failed <span class="count">${formatCount(a.failed.total)}</span></h3><p>The call failed after its retries. A later ${resume} tries them again; a reason that repeats needs a look.</p>`);
     parts.push(actionTable('failed', a.failed, reasonCells, ['Reason', 'Request id']) + rest(a.failed, LIST_FILTERS.failed, output));
@@ -417,7 +417,7 @@ function timeSection(report: RunReport): string {
 function reasonsSection(report: RunReport): string {
   const body = report.topReasons.length === 0
     ? `<p class="muted">No reasons recorded.</p>`
-    : table('reasons', ['verify_reason', 'Payees'], report.topReasons.map((x) => [escapeCut(x.reason, 200), formatCount(x.count)]));
+    : table('reasons', ['verify_reason', 'Payees'], report.topReasons.map((x) => [isolate(escapeCut(x.reason, 200)), formatCount(x.count)]));
   return `<section id="reasons"><h2>Top reasons</h2>${body}</section>`;
 }
 
@@ -455,7 +455,7 @@ ${head(report)}
 <main>
 <header>
 <p class="eyebrow">vas-verify · bank account verification report</p>
-<h1>Run ${r.runId}: <span class="mono">${escapeCut(r.inputName, 120)}</span></h1>
+<h1>Run ${r.runId}: <span class="mono">${isolate(escapeCut(r.inputName, 120))}</span></h1>
 <p class="sub">${escapeHtml(r.mode)} · started ${escapeHtml(formatTime(r.startedAt))} · ${report.statusUnit === 'rows' ? 'counts are rows of the file' : 'counts are payees (distinct account + IFSC)'}</p>
 ${banner(report)}
 </header>

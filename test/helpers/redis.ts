@@ -33,15 +33,15 @@ export interface RedisServer {
   thaw(): void;
 }
 
-/** A redis-server for this test, stopped by t.after. */
-export async function startRedis(t: TestContext): Promise<RedisServer> {
+/** A redis-server for this test, stopped by t.after; `extraArgs` go to redis-server (e.g. --requirepass). */
+export async function startRedis(t: TestContext, extraArgs: readonly string[] = []): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const server: RedisServer = {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
       child = proc;
       let out = '';
       await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../../api/client.js';
-import { openDatabase } from '../../../state/db.js';
+import { openDatabase, stateFailure } from '../../../state/db.js';
 import { BankStore } from '../../../state/bank-store.js';
 import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
@@ -14,7 +14,7 @@ import type { InputInfo } from '../../../input/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';
 import { ifscRegistry } from '../../../input/ifsc-registry.js';
-import { resolveNumber, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
+import { resolveNumber, resolveRedisUrl, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
 import type { Connection as ApiConnection } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { CommandIo } from '../../io.js';
@@ -24,6 +24,8 @@ import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
 import type { BankFlags } from './options.js';
+import { checkBankFiles } from '../../distinct-files.js';
+import { shellCommand } from '../../../shell-quote.js';
 
 /** The flags checked and resolved against the environment, before anything is opened. */
 interface BankSettings {
@@ -39,6 +41,8 @@ interface BankSettings {
   pricePd: number;
   output: string;
   statePath: string;
+  /** The shared quota's Redis URL, password included (never printed), or undefined. */
+  redis: string | undefined;
 }
 
 /** What the run left: its summary, or the state file's failure. */
@@ -51,18 +55,13 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
   // Read before the state file is opened, so a wrong path costs nothing.
   const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
-  const resumeHint = [
-    `vas-verify bank ${flags.input} -o ${settings.output} --mode ${flags.mode} --resume`,
-    flags.state ? ` --state ${flags.state}` : '',
-    flags.sandbox ? ' --sandbox' : '',
-    flags.sandboxAccounts !== undefined ? ` --sandbox-accounts ${flags.sandboxAccounts}` : '',
-  ].join('');
+  const resumeHint = resumeCommand(flags, settings.output);
   const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts, resumeHint);
   if (!('summary' in end)) {
-    const failure = end.stateFailure;
-    const what = failure?.code === 'SQLITE_FULL' ? 'its disk is full' : failure?.message ?? 'unknown failure';
+    // The cause names the remedy: a full disk, a lock, a damaged file (src/state/db.ts).
+    const { cause, remedy } = stateFailure(end.stateFailure ?? 'unknown failure');
     // The failed group of writes was rolled back: the file holds every row committed before it.
-    io.log.error(`the state file ${settings.statePath} failed (${what}); the run stopped, rows checkpointed before this are kept. Free the space or restore the file, then resume with: ${resumeHint}`);
+    io.log.error(`the state file ${settings.statePath} failed (${cause}); the run stopped, rows checkpointed before this are kept. ${remedy}, then resume with: ${resumeHint}`);
     return 1;
   }
   const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
@@ -79,14 +78,21 @@ function resolveLockLease(env: Env): number | undefined {
   return text === undefined || text === '' ? undefined : parseDuration(text, 'VAS_LOCK_LEASE');
 }
 
+/** The command that continues this run, safe to paste: every word shell-quoted (src/shell-quote.ts). */
+function resumeCommand(flags: BankFlags, output: string): string {
+  return shellCommand([
+    'vas-verify', 'bank', flags.input, '-o', output, '--mode', flags.mode, '--resume',
+    ...(flags.state ? ['--state', flags.state] : []),
+    ...(flags.sandbox ? ['--sandbox'] : []),
+    ...(flags.sandboxAccounts !== undefined ? ['--sandbox-accounts', flags.sandboxAccounts] : []),
+  ]);
+}
+
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
   if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
-  // The shared limiter shares a rate: without one there is nothing to share (never silently ignored).
-  // A password in the Redis URL is a secret like the token: kept out of every message and file.
-  registerUrlSecrets(flags.redis);
-  if (flags.redis !== undefined && flags.rate === undefined) throw new UsageError('--redis shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)');
+  const redis = sharedQuotaRedis(flags, env);
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
   if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
@@ -98,13 +104,27 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const pricePl = resolveNumber(flags.pricePl, env.VAS_PRICE_PL, 0, '--price-pl');
   const pricePd = resolveNumber(flags.pricePd, env.VAS_PRICE_PD, 0, '--price-pd');
   const output = flags.output ?? defaultOutputPath(flags.input);
-  if (!flags.dryRun && output === flags.input) throw new UsageError('the output would overwrite the input: give another -o path');
   const limits = limitOptions({ deadline: flags.deadline });
   const statePath = resolveStatePath(flags.state, env);
+  // Two flags naming one file would destroy the input, the state or the output (src/cli/distinct-files.ts).
+  checkBankFiles({ input: flags.input, output, dryRun: flags.dryRun, statePath, stateFlag: flags.state !== undefined, summary: flags.summary, report: flags.report });
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report'); // --report
-  return { concurrency, reuseMs, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath };
+  return { concurrency, reuseMs, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath, redis };
+}
+
+/** --redis or VAS_REDIS_URL, its password from the environment only (src/cli/config.ts). */
+function sharedQuotaRedis(flags: BankFlags, env: Env): string | undefined {
+  const redis = resolveRedisUrl(flags.redis, env);
+  // A password in the Redis URL is a secret like the token: kept out of every message and file.
+  registerUrlSecrets(redis);
+  // The shared limiter shares a rate: without one there is nothing to share (never silently ignored).
+  if (redis !== undefined && flags.rate === undefined) {
+    const from = flags.redis !== undefined ? '--redis' : 'VAS_REDIS_URL (from the environment)';
+    throw new UsageError(`${from} shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)`);
+  }
+  return redis;
 }
 
 /** Opens the state file and the connection, runs, and closes both whatever happens. */
@@ -189,7 +209,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     pricePl: settings.pricePl,
     pricePd: settings.pricePd,
     dryRun: flags.dryRun,
-    redis: flags.redis ? { url: flags.redis, limiterId } : undefined,
+    redis: settings.redis ? { url: settings.redis, limiterId } : undefined,
   };
 }
 

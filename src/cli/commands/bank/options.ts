@@ -75,7 +75,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('dry-run', { type: 'boolean', default: false, describe: 'Check the file and report what a run would call and cost; no calls' })
     .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request idle timeout: longest wait for headers or between body bytes, e.g. 30s' })
     .option('deadline', { type: 'string', default: DEFAULT_DEADLINE, describe: 'Longest total time of one request, e.g. 2m (a trickled answer is cut; 0 for none)' })
-    .option('redis', { type: 'string', describe: 'Share one --rate across processes and hosts through Redis (redis://[user:pass@]host:port; needs --rate)' })
+    .option('redis', { type: 'string', describe: 'Share one --rate across processes and hosts through Redis: redis://[user@]host:port (env VAS_REDIS_URL; the password only from the environment, VAS_REDIS_PASSWORD or VAS_REDIS_URL; needs --rate)' })
     .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
     .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
     .example('$0 bank samples/payees.csv --sandbox --sandbox-accounts samples/holders.csv', 'The demo: bank-side names that differ the way real ones do')

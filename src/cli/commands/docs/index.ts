@@ -29,6 +29,7 @@ import { DocsStore } from '../../../state/docs-store.js';
 import { resolveStatePath } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './options.js';
+import { shellCommand } from '../../../shell-quote.js';
 
 const EXIT = { ok: 0, fatal: 1, incomplete: 3 } as const;
 
@@ -139,7 +140,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
       io.stdout(`${JSON.stringify(out)}\n`);
     } else {
       io.stdout(`session id: ${result.sessionId}\nsend the user to: ${result.url}\n`);
-      log.info(`when the user has answered: vas-verify docs fetch ${result.sessionId} --wait --download DIR`);
+      log.info(`when the user has answered: ${shellCommand(['vas-verify', 'docs', 'fetch', result.sessionId, '--wait'])} --download DIR`);
     }
     return EXIT.ok;
   } finally {
@@ -200,7 +201,7 @@ async function reportFetch(
   client: Client,
 ): Promise<number> {
   const { log } = io;
-  const waitHint = `vas-verify docs fetch ${sessionId} --wait${flags.download === undefined ? '' : ` --download ${flags.download}`}`;
+  const waitHint = shellCommand(['vas-verify', 'docs', 'fetch', sessionId, '--wait', ...(flags.download === undefined ? [] : ['--download', flags.download])]);
   switch (outcome.kind) {
     case 'timeout': {
       if (outcome.lastStatus !== null) store.setStatus(sessionId, outcome.lastStatus);
@@ -332,7 +333,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
       throw error;
     });
     io.stdout(`listening on ${listener.listenUrl}\nsuccess webhook: ${listener.successUrl}\nfailure webhook: ${listener.failureUrl}\n`);
-    log.info(`start sessions that call back here with: vas-verify docs init --listen ${listener.publicUrl}${flags.state === undefined ? '' : ` --state ${flags.state}`}`);
+    log.info(`start sessions that call back here with: ${shellCommand(['vas-verify', 'docs', 'init', '--listen', listener.publicUrl, ...(flags.state === undefined ? [] : ['--state', flags.state])])}`);
 
     if (!io.stopSignal.aborted) await once(io.stopSignal, 'abort');
     log.info('stopping: no new callbacks are accepted');

@@ -9,6 +9,7 @@ import { writeReportFromState } from '../../../report/index.js';
 import { resolveNumber, resolveStatePath } from '../../config.js';
 import type { CommandIo } from '../../io.js';
 import type { ReportFlags } from './options.js';
+import { checkReportFiles } from '../../distinct-files.js';
 
 export async function reportCommand(flags: ReportFlags, io: CommandIo): Promise<number> {
   const statePath = resolveStatePath(flags.state, io.env);
@@ -17,6 +18,7 @@ export async function reportCommand(flags: ReportFlags, io: CommandIo): Promise<
   if (!fs.existsSync(statePath)) throw new UsageError(`state file ${statePath} does not exist: give the --state of the run`);
   if (flags.csv !== undefined && !fs.existsSync(flags.csv)) throw new UsageError(`--csv ${flags.csv} does not exist`);
   checkOutputPath(flags.output, '-o');
+  checkReportFiles({ output: flags.output, statePath, stateFlag: flags.state !== undefined, csv: flags.csv });
   const prices = {
     pl: resolveNumber(undefined, io.env.VAS_PRICE_PL, 0, 'VAS_PRICE_PL'),
     pd: resolveNumber(undefined, io.env.VAS_PRICE_PD, 0, 'VAS_PRICE_PD'),

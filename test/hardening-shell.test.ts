@@ -1,0 +1,86 @@
+/**
+ * Printed commands are safe to paste (#26): the resume command on stderr and the report's
+ * "continue with" are POSIX shell-quoted (src/shell-quote.ts). Each printed line is run in bash,
+ * as a person pasting it would, with `vas-verify` on PATH: no command hidden in the input's name
+ * runs, and the line resumes the run.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { readCsvObjects, ROOT, runCli, tempDir } from './helpers/cli.js';
+import { shellCommand, shellQuote } from '../src/shell-quote.js';
+
+const HOSTILE = 'Vendor Payees $(touch PWNED).csv';
+const PAYEES = 'name,account number,ifsc\nA,900000000011,SBIN0001234\nB,900000000012,SBIN0001234\nC,900000000013,SBIN0001234\nD,900000000014,SBIN0001234\n';
+
+/** A folder with `vas-verify` in it: the real CLI (src/cli/bin.ts under tsx), for bash to find on PATH. */
+function cliOnPath(t: TestContext): string {
+  const bin = tempDir(t, 'vas-bin-');
+  const tsx = import.meta.resolve('tsx');
+  fs.writeFileSync(path.join(bin, 'vas-verify'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} --import ${shellQuote(tsx)} ${shellQuote(path.join(ROOT, 'src', 'cli', 'bin.ts'))} "$@"\n`, { mode: 0o755 });
+  return bin;
+}
+
+/** Runs `line` in bash in `cwd`, the way a pasted line runs. */
+function paste(line: string, cwd: string, bin: string) {
+  return spawnSync('bash', ['-c', line], { cwd, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, VAS_TOKEN: 'sandbox-token' } });
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&#96;/g, '`').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+test('the resume command printed for an input named `Vendor Payees $(touch PWNED).csv` runs nothing when pasted, and resumes the run', async (t) => {
+  const dir = tempDir(t);
+  const bin = cliOnPath(t);
+  fs.writeFileSync(path.join(dir, HOSTILE), PAYEES);
+  const first = await runCli(['bank', HOSTILE, '-o', "out 'night' $HOME.csv", '--state', 'a state;.sqlite', '--sandbox', '--max-calls', '1', '--report', 'run.html'], { cwd: dir });
+  assert.equal(first.code, 3, first.stderr);
+  const printed = /Resume with: (.*)$/m.exec(first.stderr)?.[1];
+  assert.ok(printed, first.stderr);
+  assert.equal(printed, `vas-verify bank 'Vendor Payees $(touch PWNED).csv' -o 'out '\\''night'\\'' $HOME.csv' --mode pl --resume --state 'a state;.sqlite' --sandbox`);
+
+  // The report's "continue with" is the same command, and just as safe.
+  const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
+  const fromReport = unescapeHtml(/Continue with <code class="cmd">([^<]*)<\/code>/.exec(html)?.[1] ?? '');
+  assert.equal(fromReport, printed);
+
+  const pasted = paste(printed, dir, bin);
+  assert.equal(pasted.status, 0, pasted.stderr);
+  assert.ok(!fs.existsSync(path.join(dir, 'PWNED')), 'the command in the file name ran');
+  assert.match(pasted.stderr, /resum/i);
+  const rows = readCsvObjects(path.join(dir, "out 'night' $HOME.csv"));
+  assert.deepEqual(rows.map((r) => r.verify_status), ['VERIFIED', 'VERIFIED', 'VERIFIED', 'VERIFIED']);
+  assert.ok(!fs.existsSync(path.join(dir, 'PWNED')));
+});
+
+test('the report rebuilt from the state (`vas-verify report`) prints a quoted command too', async (t) => {
+  const dir = tempDir(t);
+  const bin = cliOnPath(t);
+  fs.writeFileSync(path.join(dir, HOSTILE), PAYEES);
+  const first = await runCli(['bank', HOSTILE, '-o', 'out.csv', '--state', 's`id`.sqlite', '--sandbox', '--max-calls', '1'], { cwd: dir });
+  assert.equal(first.code, 3, first.stderr);
+  const report = await runCli(['report', '--state', 's`id`.sqlite', '-o', 'r.html'], { cwd: dir });
+  assert.equal(report.code, 0, report.stderr);
+  const line = unescapeHtml(/Continue with <code class="cmd">([^<]*)<\/code>/.exec(fs.readFileSync(path.join(dir, 'r.html'), 'utf8'))?.[1] ?? '');
+  assert.match(line, /^vas-verify bank 'Vendor Payees \$\(touch PWNED\)\.csv'/);
+  const pasted = paste(line, dir, bin);
+  assert.equal(pasted.status, 0, pasted.stderr);
+  assert.ok(!fs.existsSync(path.join(dir, 'PWNED')));
+});
+
+test('shellQuote: plain words stay as they are; anything else is single-quoted, quotes and all, and bash reads back the same words', () => {
+  assert.equal(shellQuote('payees.csv'), 'payees.csv');
+  assert.equal(shellQuote('dir/sub-1/a_b@c%d+e:f,g.csv'), 'dir/sub-1/a_b@c%d+e:f,g.csv');
+  assert.equal(shellQuote(''), "''");
+  assert.equal(shellQuote("it's"), `'it'\\''s'`);
+  assert.equal(shellQuote('~/x'), "'~/x'");
+  assert.equal(shellQuote('=x'), "'=x'");
+  assert.equal(shellQuote('verify_status=FAILED'), 'verify_status=FAILED');
+  const words = ['a b', '$(touch PWNED)', '`id`', "'", '"', '\\', '!', '*', '?', '[a]', '{a,b}', ';', '&', '|', '<', '>', '#x', 'tab\there', 'line\nbreak', 'ग्रीन.csv', '-o'];
+  const echoed = spawnSync('bash', ['-c', `printf '%s\\0' ${shellCommand(words)}`], { encoding: 'utf8', cwd: '/' });
+  assert.equal(echoed.status, 0, echoed.stderr);
+  assert.deepEqual(echoed.stdout.split('\0').slice(0, -1), words);
+});
