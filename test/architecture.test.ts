@@ -104,6 +104,14 @@ test('no arrow points up: input/, api/, match/, limiter/, state/ never import pi
   assert.deepEqual(upward, []);
 });
 
+test('better-sqlite3 is imported in src/state/ only: the state owns its SQL (the report reads through src/state/report-reader.ts)', () => {
+  const outside = sourceFiles(SRC)
+    .filter((file) => !path.relative(SRC, file).startsWith(`state${path.sep}`))
+    .filter((file) => ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles.some((f) => f.fileName === 'better-sqlite3'))
+    .map((file) => path.relative(SRC, file));
+  assert.deepEqual(outside, []);
+});
+
 test('the public API names each export (src/index.ts has no export *)', () => {
   const index = fs.readFileSync(path.join(SRC, 'index.ts'), 'utf8');
   assert.doesNotMatch(index, /^\s*export\s+(type\s+)?\*/m);

@@ -232,6 +232,11 @@ function isBusy(error: unknown): boolean {
  * file another process holds locked, a damaged file and a failed read or write each need a
  * different remedy (never "free the space" for a lock).
  */
+/** Whether an error is SQLite's own (the state file failing under a run), not a bug of ours. */
+export function isStateFailure(error: unknown): error is Error {
+  return error instanceof Database.SqliteError;
+}
+
 export function stateFailure(error: unknown): { cause: string; remedy: string } {
   const code = sqliteCode(error) ?? '';
   const message = (error as Error | undefined)?.message ?? String(error);

@@ -1,9 +1,8 @@
 /** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../../api/client.js';
-import { openDatabase, stateFailure } from '../../../state/db.js';
+import { isStateFailure, openDatabase, stateFailure } from '../../../state/db.js';
 import { BankStore } from '../../../state/bank-store.js';
 import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
@@ -46,7 +45,7 @@ interface BankSettings {
 }
 
 /** What the run left: its summary, or the state file's failure. */
-type RunEnd = { summary: BankRunSummary; retries: Record<string, number> } | { stateFailure: InstanceType<typeof Database.SqliteError> | undefined };
+type RunEnd = { summary: BankRunSummary; retries: Record<string, number> } | { stateFailure: Error | undefined };
 
 /** `inspection`: the input's fingerprint pass, when the caller has started it early. */
 export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: Promise<InputInfo>): Promise<number> {
@@ -144,7 +143,7 @@ async function runWithState(
   const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => io.log.info(line), quiet: io.quiet, now: io.now });
   let summary: BankRunSummary | undefined;
   // A state file that cannot be written mid-run (full disk, I/O error, damaged pages).
-  let stateFailure: InstanceType<typeof Database.SqliteError> | undefined;
+  let stateFailure: Error | undefined;
   try {
     let client: Client | undefined;
     if (connection) {
@@ -168,7 +167,7 @@ async function runWithState(
       onProgress: (p) => progress.update(p),
     });
   } catch (error) {
-    if (!(error instanceof Database.SqliteError)) throw error;
+    if (!isStateFailure(error)) throw error;
     stateFailure = error;
   } finally {
     progress.done();
@@ -176,7 +175,7 @@ async function runWithState(
     try {
       store.close();
     } catch (error) {
-      if (!(error instanceof Database.SqliteError)) throw error;
+      if (!isStateFailure(error)) throw error;
       stateFailure ??= error;
     }
     db.close();
