@@ -17,9 +17,11 @@
  * Pure: no module-level state, nothing cached; every call allocates its own small tables.
  */
 import { FEMALE_NAMES } from './female-names.js';
-import { MASCULINE_A_NAMES, KNOWN_NAMES } from './lexicon.js';
+import { ALIASES, MASCULINE_A_NAMES, KNOWN_NAMES } from './lexicon.js';
+import { isAttestedName } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
-import { toPhoneticKey, toSkeleton, withoutInnerSchwa } from './phonetic.js';
+import { isSpellingVariant, toPhoneticKey, toSkeleton, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
+import { MIN_DROP_LENGTH, typoBetween } from './typo.js';
 import type { NameMatchRule } from './rules.js';
 import { toNameMatchResult, type NameMatchResult } from './verdict.js';
 
@@ -59,6 +61,9 @@ export interface MatchOptions {
 
 type PairHow =
   | 'exact'
+  | 'variant'
+  | 'spelling'
+  | 'both-names'
   | 'transliteration'
   | 'abbreviation'
   | 'initial'
@@ -77,6 +82,8 @@ export const INITIAL_SIMILARITY = 0.7;
 export const TYPO_SIMILARITY = 0.85;
 /** Spellings that differ only in vowels or a written-out final vowel (Tewari / Tiwari, Dutt / Dutta). */
 export const VOWEL_VARIANT_SIMILARITY = 0.93;
+/** A surname at least this long with a final -a written on one side only is one surname (Dutt / Dutta is listed). */
+export const MIN_FOLDED_SURNAME_LENGTH = 5;
 /** Md / Mohd for Muhammad: the standard short form. */
 export const ABBREVIATION_SIMILARITY = 0.95;
 /** Weight of a filler (Kumar, Devi, Singh …) against a name word's 1. */
@@ -135,13 +142,69 @@ function isTransposition(a: string, b: string): boolean {
 /** One letter dropped inside the word, neither the first nor the last (Akhilesh / AKHILEH). */
 function isInnerDrop(a: string, b: string): boolean {
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
-  if (long.length !== short.length + 1 || long.length < 4) return false;
+  if (long.length !== short.length + 1 || long.length < MIN_DROP_LENGTH) return false;
   for (let i = 1; i < long.length - 1; i += 1) {
-    // Four-letter words may only lose a vowel (Amar / AMR); a lost consonant there is another name.
-    if (long.length < 5 && !'aeiou'.includes(long[i] as string)) continue;
     if (long.slice(0, i) + long.slice(i + 1) === short) return true;
   }
   return false;
+}
+
+/** Whether the two words are one name by the curated variant list (ALIASES in lexicon.ts). */
+function isListedVariant(x: NameToken, y: NameToken): boolean {
+  if (!x.aliased && !y.aliased) return false;
+  const [cx, cy] = [ALIASES.get(x.text) ?? x.text, ALIASES.get(y.text) ?? y.text];
+  return cx === cy || toSpellingKey(cx) === toSpellingKey(cy);
+}
+
+/** A final vowel written out or not, on a trailing-vowel pair: gender, spelling, or unknown. */
+function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surname: boolean): Similarity | null {
+  const long = x.key.length > y.key.length ? x : y;
+  const short = x.key.length > y.key.length ? y : x;
+  // -i/-ee is the feminine ending everywhere (Kumar / Kumari, Madhur / Madhuri), unless the
+  // shorter spelling ends in an e the key dropped: e / i is spelling (Panine / Panini).
+  if (vowel === 'i' && short.text.endsWith('e')) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+  if (vowel === 'i') return { sim: 0, how: 'gender-differs' };
+  if (vowel !== 'a') return null;
+  // A final -a makes a known feminine name (Vimal / Vimala).
+  if (FEMALE_NAMES.has(long.text) && !surname) return { sim: 0, how: 'gender-differs' };
+  // Kannada and Telugu write the -a of masculine names (Manjunatha, Venkatesha, Satyanarayana).
+  const masculine = MASCULINE_A_NAMES.has(long.text) || /(ndra|natha|esha|narayana|raja)$/.test(long.text);
+  // A short word with an -a more is another word (Sen / Sena, Dev / Deva): only long ones fold.
+  if (masculine || (surname && short.key.length >= MIN_FOLDED_SURNAME_LENGTH)) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+  return { sim: VOWEL_VARIANT_SIMILARITY, how: 'final-vowel' };
+}
+
+/**
+ * Similarity of two word tokens that are written differently. The order is the point (issue
+ * #28): the curated variant list and the spelling rules first; then two attested names are two
+ * names; only then the typo model and the looser folds, for a word that is no name.
+ */
+function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
+  if (isListedVariant(x, y)) {
+    const abbreviated = Math.min(x.text.length, y.text.length) <= 4;
+    return abbreviated ? { sim: ABBREVIATION_SIMILARITY, how: 'abbreviation' } : { sim: 1, how: 'variant' };
+  }
+  if (isSpellingVariant(x.text, y.text, surname)) return { sim: 1, how: 'spelling' };
+  const vowel = trailingVowel(x.key, y.key);
+  const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
+  // Another gender's form is another person whether or not both forms are in the lexicon.
+  if (byVowel?.how === 'gender-differs') return byVowel;
+  if (isAttestedName(x.text) && isAttestedName(y.text)) return { sim: 0, how: 'both-names' };
+  if (typoBetween(x.text, y.text) !== null) return { sim: TYPO_SIMILARITY, how: 'typo' };
+  if (x.key === y.key) return { sim: 1, how: 'transliteration' };
+  if (byVowel !== null) return byVowel;
+  if (KNOWN.has(x.key) && KNOWN.has(y.key)) return { sim: 0, how: 'known-names-differ' };
+  if (x.key[0] === y.key[0] && (onlyCloseVowelsDiffer(x.key, y.key) || withoutInnerSchwa(x.key) === withoutInnerSchwa(y.key))) {
+    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+  }
+  // Bengali and Odia write b for v (Bikash / Vikash), but Bipin and Vipin are also two names.
+  if (x.key.length === y.key.length && x.key.length >= 3 && x.key.replace(/b/g, 'v') === y.key.replace(/b/g, 'v')) {
+    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'b-v' };
+  }
+  if (isTransposition(x.key, y.key) || isInnerDrop(x.key, y.key)) return { sim: TYPO_SIMILARITY, how: 'typo' };
+  // Anything else one or two letters apart is another name (Ramesh / Rajesh, Mehta / Mehra).
+  const close = Math.abs(x.key.length - y.key.length) <= 2 && x.key.slice(0, 2) === y.key.slice(0, 2);
+  return { sim: 0, how: close ? 'near-miss' : 'none' };
 }
 
 /**
@@ -159,45 +222,8 @@ function similarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
     const full = x.kind === 'initial' ? y : x;
     return full.text[0] === letter ? { sim: INITIAL_SIMILARITY, how: 'initial' } : { sim: 0, how: 'none' };
   }
-  if (x.key === y.key) {
-    if (x.text === y.text) return { sim: 1, how: 'exact' };
-    const abbreviated = (x.aliased || y.aliased) && Math.min(x.text.length, y.text.length) <= 4;
-    return abbreviated ? { sim: ABBREVIATION_SIMILARITY, how: 'abbreviation' } : { sim: 1, how: 'transliteration' };
-  }
-  if (isTransposition(x.text, y.text)) return { sim: TYPO_SIMILARITY, how: 'typo' };
-  const vowel = trailingVowel(x.key, y.key);
-  if (vowel !== null) {
-    const long = x.key.length > y.key.length ? x : y;
-    // -i/-ee is the feminine ending everywhere (Kumar / Kumari, Madhur / Madhuri). A final -a
-    // makes a known feminine name (Vimal / Vimala); on surnames (Dutt / Dutta) and masculine
-    // names (Shiv / Shiva, Rajendra) it is the inherent vowel written out; otherwise it is
-    // unknown which, and the verdict stays below GOOD.
-    // … unless the shorter spelling ends in an e the key dropped: e / i is spelling (Panine / Panini).
-    const short = x.key.length > y.key.length ? y : x;
-    if (vowel === 'i' && short.text.endsWith('e')) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
-    if (vowel === 'i') return { sim: 0, how: 'gender-differs' };
-    if (vowel === 'a') {
-      if (FEMALE_NAMES.has(long.text) && !surname) return { sim: 0, how: 'gender-differs' };
-      // Kannada and Telugu write the -a of masculine names (Manjunatha, Venkatesha, Satyanarayana).
-      const masculine = MASCULINE_A_NAMES.has(long.text) || /(ndra|natha|esha|narayana)$/.test(long.text);
-      if (surname || masculine) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
-      return { sim: VOWEL_VARIANT_SIMILARITY, how: 'final-vowel' };
-    }
-  }
-  if (KNOWN.has(x.key) && KNOWN.has(y.key)) return { sim: 0, how: 'known-names-differ' };
-  if (x.key[0] === y.key[0] && (onlyCloseVowelsDiffer(x.key, y.key) || (surname && x.skeleton === y.skeleton) || withoutInnerSchwa(x.key) === withoutInnerSchwa(y.key))) {
-    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
-  }
-  // Bengali and Odia write b for v (Bikash / Vikash), but Bipin and Vipin are also two names.
-  if (x.key.length === y.key.length && x.key.length >= 3 && x.key.replace(/b/g, 'v') === y.key.replace(/b/g, 'v')) {
-    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'b-v' };
-  }
-  if (isTransposition(x.key, y.key) || isTransposition(x.text, y.text) || isInnerDrop(x.key, y.key) || isInnerDrop(x.text, y.text)) {
-    return { sim: TYPO_SIMILARITY, how: 'typo' };
-  }
-  // Anything else one or two letters apart is another name (Ramesh / Rajesh, Mehta / Mehra).
-  const close = Math.abs(x.key.length - y.key.length) <= 2 && x.key.slice(0, 2) === y.key.slice(0, 2);
-  return { sim: 0, how: close ? 'near-miss' : 'none' };
+  if (x.text === y.text) return { sim: 1, how: 'exact' };
+  return wordSimilarity(x, y, surname);
 }
 
 interface Side {
@@ -360,7 +386,7 @@ function align(expected: readonly NameToken[], actual: readonly NameToken[]): { 
     for (let j = 0; j < m; j += 1) {
       if (a.matchOf[j] !== -1) continue;
       const how = ((table[i] as Similarity[])[j] as Similarity).how;
-      if (how === 'gender-differs' || how === 'near-miss' || how === 'known-names-differ' || how === 'descriptor-differs') {
+      if (how === 'gender-differs' || how === 'near-miss' || how === 'known-names-differ' || how === 'both-names' || how === 'descriptor-differs') {
         if (e.how[i] === 'none') e.how[i] = how;
         if (a.how[j] === 'none') a.how[j] = how;
       }
@@ -505,11 +531,20 @@ function unmatched(s: Side, kind: (t: NameToken) => boolean): number[] {
 
 /** Rules and caps from how the tokens were paired: spellings, word order, gender forms, near misses. */
 function capByPairing(e: Side, allHow: readonly PairHow[], wordsLeftOnBoth: boolean, caps: Caps): void {
-  for (const how of e.how) {
-    if (how === 'transliteration') caps.rule('transliteration');
-    else if (how === 'abbreviation') caps.rule('abbreviation');
+  for (let i = 0; i < e.how.length; i += 1) {
+    const how = e.how[i];
+    if (e.matchOf[i] === -1) continue;
+    // A different letter is never a direct match (issue #28): whatever joined the two words,
+    // the verdict is at most GOOD, and the rule that joined them is named.
+    if (how === 'variant' || how === 'spelling' || how === 'transliteration') {
+      caps.cap(how === 'variant' ? 'variant-list' : how === 'spelling' ? 'spelling-rule' : 'transliteration', CAP_GOOD);
+      caps.rule('transliteration');
+    } else if (how === 'abbreviation') caps.cap('abbreviation', CAP_GOOD);
     else if (how === 'initial') caps.rule('initials');
-    else if (how === 'typo') caps.rule('fuzzy-spelling');
+    else if (how === 'typo') {
+      caps.cap('typo-model', CAP_GOOD);
+      caps.rule('fuzzy-spelling');
+    }
   }
   const anyMatch = e.matchOf.some((j) => j !== -1);
   const order = e.matchOf.filter((j) => j !== -1);
@@ -524,6 +559,7 @@ function capByPairing(e: Side, allHow: readonly PairHow[], wordsLeftOnBoth: bool
   if (allHow.includes('b-v')) caps.cap('b-v-spelling', CAP_MODERATE);
   if (allHow.includes('near-miss') && wordsLeftOnBoth) caps.rule('near-miss-name');
   if (allHow.includes('known-names-differ')) caps.rule('known-names-differ');
+  if (allHow.includes('both-names')) caps.rule('both-names');
 }
 
 /** Caps for name words one side has and the other lacks. */
