@@ -18,9 +18,10 @@
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, MASCULINE_A_NAMES, KNOWN_NAMES } from './lexicon.js';
-import { isAttestedName } from './name-lexicon.js';
+import { areListedVariants, isAttestedName } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSkeleton, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
+import { hasIndicScript } from './script.js';
 import { MIN_DROP_LENGTH, typoBetween } from './typo.js';
 import type { NameMatchRule } from './rules.js';
 import { toNameMatchResult, type NameMatchResult } from './verdict.js';
@@ -33,10 +34,19 @@ export interface NamePairing {
   how: PairHow;
 }
 
+/** How one side was read; `transliterated` is the Latin reading of a name in an Indian script. */
+export interface NameReading {
+  entity: string;
+  holders: string[][];
+  relation: string | null;
+  dropped: string[];
+  transliterated: string | null;
+}
+
 /** What `--explain` prints: the tokens each side was read as, the pairing and the caps. */
 export interface NameMatchExplanation {
-  expected: { entity: string; holders: string[][]; relation: string | null; dropped: string[] };
-  actual: { entity: string; holders: string[][]; relation: string | null; dropped: string[] };
+  expected: NameReading;
+  actual: NameReading;
   pairs: NamePairing[];
   unmatchedExpected: string[];
   unmatchedActual: string[];
@@ -149,8 +159,9 @@ function isInnerDrop(a: string, b: string): boolean {
   return false;
 }
 
-/** Whether the two words are one name by the curated variant list (ALIASES in lexicon.ts). */
+/** Whether the two words are one name by a curated variant list (ALIASES in lexicon.ts, the CMU groups in the lexicon). */
 function isListedVariant(x: NameToken, y: NameToken): boolean {
+  if (areListedVariants(x.text, y.text)) return true;
   if (!x.aliased && !y.aliased) return false;
   const [cx, cy] = [ALIASES.get(x.text) ?? x.text, ALIASES.get(y.text) ?? y.text];
   return cx === cy || toSpellingKey(cx) === toSpellingKey(cy);
@@ -299,7 +310,8 @@ function restoreTitle(holder: Holder, other: readonly NameToken[]): NameToken[] 
 function splitGlued(side: readonly NameToken[], other: readonly NameToken[]): NameToken[] | null {
   for (let i = 0; i < side.length; i += 1) {
     const token = side[i] as NameToken;
-    if (token.kind !== 'word' || token.text.length < 5) continue;
+    // An attested name is not an initial glued to a name (Samir is not S. Amir, Nisha not N. Isha).
+    if (token.kind !== 'word' || token.text.length < 5 || isAttestedName(token.text)) continue;
     const letter = token.text[0] as string;
     // Cheap test first: the other side must have a word starting with that letter.
     if (!other.some((t) => t.text[0] === letter)) continue;
@@ -633,12 +645,13 @@ function truncatedScore(expected: ParsedName, actual: ParsedName, actualRaw: str
   return visibleWords >= 2 ? CAP_GOOD : CAP_MODERATE;
 }
 
-function describe(parsed: ParsedName): NameMatchExplanation['expected'] {
+function describe(parsed: ParsedName): NameReading {
   return {
     entity: parsed.entity,
     holders: parsed.holders.map((h) => h.tokens.map((t) => `${t.text}:${t.kind}`)),
     relation: parsed.relation === null ? null : `${parsed.relation.marker} ${parsed.relation.relative}`,
     dropped: [...parsed.honorifics, ...parsed.legalForms, ...parsed.respectSuffixes],
+    transliterated: parsed.transliterated,
   };
 }
 
@@ -649,11 +662,41 @@ function finish(score: number, rules: readonly string[], explanation: NameMatchE
   return out;
 }
 
-/** Compares an expected payee name with the name the bank returned. Pure. */
+/** A proprietor clause as banks write it: FIRM PROP OWNER, OWNER PROP FIRM, FIRM (PROP. OWNER), PROPRIETOR OWNER. */
+const PROPRIETOR_RE = /\s*\(?\s*\b(?:prop|propr|proprietor|proprietress|proprietrix|proprietorship)\b\.?\s*:?\s*/i;
+
+/** The names a proprietor clause joins (the firm, the owner), or null when there is none. */
+function proprietorParts(name: string): string[] | null {
+  if (!PROPRIETOR_RE.test(name)) return null;
+  const parts = name.split(PROPRIETOR_RE).map((p) => p.replace(/[()]/g, ' ').trim()).filter((p) => /[\p{L}]/u.test(p));
+  return parts.length === 0 ? null : parts;
+}
+
+/**
+ * Compares an expected payee name with the name the bank returned. Pure. A proprietorship (the
+ * firm and its owner are one legal person) matches a payee who names either; being two names on
+ * one side, it is at most GOOD.
+ */
 export function matchNames(expected: string, actual: string, options: MatchOptions = {}): NameMatch {
+  const eParts = proprietorParts(expected);
+  const aParts = proprietorParts(actual);
+  if (eParts === null && aParts === null) return matchOne(expected, actual, options);
+  let best: NameMatch | null = null;
+  for (const e of eParts ?? [expected]) {
+    for (const a of aParts ?? [actual]) {
+      const m = matchOne(e, a, options);
+      if (best === null || m.score > best.score) best = m;
+    }
+  }
+  const score = Math.min((best as NameMatch).score, CAP_GOOD);
+  const out: NameMatch = { ...(best as NameMatch), score, result: toNameMatchResult(score), rules: [...(best as NameMatch).rules, 'proprietor'] };
+  return out;
+}
+
+function matchOne(expected: string, actual: string, options: MatchOptions): NameMatch {
   // The commonest case in a payout file, answered without parsing: the same text, up to case
   // and spacing (a name with at least one letter; a blank side is reported as blank below).
-  if (options.explain !== true && /[A-Za-z]/.test(expected)) {
+  if (options.explain !== true && /[A-Za-z]/.test(expected) && !hasIndicScript(expected) && !hasIndicScript(actual)) {
     if (expected === actual) return { score: 100, result: 'DIRECT_MATCH', rules: ['identical'] };
     if (expected.trim().replace(/\s+/g, ' ').toLowerCase() === actual.trim().replace(/\s+/g, ' ').toLowerCase()) {
       return { score: 100, result: 'DIRECT_MATCH', rules: ['case-punctuation'] };
@@ -671,6 +714,7 @@ export function matchNames(expected: string, actual: string, options: MatchOptio
   if (expectedName.honorifics.length > 0 || actualName.honorifics.length > 0 || expectedName.respectSuffixes.length > 0 || actualName.respectSuffixes.length > 0) parseRules.push('honorific');
   if (expectedName.relation !== null || actualName.relation !== null) parseRules.push('relation-marker');
   if (expectedName.legalForms.length > 0 || actualName.legalForms.length > 0) parseRules.push('legal-suffix');
+  if (expectedName.transliterated !== null || actualName.transliterated !== null) parseRules.push('indic-script');
 
   // Every expected holder against every bank holder; the best pair decides.
   let best: HolderResult | null = null;

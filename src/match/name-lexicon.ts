@@ -18,6 +18,8 @@ interface Entry {
   readonly given: number;
   readonly surname: number;
   readonly listed: boolean;
+  /** Curated variant groups (spellings a source gives for one name); empty for most names. */
+  readonly groups: readonly number[];
 }
 
 let lexicon: ReadonlyMap<string, Entry> | null = null;
@@ -27,9 +29,9 @@ function load(): ReadonlyMap<string, Entry> {
   const text = gunzipSync(readFileSync(new URL('./data/names.tsv.gz', import.meta.url))).toString('utf8');
   const map = new Map<string, Entry>();
   for (const line of text.split('\n')) {
-    const [name, given, surname, listed] = line.split('\t');
+    const [name, given, surname, listed, groups] = line.split('\t');
     if (name === undefined || name === '') continue;
-    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1' });
+    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1', groups: groups === undefined ? [] : groups.split(',').map(Number) });
   }
   lexicon = map;
   return map;
@@ -39,6 +41,14 @@ function load(): ReadonlyMap<string, Entry> {
 export function isAttestedName(word: string): boolean {
   const entry = load().get(word);
   return entry !== undefined && (entry.listed || entry.given + entry.surname >= MIN_ATTESTED_COUNT);
+}
+
+/** Whether a source lists the two words as spellings of one name (the CMU list's Devanagari). */
+export function areListedVariants(a: string, b: string): boolean {
+  const ga = load().get(a)?.groups;
+  if (ga === undefined || ga.length === 0) return false;
+  const gb = load().get(b)?.groups ?? [];
+  return ga.some((g) => gb.includes(g));
 }
 
 /** How often `word` stood as a given name plus as a surname in the frequency sources. */

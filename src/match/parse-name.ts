@@ -18,6 +18,7 @@ import {
   STOP_WORDS,
 } from './lexicon.js';
 import { toPhoneticKey, toSkeleton } from './phonetic.js';
+import { hasIndicScript, transliterateIndic } from './script.js';
 
 export type TokenKind = 'word' | 'initial' | 'filler' | 'descriptor';
 export type Generation = 'senior' | 'junior' | 'third';
@@ -56,11 +57,14 @@ export interface ParsedName {
   readonly plain: string;
   /** `plain` without the titles in front, for truncation checks. */
   readonly core: string;
+  /** The Latin reading of a name written in an Indian script, or null. */
+  readonly transliterated: string | null;
 }
 
 /** Legal forms also written with spaced letters (L L P, H U F) or run together. */
 const SPACED_LEGAL = new Set(['llp', 'huf', 'pvt', 'ltd', 'pl', 'opc']);
-const RELATION_RE = /\b(?:([sdwhc])\s*\/\s*o|(son|daughter|wife|husband|care|father|guardian)\s+of)\b\.?/i;
+// Malay and Arabic patronymics: Ahmad bin Ismail is Ahmad, son of Ismail.
+const RELATION_RE = /\b(?:([sdwhc])\s*\/\s*o|(son|daughter|wife|husband|care|father|guardian)\s+of|bin|binti|bint)\b\.?/i;
 const BARE_RELATION_RE = /\s(so|do|wo)\s/i;
 /** Holders read from one name at most (joint accounts have two or three). */
 export const MAX_HOLDERS = 6;
@@ -216,7 +220,10 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
 
 /** Parses one name as it appears in a payee list or a bank's answer. */
 export function parseName(raw: string): ParsedName {
-  const folded = fold(raw).replace(/\(\s*i\s*\)/g, ' india ');
+  const script = hasIndicScript(raw) ? transliterateIndic(fold(raw)) : null;
+  const folded = (script ?? fold(raw))
+    .replace(/\(\s*i\s*\)/g, ' india ')
+    .replace(/\bhindu\s+undivided\s+family\b/g, ' huf ');
   const { main: withMs, relation } = splitRelation(folded);
   // M/s (messrs) before the holder split, whose "/" would cut it in two.
   const main = withMs.replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ');
@@ -252,5 +259,6 @@ export function parseName(raw: string): ParsedName {
     relation,
     plain,
     core,
+    transliterated: script === null ? null : script.replace(/\s+/g, ' ').trim(),
   };
 }

@@ -74,10 +74,9 @@ function isTransposed(a: string, b: string): boolean {
 
 function isOcrConfusion(a: string, b: string): boolean {
   for (const [x, y] of OCR_PAIRS) {
-    for (const [from, to, other] of [[x, y, b], [y, x, a]] as const) {
-      const source = other === b ? a : b;
-      for (let i = source.indexOf(from); i !== -1; i = source.indexOf(from, i + 1)) {
-        if (source.slice(0, i) + to + source.slice(i + from.length) === other) return true;
+    for (const [from, to] of [[x, y], [y, x]] as const) {
+      for (let i = a.indexOf(from); i !== -1; i = a.indexOf(from, i + 1)) {
+        if (a.slice(0, i) + to + a.slice(i + from.length) === b) return true;
       }
     }
   }
