@@ -201,30 +201,34 @@ describe('joined and split words', () => {
   ]);
 });
 
+// Issue #28: a variant spelling is one name, but a different letter is at most GOOD.
 describe('transliteration', () => {
   check([
-    ['Mohd Irfan', 'MOHAMMED IRFAN', 'DIRECT_MATCH', 'abbreviation'],
-    ['Md Salim Ansari', 'MOHAMMAD SALIM ANSARI', 'DIRECT_MATCH', 'abbreviation'],
-    ['Muhammad Asif', 'MOHAMMAD ASIF', 'DIRECT_MATCH', 'transliteration'],
-    ['Rajesh Kumar Gupta', 'RAJESH KR GUPTA', 'DIRECT_MATCH'],
-    ['Lakshmi Devi', 'LAXMI DEVI', 'DIRECT_MATCH', 'transliteration'],
-    ['Luxmi Narayan', 'LAKSHMI NARAYAN', 'DIRECT_MATCH', 'transliteration'],
-    ['Pradeep Kumar', 'PRADIP KUMAR', 'DIRECT_MATCH', 'transliteration'],
-    ['Pooja Rani', 'PUJA RANI', 'DIRECT_MATCH', 'transliteration'],
-    ['Jaswinder Kaur', 'JASVINDER KAUR', 'DIRECT_MATCH', 'transliteration'],
-    ['Phoolan Devi', 'FULAN DEVI', 'DIRECT_MATCH', 'transliteration'],
-    ['Shrikant Deshpande', 'SRIKANTH DESHPANDE', 'DIRECT_MATCH', 'transliteration'],
-    ['Aggarwal Sanjay', 'SANJAY AGARWAL', 'DIRECT_MATCH', 'transliteration'],
-    ['Vijay Reddy', 'VIJAI REDDI', 'DIRECT_MATCH', 'transliteration'],
-    ['Zaheer Khan', 'JAHEER KHAN', 'DIRECT_MATCH', 'transliteration'],
-    ['Vikash Kumar', 'VIKAS KUMAR', 'DIRECT_MATCH', 'transliteration'],
-    ['Gaurav Mehta', 'GOURAV MEHTA', 'DIRECT_MATCH', 'transliteration'],
-    // b for v is an Eastern spelling, but Bipin and Vipin are also two names: a human looks.
-    ['Bijay Kumar Mohanty', 'VIJAY KUMAR MOHANTY', 'MODERATE_PARTIAL_MATCH', 'b-v-spelling'],
-    ['Kishore Kumar', 'KISHOR KUMAR', 'DIRECT_MATCH', 'transliteration'],
-    ['Sanjay Dutt', 'SANJAY DUTTA', 'DIRECT_MATCH', 'transliteration'],
+    ['Mohd Irfan', 'MOHAMMED IRFAN', 'GOOD_PARTIAL_MATCH', 'abbreviation'],
+    ['Md Salim Ansari', 'MOHAMMAD SALIM ANSARI', 'GOOD_PARTIAL_MATCH', 'abbreviation'],
+    ['Muhammad Asif', 'MOHAMMAD ASIF', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Rajesh Kumar Gupta', 'RAJESH KR GUPTA', 'GOOD_PARTIAL_MATCH'],
+    ['Lakshmi Devi', 'LAXMI DEVI', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Luxmi Narayan', 'LAKSHMI NARAYAN', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Pradeep Kumar', 'PRADIP KUMAR', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Pooja Rani', 'PUJA RANI', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Jaswinder Kaur', 'JASVINDER KAUR', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Phoolan Devi', 'FULAN DEVI', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Shrikant Deshpande', 'SRIKANTH DESHPANDE', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Aggarwal Sanjay', 'SANJAY AGARWAL', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Vijay Reddy', 'VIJAI REDDI', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Zaheer Khan', 'JAHEER KHAN', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Vikash Kumar', 'VIKAS KUMAR', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Gaurav Mehta', 'GOURAV MEHTA', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    // b for v is an Eastern spelling, but Bipin and Vipin are also two names. Bijay and Vijay
+    // are both in the lexicon, so they stay apart (issue #28); a b / v pair that is no name is
+    // at most MODERATE.
+    ['Bijay Kumar Mohanty', 'VIJAY KUMAR MOHANTY', 'POOR_PARTIAL_MATCH', 'both-names'],
+    ['Bikramjit Das', 'VIKRAMJIT DAS', 'MODERATE_PARTIAL_MATCH', 'b-v-spelling'],
+    ['Kishore Kumar', 'KISHOR KUMAR', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Sanjay Dutt', 'SANJAY DUTTA', 'GOOD_PARTIAL_MATCH', 'transliteration'],
     // A dropped inner a is the unwritten schwa as often as a slip.
-    ['Rajesh Sharma', 'RAJESH SHRMA', 'DIRECT_MATCH', 'transliteration'],
+    ['Rajesh Sharma', 'RAJESH SHRMA', 'GOOD_PARTIAL_MATCH', 'typo-model'],
     ['Rajesh Sharma', 'RAJESH SHARAM', 'GOOD_PARTIAL_MATCH', 'fuzzy-spelling'],
   ]);
 });

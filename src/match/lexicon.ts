@@ -163,6 +163,15 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
       ['singh', ['sinh', 'sinhji', 'singhji']],
       ['hussain', ['husain', 'hussein', 'hossain', 'husen', 'hussan']],
       ['yusuf', ['yousuf', 'yusaf', 'yousaf', 'yusuff']],
+      // Issue #28: spellings the sources give for one name.
+      ['senthil', ['sendhil', 'senthill']],
+      ['aisha', ['ayesha', 'aysha', 'ayisha', 'ayeshah']],
+      ['lalduhawma', ['lalduhoma']],
+      ['pal', ['paul']],
+      ['dutta', ['dutt', 'datta']],
+      ['bhatt', ['bhat']],
+      ['vikas', ['vikash']],
+      ['srivastava', ['shrivastava', 'srivastav', 'shrivastav', 'shrivastwa', 'srivastwa']],
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );

@@ -18,7 +18,7 @@
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, MASCULINE_A_NAMES, KNOWN_NAMES } from './lexicon.js';
-import { areListedVariants, isAttestedName } from './name-lexicon.js';
+import { areListedVariants, isAttestedName, isFemaleName } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSkeleton, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
@@ -167,6 +167,11 @@ function isListedVariant(x: NameToken, y: NameToken): boolean {
   return cx === cy || toSpellingKey(cx) === toSpellingKey(cy);
 }
 
+/** A masculine name whose final -a is the inherent vowel written out (Shiva, Manjunatha, Rajendra). */
+function isMasculineA(text: string): boolean {
+  return MASCULINE_A_NAMES.has(text) || /(ndra|natha|esha|narayana|raja)$/.test(text);
+}
+
 /** A final vowel written out or not, on a trailing-vowel pair: gender, spelling, or unknown. */
 function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surname: boolean): Similarity | null {
   const long = x.key.length > y.key.length ? x : y;
@@ -177,9 +182,9 @@ function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surn
   if (vowel === 'i') return { sim: 0, how: 'gender-differs' };
   if (vowel !== 'a') return null;
   // A final -a makes a known feminine name (Vimal / Vimala).
-  if (FEMALE_NAMES.has(long.text) && !surname) return { sim: 0, how: 'gender-differs' };
+  if ((FEMALE_NAMES.has(long.text) || isFemaleName(long.text)) && !surname) return { sim: 0, how: 'gender-differs' };
   // Kannada and Telugu write the -a of masculine names (Manjunatha, Venkatesha, Satyanarayana).
-  const masculine = MASCULINE_A_NAMES.has(long.text) || /(ndra|natha|esha|narayana|raja)$/.test(long.text);
+  const masculine = isMasculineA(long.text);
   // A short word with an -a more is another word (Sen / Sena, Dev / Deva): only long ones fold.
   if (masculine || (surname && short.key.length >= MIN_FOLDED_SURNAME_LENGTH)) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
   return { sim: VOWEL_VARIANT_SIMILARITY, how: 'final-vowel' };
@@ -191,15 +196,20 @@ function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surn
  * names; only then the typo model and the looser folds, for a word that is no name.
  */
 function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
+  const vowel = trailingVowel(x.key, y.key);
+  const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
+  // Another gender's form is another person, whatever a variant list or the lexicon says.
+  if (byVowel?.how === 'gender-differs') return byVowel;
   if (isListedVariant(x, y)) {
-    const abbreviated = Math.min(x.text.length, y.text.length) <= 4;
+    // A short form (Md, Mohd, Kr) is no name of its own; Puja / Pooja are two spellings.
+    const short = x.text.length <= y.text.length ? x.text : y.text;
+    const abbreviated = short.length <= 4 && !isAttestedName(short);
     return abbreviated ? { sim: ABBREVIATION_SIMILARITY, how: 'abbreviation' } : { sim: 1, how: 'variant' };
   }
   if (isSpellingVariant(x.text, y.text, surname)) return { sim: 1, how: 'spelling' };
-  const vowel = trailingVowel(x.key, y.key);
-  const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
-  // Another gender's form is another person whether or not both forms are in the lexicon.
-  if (byVowel?.how === 'gender-differs') return byVowel;
+  // A masculine name's written-out -a (Shiv / Shiva, Nagaraj / Nagaraja) is one name even when
+  // the lexicon lists both spellings.
+  if (byVowel?.how === 'transliteration' && isMasculineA(x.key.length > y.key.length ? x.text : y.text)) return byVowel;
   if (isAttestedName(x.text) && isAttestedName(y.text)) return { sim: 0, how: 'both-names' };
   if (typoBetween(x.text, y.text) !== null) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
@@ -208,11 +218,12 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   if (x.key[0] === y.key[0] && (onlyCloseVowelsDiffer(x.key, y.key) || withoutInnerSchwa(x.key) === withoutInnerSchwa(y.key))) {
     return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
   }
-  // Bengali and Odia write b for v (Bikash / Vikash), but Bipin and Vipin are also two names.
+  if (isTransposition(x.key, y.key) || isInnerDrop(x.key, y.key)) return { sim: TYPO_SIMILARITY, how: 'typo' };
+  // Bengali and Odia write b for v (Bikash / Vikash), but Bipin and Vipin are also two names:
+  // never above MODERATE, so a person looks (when both spellings are names, they stay apart above).
   if (x.key.length === y.key.length && x.key.length >= 3 && x.key.replace(/b/g, 'v') === y.key.replace(/b/g, 'v')) {
     return { sim: VOWEL_VARIANT_SIMILARITY, how: 'b-v' };
   }
-  if (isTransposition(x.key, y.key) || isInnerDrop(x.key, y.key)) return { sim: TYPO_SIMILARITY, how: 'typo' };
   // Anything else one or two letters apart is another name (Ramesh / Rajesh, Mehta / Mehra).
   const close = Math.abs(x.key.length - y.key.length) <= 2 && x.key.slice(0, 2) === y.key.slice(0, 2);
   return { sim: 0, how: close ? 'near-miss' : 'none' };
@@ -224,7 +235,9 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
  */
 function similarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
   if (x.kind === 'descriptor' || y.kind === 'descriptor') {
-    if (x.kind === y.kind && x.key === y.key) return { sim: 1, how: x.text === y.text ? 'exact' : 'transliteration' };
+    // One line of business written out, short or in the plural (Engg / Engineering, Cement /
+    // Cements) is a normalisation like a legal form, not a different letter in a name.
+    if (x.kind === y.kind && x.key === y.key) return { sim: 1, how: 'exact' };
     return { sim: 0, how: x.kind === y.kind ? 'descriptor-differs' : 'none' };
   }
   if (x.kind === 'initial' || y.kind === 'initial') {
@@ -571,7 +584,11 @@ function capByPairing(e: Side, allHow: readonly PairHow[], wordsLeftOnBoth: bool
   if (allHow.includes('b-v')) caps.cap('b-v-spelling', CAP_MODERATE);
   if (allHow.includes('near-miss') && wordsLeftOnBoth) caps.rule('near-miss-name');
   if (allHow.includes('known-names-differ')) caps.rule('known-names-differ');
-  if (allHow.includes('both-names')) caps.rule('both-names');
+  if (allHow.includes('both-names')) {
+    caps.rule('both-names');
+    // The older id for the same finding, kept for reports that filter on it.
+    caps.rule('known-names-differ');
+  }
 }
 
 /** Caps for name words one side has and the other lacks. */
@@ -728,6 +745,11 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
   let score = best.score;
   const rules = [...parseRules, ...best.caps.rules];
   const caps = [...best.caps.applied];
+  // Read from another script: the letters are a reading, not the bank's own; at most GOOD.
+  if (parseRules.includes('indic-script') && score > CAP_GOOD) {
+    caps.push({ rule: 'indic-script', cap: CAP_GOOD });
+    score = CAP_GOOD;
+  }
   // A joint account: the payee is one of its holders, which is as good as the best pair but not
   // a direct match — the money reaches an account someone else also controls.
   if (expectedName.holders.length > 1 || actualName.holders.length > 1) {

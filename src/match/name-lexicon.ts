@@ -18,6 +18,8 @@ interface Entry {
   readonly given: number;
   readonly surname: number;
   readonly listed: boolean;
+  /** 'f' or 'm' where the sources agree on a given name's sex, else ''. */
+  readonly sex: string;
   /** Curated variant groups (spellings a source gives for one name); empty for most names. */
   readonly groups: readonly number[];
 }
@@ -29,9 +31,9 @@ function load(): ReadonlyMap<string, Entry> {
   const text = gunzipSync(readFileSync(new URL('./data/names.tsv.gz', import.meta.url))).toString('utf8');
   const map = new Map<string, Entry>();
   for (const line of text.split('\n')) {
-    const [name, given, surname, listed, groups] = line.split('\t');
+    const [name, given, surname, listed, sex, groups] = line.split('\t');
     if (name === undefined || name === '') continue;
-    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1', groups: groups === undefined ? [] : groups.split(',').map(Number) });
+    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1', sex: sex ?? '', groups: groups === undefined ? [] : groups.split(',').map(Number) });
   }
   lexicon = map;
   return map;
@@ -49,6 +51,11 @@ export function areListedVariants(a: string, b: string): boolean {
   if (ga === undefined || ga.length === 0) return false;
   const gb = load().get(b)?.groups ?? [];
   return ga.some((g) => gb.includes(g));
+}
+
+/** Whether the sources agree that `word` is a woman's given name. */
+export function isFemaleName(word: string): boolean {
+  return load().get(word)?.sex === 'f';
 }
 
 /** How often `word` stood as a given name plus as a surname in the frequency sources. */

@@ -129,7 +129,10 @@ function spellLetters(word: string): string {
   // Jaipal / Jayapal, Jay / Jai: "aya" and "ay" before a consonant or at the end are "ai".
   w = w.replace(/aya?(?=[^aeiouy])/g, 'ai').replace(/ay$/, 'ai');
   // Anusvara: m or n before a consonant other than a labial (Hamsa / Hansa).
-  w = w.replace(/m(?=[^aeiouybpmv])/g, 'n');
+  w = w.replace(/m(?=[^aeiouybpmvn])/g, 'n');
+  // Tamil -iam / -ian (Subramaniam / Subramanian); Punjabi -inder / -ender and Sanskrit -endra
+  // are one ending (Jitender / Jitendra, Rajinder / Rajendra).
+  w = w.replace(/([iy])am$/, '$1an').replace(/[ei]nd[ae]?ra?$/, 'endr');
   // Reddy / Reddi, Pandey / Pande, Kishore / Kishor.
   if (/[^aeiou]y$/.test(w)) w = `${w.slice(0, -1)}i`;
   else if (/[^aeiou]ey$/.test(w)) w = w.slice(0, -1);
@@ -141,7 +144,8 @@ function spellLetters(word: string): string {
  * The spelling key (issue #28): only the romanisation choices that never separate two names —
  * long vowels doubled or not (Deepak / Dipak, Pooja / Puja), doubled consonants, aspiration
  * written or not after k g c j t d b p (Sudhir / Sudir), w / v, ph / f, q / k, x / ksh, shr / sr,
- * au / ou / ow, ri / ru, aya / ai, the anusvara, and a final -y / -ey / -e. Unlike toPhoneticKey
+ * au / ou / ow, ri / ru, aya / ai, the anusvara, -iam / -ian, -inder / -endra, and a final
+ * -y / -ey / -e. Unlike toPhoneticKey
  * it keeps sh apart from s (Shah / Sah, Das / Dash) and keeps every vowel that is written as a
  * different letter (Dev / Dave, Rana / Rane, Harish / Harsh).
  */

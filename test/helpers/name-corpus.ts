@@ -10,6 +10,8 @@ import { parse } from 'csv-parse/sync';
 import { NAME_MATCH_RESULTS, type NameMatchResult } from '../../src/match/index.js';
 
 export const CORPUS_PATH = fileURLToPath(new URL('../fixtures/names/corpus.csv', import.meta.url));
+/** The pairs issue #28 added (test/fixtures/names/build-corpus-28.ts). */
+export const CORPUS_28_PATH = fileURLToPath(new URL('../fixtures/names/corpus-28.csv', import.meta.url));
 
 export interface CorpusPair {
   expectedName: string;
@@ -32,7 +34,9 @@ export function isHeldOut(pair: Pick<CorpusPair, 'expectedName' | 'bankName'>): 
   return (digest[0] as number) % 3 === 0;
 }
 
-export function loadCorpus(path: string = CORPUS_PATH): CorpusPair[] {
+/** The whole corpus (both files), or one file. */
+export function loadCorpus(path?: string): CorpusPair[] {
+  if (path === undefined) return [...loadCorpus(CORPUS_PATH), ...loadCorpus(CORPUS_28_PATH)];
   const records = parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   return records.map((r) => ({
     expectedName: r.expected_name ?? '',
