@@ -22,7 +22,8 @@ test('bank --sandbox --sandbox-accounts answers with the registry holders', asyn
   assert.equal(run.code, 0, run.stderr);
   const rows = readCsvObjects(path.join(dir, 'out.csv'));
   assert.deepEqual(rows.map((r) => r.beneficiary_name), ['SMT LAXMI DEVI', 'VIMALA SHARMA', 'R SHARMA']);
-  assert.deepEqual(rows.map((r) => r.name_match), ['DIRECT_MATCH', 'POOR_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH']);
+  // Laxmi / Lakshmi is one name, but a different letter is at most GOOD (issue #28).
+  assert.deepEqual(rows.map((r) => r.name_match), ['GOOD_PARTIAL_MATCH', 'POOR_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH']);
 });
 
 test('--sandbox-accounts without --sandbox is a usage error before any call', async (t) => {

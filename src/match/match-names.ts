@@ -32,6 +32,32 @@ export interface NamePairing {
   actual: string;
   similarity: number;
   how: PairHow;
+  /** The rule behind the pairing in words: "same letters", "variant list", "typo model: ocr" … */
+  rule: string;
+}
+
+/** What `--explain` says joined two words, by how they were paired. */
+const PAIRING_RULES: Readonly<Record<PairHow, string>> = {
+  exact: 'same letters',
+  variant: 'variant list (a source gives both spellings for one name)',
+  spelling: 'spelling rule (a romanisation choice on the letters)',
+  abbreviation: 'variant list (standard short form)',
+  transliteration: 'phonetic fold (the word on one side is no attested name)',
+  initial: 'initial for a word',
+  typo: 'typo model',
+  'final-vowel': 'final vowel written on one side (unknown: spelling or feminine form)',
+  'b-v': 'b / v spelling (Eastern India)',
+  'both-names': 'lexicon: both are names',
+  'gender-differs': 'gender form',
+  'near-miss': 'near miss',
+  'known-names-differ': 'lexicon: both are names',
+  'descriptor-differs': 'different line of business',
+  none: 'none',
+};
+
+function pairingRule(how: PairHow, expected: string, actual: string): string {
+  if (how !== 'typo') return PAIRING_RULES[how];
+  return `typo model: ${typoBetween(expected, actual) ?? 'dropped-letter'}`;
 }
 
 /** How one side was read; `transliterated` is the Latin reading of a name in an Indian script. */
@@ -771,7 +797,9 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
       actual: describe(actualName),
       pairs: e.tokens.flatMap((t, i) => {
         const j = e.matchOf[i] as number;
-        return j === -1 ? [] : [{ expected: t.text, actual: (a.tokens[j] as NameToken).text, similarity: Number((e.sim[i] as number).toFixed(2)), how: e.how[i] as PairHow }];
+        if (j === -1) return [];
+        const [how, other] = [e.how[i] as PairHow, (a.tokens[j] as NameToken).text];
+        return [{ expected: t.text, actual: other, similarity: Number((e.sim[i] as number).toFixed(2)), how, rule: pairingRule(how, t.text, other) }];
       }),
       // Each unpaired word, with why it stayed apart when that is known ("priya", "vimala (gender-differs)").
       unmatchedExpected: e.tokens.flatMap((t, i) => (e.matchOf[i] === -1 ? [e.how[i] === 'none' ? t.text : `${t.text} (${e.how[i] ?? ''})`] : [])),
