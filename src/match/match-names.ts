@@ -20,7 +20,7 @@ import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, MASCULINE_A_NAMES, KNOWN_NAMES } from './lexicon.js';
 import { areListedVariants, isAttestedName, isFemaleName } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
-import { isSpellingVariant, toPhoneticKey, toSkeleton, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
+import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
 import { MIN_DROP_LENGTH, typoBetween } from './typo.js';
 import type { NameMatchRule } from './rules.js';
@@ -193,6 +193,9 @@ function isListedVariant(x: NameToken, y: NameToken): boolean {
   return cx === cy || toSpellingKey(cx) === toSpellingKey(cy);
 }
 
+/** First letters that Bengali and Odia spellings exchange (Bikash / Vikash). */
+const BV: ReadonlySet<string> = new Set(['b', 'v']);
+
 /** A masculine name whose final -a is the inherent vowel written out (Shiva, Manjunatha, Rajendra). */
 function isMasculineA(text: string): boolean {
   return MASCULINE_A_NAMES.has(text) || /(ndra|natha|esha|narayana|raja)$/.test(text);
@@ -222,6 +225,10 @@ function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surn
  * names; only then the typo model and the looser folds, for a word that is no name.
  */
 function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
+  // Most pairs of words in two names are plainly different words: settle those before any rule.
+  if (x.text[0] !== y.text[0] && x.key[0] !== y.key[0] && x.spelling[0] !== y.spelling[0] && !(BV.has(x.key[0] as string) && BV.has(y.key[0] as string))) {
+    return isListedVariant(x, y) ? { sim: 1, how: 'variant' } : { sim: 0, how: 'none' };
+  }
   const vowel = trailingVowel(x.key, y.key);
   const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
   // Another gender's form is another person, whatever a variant list or the lexicon says.
@@ -232,7 +239,7 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
     const abbreviated = short.length <= 4 && !isAttestedName(short);
     return abbreviated ? { sim: ABBREVIATION_SIMILARITY, how: 'abbreviation' } : { sim: 1, how: 'variant' };
   }
-  if (isSpellingVariant(x.text, y.text, surname)) return { sim: 1, how: 'spelling' };
+  if (x.spelling === y.spelling || isSpellingVariant(x.text, y.text, surname)) return { sim: 1, how: 'spelling' };
   // A masculine name's written-out -a (Shiv / Shiva, Nagaraj / Nagaraja) is one name even when
   // the lexicon lists both spellings.
   if (byVowel?.how === 'transliteration' && isMasculineA(x.key.length > y.key.length ? x.text : y.text)) return byVowel;
@@ -292,7 +299,7 @@ function weightOf(token: NameToken): number {
 
 function joinedToken(parts: readonly NameToken[], text: string): NameToken {
   const key = toPhoneticKey(text);
-  return { text, key, skeleton: toSkeleton(key), kind: 'word', aliased: false, index: parts[0]?.index ?? 0 };
+  return { text, key, spelling: toSpellingKey(text), kind: 'word', aliased: false, index: parts[0]?.index ?? 0 };
 }
 
 /**
@@ -357,7 +364,7 @@ function splitGlued(side: readonly NameToken[], other: readonly NameToken[]): Na
     const rest = toPhoneticKey(token.text.slice(1));
     const restIndex = other.findIndex((t) => t.kind === 'word' && t.key === rest);
     if (restIndex === -1 || !other.some((t, k) => k !== restIndex && t.text[0] === letter)) continue;
-    const initial: NameToken = { text: letter, key: letter, skeleton: letter, kind: 'initial', aliased: false, index: token.index };
+    const initial: NameToken = { text: letter, key: letter, spelling: letter, kind: 'initial', aliased: false, index: token.index };
     return [...side.slice(0, i), initial, joinedToken([token], token.text.slice(1)), ...side.slice(i + 1)];
   }
   return null;
@@ -380,7 +387,7 @@ function splitJoinedFiller(side: readonly NameToken[], other: readonly NameToken
     const key = toPhoneticKey(stem);
     if (!other.some((t) => t.key === key)) continue;
     const fillerKey = toPhoneticKey(filler === 'kumar' ? 'kumar' : 'singh');
-    const fillerToken: NameToken = { text: filler, key: fillerKey, skeleton: toSkeleton(fillerKey), kind: 'filler', aliased: false, index: token.index };
+    const fillerToken: NameToken = { text: filler, key: fillerKey, spelling: toSpellingKey(filler), kind: 'filler', aliased: false, index: token.index };
     return [...side.slice(0, i), joinedToken([token], stem), fillerToken, ...side.slice(i + 1)];
   }
   return null;

@@ -124,19 +124,24 @@ function spelled(match: string, aspirated: string | undefined): string {
 /** Letter-level spellings only (no doubled letters folded), for the checks below. */
 function spellLetters(word: string): string {
   let w = word.replace(SPELLINGS, spelled);
+  // Each rule below is tried only when its letters are there: this runs for every word read.
   // The vowel r written ri or ru (Kripa / Krupa, Amrita / Amrutha); -iya / -ia (Aaliya / Aalia).
-  w = w.replace(/([^aeiou])ru/g, '$1ri').replace(/iya/g, 'ia');
+  if (w.includes('ru')) w = w.replace(/([^aeiou])ru/g, '$1ri');
+  if (w.includes('iya')) w = w.replace(/iya/g, 'ia');
   // Jaipal / Jayapal, Jay / Jai: "aya" and "ay" before a consonant or at the end are "ai".
-  w = w.replace(/aya?(?=[^aeiouy])/g, 'ai').replace(/ay$/, 'ai');
+  if (w.includes('ay')) w = w.replace(/aya?(?=[^aeiouy])/g, 'ai').replace(/ay$/, 'ai');
   // Anusvara: m or n before a consonant other than a labial (Hamsa / Hansa).
-  w = w.replace(/m(?=[^aeiouybpmvn])/g, 'n');
+  if (w.includes('m')) w = w.replace(/(?<=.)m(?=[^aeiouybpmvn])/g, 'n');
   // Tamil -iam / -ian (Subramaniam / Subramanian); Punjabi -inder / -ender and Sanskrit -endra
   // are one ending (Jitender / Jitendra, Rajinder / Rajendra).
-  w = w.replace(/([iy])am$/, '$1an').replace(/[ei]nd[ae]?ra?$/, 'endr');
+  if (w.endsWith('m')) w = w.replace(/([iy])am$/, '$1an');
+  if (w.includes('nd')) w = w.replace(/[ei]nd[ae]?ra?$/, 'endr');
   // Reddy / Reddi, Pandey / Pande, Kishore / Kishor.
-  if (/[^aeiou]y$/.test(w)) w = `${w.slice(0, -1)}i`;
-  else if (/[^aeiou]ey$/.test(w)) w = w.slice(0, -1);
-  if (/[^aeiou]e$/.test(w) && w.length > 3) w = w.slice(0, -1);
+  if (w.endsWith('y')) {
+    if (/[^aeiou]y$/.test(w)) w = `${w.slice(0, -1)}i`;
+    else if (/[^aeiou]ey$/.test(w)) w = w.slice(0, -1);
+  }
+  if (w.endsWith('e') && w.length > 3 && /[^aeiou]e$/.test(w)) w = w.slice(0, -1);
   return w;
 }
 
