@@ -33,3 +33,14 @@ test('--sandbox-accounts without --sandbox is a usage error before any call', as
   assert.equal(run.code, 2, run.stderr);
   assert.match(run.stderr, /--sandbox-accounts needs --sandbox/);
 });
+
+test('name-match --explain shows the transliteration and the rule behind each pairing (issue #28)', async (t) => {
+  const dir = tempDir(t);
+  const run = await runCli(['name-match', 'राम कुमार शर्मा', 'RAM KUMAR SHARNA', '--explain'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.result, 'GOOD_PARTIAL_MATCH');
+  assert.equal(out.tokens.expected.transliterated, 'ram kumar sharma');
+  assert.deepEqual(out.pairing.map((p: { rule: string }) => p.rule), ['same letters', 'same letters', 'typo model: keyboard']);
+  assert.ok(out.why.some((line: string) => line.startsWith('indic-script:')));
+});

@@ -712,6 +712,11 @@ function finish(score: number, rules: readonly string[], explanation: NameMatchE
   return out;
 }
 
+/** Whether the name is a Hindu Undivided Family's (HUF, H.U.F., (HUF), HINDU UNDIVIDED FAMILY). */
+function isHuf(parsed: ParsedName): boolean {
+  return parsed.legalForms.includes('huf') || parsed.holders.some((h) => h.tokens.some((t) => t.key === 'huf'));
+}
+
 /** A proprietor clause as banks write it: FIRM PROP OWNER, OWNER PROP FIRM, FIRM (PROP. OWNER), PROPRIETOR OWNER. */
 const PROPRIETOR_RE = /\s*\(?\s*\b(?:prop|propr|proprietor|proprietress|proprietrix|proprietorship)\b\.?\s*:?\s*/i;
 
@@ -758,13 +763,7 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
   if (expectedName.holders.length === 0) return finish(0, ['blank-expected'], undefined);
   if (actualName.holders.length === 0) return finish(0, ['blank-actual'], undefined);
 
-  const parseRules: NameMatchRule[] = [];
-  if (expected.trim() === actual.trim()) parseRules.push('identical');
-  else if (expectedName.plain === actualName.plain) parseRules.push('case-punctuation');
-  if (expectedName.honorifics.length > 0 || actualName.honorifics.length > 0 || expectedName.respectSuffixes.length > 0 || actualName.respectSuffixes.length > 0) parseRules.push('honorific');
-  if (expectedName.relation !== null || actualName.relation !== null) parseRules.push('relation-marker');
-  if (expectedName.legalForms.length > 0 || actualName.legalForms.length > 0) parseRules.push('legal-suffix');
-  if (expectedName.transliterated !== null || actualName.transliterated !== null) parseRules.push('indic-script');
+  const parseRules = rulesFromReading(expected, actual, expectedName, actualName);
 
   // Every expected holder against every bank holder; the best pair decides.
   let best: HolderResult | null = null;
@@ -778,6 +777,12 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
   let score = best.score;
   const rules = [...parseRules, ...best.caps.rules];
   const caps = [...best.caps.applied];
+  // An HUF account belongs to the family, not to its karta: another legal holder (issue #28).
+  if (isHuf(expectedName) !== isHuf(actualName)) {
+    rules.push('different-holder');
+    caps.push({ rule: 'different-holder', cap: CAP_POOR });
+    score = Math.min(score, CAP_POOR);
+  }
   // Read from another script: the letters are a reading, not the bank's own; at most GOOD.
   if (parseRules.includes('indic-script') && score > CAP_GOOD) {
     caps.push({ rule: 'indic-script', cap: CAP_GOOD });
@@ -796,24 +801,37 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
     score = truncated;
     rules.splice(0, rules.length, ...parseRules, 'truncated');
   }
-  let explanation: NameMatchExplanation | undefined;
-  if (explain) {
-    const { e, a } = best;
-    explanation = {
-      expected: describe(expectedName),
-      actual: describe(actualName),
-      pairs: e.tokens.flatMap((t, i) => {
-        const j = e.matchOf[i] as number;
-        if (j === -1) return [];
-        const [how, other] = [e.how[i] as PairHow, (a.tokens[j] as NameToken).text];
-        return [{ expected: t.text, actual: other, similarity: Number((e.sim[i] as number).toFixed(2)), how, rule: pairingRule(how, t.text, other) }];
-      }),
-      // Each unpaired word, with why it stayed apart when that is known ("priya", "vimala (gender-differs)").
-      unmatchedExpected: e.tokens.flatMap((t, i) => (e.matchOf[i] === -1 ? [e.how[i] === 'none' ? t.text : `${t.text} (${e.how[i] ?? ''})`] : [])),
-      unmatchedActual: a.tokens.flatMap((t, j) => (a.matchOf[j] === -1 ? [a.how[j] === 'none' ? t.text : `${t.text} (${a.how[j] ?? ''})`] : [])),
-      baseScore: Math.round(best.base),
-      caps,
-    };
-  }
-  return finish(score, rules, explanation);
+  return finish(score, rules, explain ? explainMatch(best, expectedName, actualName, caps) : undefined);
+}
+
+/** Rules that come from how the two names were read, before any word is compared. */
+function rulesFromReading(expected: string, actual: string, expectedName: ParsedName, actualName: ParsedName): NameMatchRule[] {
+  const parseRules: NameMatchRule[] = [];
+  if (expected.trim() === actual.trim()) parseRules.push('identical');
+  else if (expectedName.plain === actualName.plain) parseRules.push('case-punctuation');
+  if (expectedName.honorifics.length > 0 || actualName.honorifics.length > 0 || expectedName.respectSuffixes.length > 0 || actualName.respectSuffixes.length > 0) parseRules.push('honorific');
+  if (expectedName.relation !== null || actualName.relation !== null) parseRules.push('relation-marker');
+  if (expectedName.legalForms.length > 0 || actualName.legalForms.length > 0) parseRules.push('legal-suffix');
+  if (expectedName.transliterated !== null || actualName.transliterated !== null) parseRules.push('indic-script');
+  return parseRules;
+}
+
+/** What `--explain` shows: both readings, each pairing with its rule, the words left apart and the caps. */
+function explainMatch(best: HolderResult, expectedName: ParsedName, actualName: ParsedName, caps: NameMatchExplanation['caps']): NameMatchExplanation {
+  const { e, a } = best;
+  return {
+    expected: describe(expectedName),
+    actual: describe(actualName),
+    pairs: e.tokens.flatMap((t, i) => {
+      const j = e.matchOf[i] as number;
+      if (j === -1) return [];
+      const [how, other] = [e.how[i] as PairHow, (a.tokens[j] as NameToken).text];
+      return [{ expected: t.text, actual: other, similarity: Number((e.sim[i] as number).toFixed(2)), how, rule: pairingRule(how, t.text, other) }];
+    }),
+    // Each unpaired word, with why it stayed apart when that is known ("priya", "vimala (gender-differs)").
+    unmatchedExpected: e.tokens.flatMap((t, i) => (e.matchOf[i] === -1 ? [e.how[i] === 'none' ? t.text : `${t.text} (${e.how[i] ?? ''})`] : [])),
+    unmatchedActual: a.tokens.flatMap((t, j) => (a.matchOf[j] === -1 ? [a.how[j] === 'none' ? t.text : `${t.text} (${a.how[j] ?? ''})`] : [])),
+    baseScore: Math.round(best.base),
+    caps,
+  };
 }

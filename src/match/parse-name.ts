@@ -242,7 +242,8 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
 
 /** Parses one name as it appears in a payee list or a bank's answer. */
 export function parseName(raw: string): ParsedName {
-  const script = hasIndicScript(raw) ? transliterateIndic(fold(raw)) : null;
+  // Before the Unicode fold, which would split vowel signs such as Bengali ৌ into two.
+  const script = hasIndicScript(raw) ? fold(transliterateIndic(raw.normalize('NFC'))) : null;
   const folded = (script ?? fold(raw))
     .replace(/\(\s*i\s*\)/g, ' india ')
     .replace(/\bhindu\s+undivided\s+family\b/g, ' huf ');
