@@ -258,6 +258,11 @@ export const MASCULINE_A_NAMES: ReadonlySet<string> = new Set([
   'gopala', 'madhava', 'keshava', 'raghava', 'sharma', 'verma', 'varma', 'gupta', 'mishra', 'dutta',
 ]);
 
+/** A masculine name whose final -a is the inherent vowel written out (Shiva, Manjunatha, Rajendra, Nagaraja). */
+export function isMasculineAName(text: string): boolean {
+  return MASCULINE_A_NAMES.has(text) || /(ndra|natha|esha|narayana|raja)$/.test(text);
+}
+
 /**
  * Gujarati respect suffixes written after a given name, joined or apart (Rameshbhai, Hetal ben).
  * They are forms of address, not part of who the person is.

@@ -17,7 +17,7 @@
  * Pure: no module-level state, nothing cached; every call allocates its own small tables.
  */
 import { FEMALE_NAMES } from './female-names.js';
-import { ALIASES, MASCULINE_A_NAMES, KNOWN_NAMES } from './lexicon.js';
+import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
 import { areListedVariants, isAttestedName, isFemaleName } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
@@ -196,10 +196,6 @@ function isListedVariant(x: NameToken, y: NameToken): boolean {
 /** First letters that Bengali and Odia spellings exchange (Bikash / Vikash). */
 const BV: ReadonlySet<string> = new Set(['b', 'v']);
 
-/** A masculine name whose final -a is the inherent vowel written out (Shiva, Manjunatha, Rajendra). */
-function isMasculineA(text: string): boolean {
-  return MASCULINE_A_NAMES.has(text) || /(ndra|natha|esha|narayana|raja)$/.test(text);
-}
 
 /** A final vowel written out or not, on a trailing-vowel pair: gender, spelling, or unknown. */
 function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surname: boolean): Similarity | null {
@@ -213,7 +209,7 @@ function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surn
   // A final -a makes a known feminine name (Vimal / Vimala).
   if ((FEMALE_NAMES.has(long.text) || isFemaleName(long.text)) && !surname) return { sim: 0, how: 'gender-differs' };
   // Kannada and Telugu write the -a of masculine names (Manjunatha, Venkatesha, Satyanarayana).
-  const masculine = isMasculineA(long.text);
+  const masculine = isMasculineAName(long.text);
   // A short word with an -a more is another word (Sen / Sena, Dev / Deva): only long ones fold.
   if (masculine || (surname && short.key.length >= MIN_FOLDED_SURNAME_LENGTH)) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
   return { sim: VOWEL_VARIANT_SIMILARITY, how: 'final-vowel' };
@@ -242,7 +238,7 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   if (x.spelling === y.spelling || isSpellingVariant(x.text, y.text, surname)) return { sim: 1, how: 'spelling' };
   // A masculine name's written-out -a (Shiv / Shiva, Nagaraj / Nagaraja) is one name even when
   // the lexicon lists both spellings.
-  if (byVowel?.how === 'transliteration' && isMasculineA(x.key.length > y.key.length ? x.text : y.text)) return byVowel;
+  if (byVowel?.how === 'transliteration' && isMasculineAName(x.key.length > y.key.length ? x.text : y.text)) return byVowel;
   if (isAttestedName(x.text) && isAttestedName(y.text)) return { sim: 0, how: 'both-names' };
   if (typoBetween(x.text, y.text) !== null) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
