@@ -39,9 +39,10 @@ describe('name-match corpus (issue #14 and #28 targets, held-out part)', () => {
 
   it('rates (almost) no different-person pair GOOD_PARTIAL_MATCH or better', () => {
     const wrong = heldOut.filter((s) => !s.pair.same && rankOf(s.result) <= 1);
-    // Issue #28 asks for none. Measured at the close of #28: 3 of 917 held-out pairs; the bound
-    // stops any regression, and the report to the lead says the target is not yet met.
-    assert.ok(wrong.length <= 3, `${wrong.length} pairs`);
+    // Issue #28 asks for none. Measured at the close of #28: 1 of 912 held-out pairs (its class
+    // is not known: the held-out part is not read); the bound stops any regression, and the
+    // target is reported as not yet met.
+    assert.ok(wrong.length <= 1, `${wrong.length} pairs`);
   });
 
   it('rates at most 1% of different pairs MODERATE_PARTIAL_MATCH or better', () => {

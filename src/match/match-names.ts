@@ -238,7 +238,8 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   if (x.spelling === y.spelling || isSpellingVariant(x.text, y.text, surname)) return { sim: 1, how: 'spelling' };
   // A masculine name's written-out -a (Shiv / Shiva, Nagaraj / Nagaraja) is one name even when
   // the lexicon lists both spellings.
-  if (byVowel?.how === 'transliteration' && isMasculineAName(x.key.length > y.key.length ? x.text : y.text)) return byVowel;
+  const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
+  if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
   if (isAttestedName(x.text) && isAttestedName(y.text)) return { sim: 0, how: 'both-names' };
   if (typoBetween(x.text, y.text) !== null) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
@@ -354,6 +355,8 @@ function splitGlued(side: readonly NameToken[], other: readonly NameToken[]): Na
     const token = side[i] as NameToken;
     // An attested name is not an initial glued to a name (Samir is not S. Amir, Nisha not N. Isha).
     if (token.kind !== 'word' || token.text.length < 5 || isAttestedName(token.text)) continue;
+    // A word the other side has whole is not an initial glued to it (AATIF beside Aatif).
+    if (other.some((t) => t.key === token.key)) continue;
     const letter = token.text[0] as string;
     // Cheap test first: the other side must have a word starting with that letter.
     if (!other.some((t) => t.text[0] === letter)) continue;
@@ -684,7 +687,13 @@ function capInitials(e: Side, a: Side, caps: Caps): void {
 function truncatedScore(expected: ParsedName, actual: ParsedName, actualRaw: string): number {
   const cut = actual.core;
   if (actualRaw.trim().length < MIN_TRUNCATED_LENGTH || cut.length >= expected.core.length || !expected.core.startsWith(cut)) return -1;
-  const visibleWords = cut.split(' ').filter((w) => w.length >= 2).length;
+  const visible = cut.split(' ');
+  const visibleWords = visible.filter((w) => w.length >= 2).length;
+  // A cut that ends on another whole name (ABHILASHA cut to ABHILASH, CHANDRANI to CHANDRAN)
+  // shows a different person's name, not a hidden part of this one.
+  const last = visible.at(-1) ?? '';
+  const whole = expected.core.split(' ')[visible.length - 1] ?? '';
+  if (last !== whole && isAttestedName(last) && isAttestedName(whole)) return -1;
   // Only a legal form was cut (… ENTERPRISES PRI): nothing that says which firm is hidden.
   const named = expected.holders[0]?.tokens.map((t) => t.text).join(' ') ?? '';
   if (expected.entity === 'business' && named !== '' && cut.includes(named)) return 95;
