@@ -5,7 +5,7 @@
  * pairs on the wrong side of the targets.
  */
 import { matchNames, NAME_MATCH_RESULTS } from '../src/match/index.js';
-import { classGroup, confusion, figures, isVendorPair, loadCorpus, rankOf, sourceGroup, type Figures, type Scored } from '../test/helpers/name-corpus.js';
+import { classGroup, confusion, figures, isHeldOut, isVendorPair, loadCorpus, rankOf, sourceGroup, type Figures, type Scored } from '../test/helpers/name-corpus.js';
 
 const args = process.argv.slice(2);
 const showFailures = args.includes('--failures');
@@ -31,7 +31,20 @@ function grouped(key: (s: Scored) => string): string {
 }
 
 const lines: string[] = [];
-lines.push(`## Name-match evaluation (${scored.length} pairs)`, '', HEAD, row('**all**', figures(scored)), row('vendor examples', figures(scored.filter((s) => isVendorPair(s.pair)))), '');
+const tuning = scored.filter((s) => !isHeldOut(s.pair));
+const heldOut = scored.filter((s) => isHeldOut(s.pair));
+lines.push(`## Name-match evaluation (${scored.length} pairs)`, '', HEAD, row('**all**', figures(scored)), row('tuning part', figures(tuning)), row('**held-out part**', figures(heldOut)), row('vendor examples', figures(scored.filter((s) => isVendorPair(s.pair)))), '');
+lines.push('Held-out part: sha1("expected|bank")[0] mod 3 == 0, never read while changing rules; the targets of issue #28 are asserted on it (test/match-corpus.test.ts).', '');
+const byClass = (part: readonly Scored[]): Map<string, Figures> => {
+  const groups = new Map<string, Scored[]>();
+  for (const s of part) groups.set(classGroup(s.pair.klass), [...(groups.get(classGroup(s.pair.klass)) ?? []), s]);
+  return new Map([...groups].map(([k, v]) => [k, figures(v)]));
+};
+const [tClass, hClass] = [byClass(tuning), byClass(heldOut)];
+const right = (f: Figures | undefined): string => (f === undefined ? '–' : pct(1 - (f.samePairs * (1 - (Number.isNaN(f.recallModerate) ? 1 : f.recallModerate)) + f.differentPairs * (Number.isNaN(f.falseAcceptModerate) ? 0 : f.falseAcceptModerate)) / f.pairs));
+lines.push('Right side of the line per class (same ≥ MODERATE, different < MODERATE), tuning | held-out:', '', '| class | tuning pairs | tuning right | held-out pairs | held-out right |', '|---|---|---|---|---|');
+for (const k of [...tClass.keys()].sort()) lines.push(`| ${k} | ${tClass.get(k)?.pairs ?? 0} | ${right(tClass.get(k))} | ${hClass.get(k)?.pairs ?? 0} | ${right(hClass.get(k))} |`);
+lines.push('');
 lines.push('Confusion matrix (rows: expected category, columns: matcher):', '');
 lines.push(`| expected \\ got | ${NAME_MATCH_RESULTS.map(short).join(' | ')} |`, `|---|${NAME_MATCH_RESULTS.map(() => '---').join('|')}|`);
 const matrix = confusion(scored);
@@ -41,7 +54,8 @@ const vendor = scored.filter((s) => isVendorPair(s.pair));
 lines.push(`Vendor examples in the published category: ${vendor.filter((s) => s.result === s.pair.expected).length}/${vendor.length}; within one step: ${vendor.filter((s) => Math.abs(rankOf(s.result) - rankOf(s.pair.expected)) <= 1).length}/${vendor.length}.`);
 if (showFailures) {
   lines.push('', '### Pairs on the wrong side', '');
-  for (const s of scored) {
+  // Only the tuning part: the held-out pairs are not read while changing rules.
+  for (const s of tuning) {
     const bad = s.pair.same ? rankOf(s.result) > 1 : rankOf(s.result) <= 2;
     const vendorOff = isVendorPair(s.pair) && Math.abs(rankOf(s.result) - rankOf(s.pair.expected)) > 1;
     if (bad || vendorOff) lines.push(`- [${s.pair.klass}] ${s.pair.same ? 'same' : 'diff'} ${JSON.stringify(s.pair.expectedName)} ~ ${JSON.stringify(s.pair.bankName)}: ${s.result} ${s.score} (expected ${s.pair.expected})`);

@@ -2,10 +2,13 @@
  * Name-matcher throughput: `node --import tsx bench/match.ts [pairs]`.
  *
  * Prints pairs/s for two workloads on one core:
- * - "distinct": every expected name is new to the process (the parse cache never hits), which is
- *   a first run over a large payee list;
- * - "repeated": the same pairs again (the parse cache hits), which is a re-run or a list with
+ * - "distinct": every expected name is new to the process (one word of each is unique, so only
+ *   the common words hit the matcher's cache of words already read), which is a first run over a
+ *   large payee list;
+ * - "repeated": the same pairs again (every word is cached), which is a re-run or a list with
  *   repeating payees.
+ * The machine's load moves these figures a lot: compare two matchers in one sitting, one after
+ * the other (issue #28 did, with the matcher before it copied aside).
  * Timing is printed, never asserted: CI machines vary too much for a time limit to mean anything.
  */
 import { matchNames } from '../src/match/index.js';

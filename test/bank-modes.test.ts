@@ -127,7 +127,8 @@ test('name verdicts from a registry whose holders differ in known ways; changed_
   assert.equal(verdicts[1], 'DIRECT_MATCH', 'honorific dropped');
   assert.ok(!['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH'].includes(verdicts[2]!), `a different person: ${verdicts[2]}`);
   assert.equal(verdicts[3], 'DIRECT_MATCH', 'business suffixes');
-  assert.equal(verdicts[4], 'DIRECT_MATCH', 'transliteration');
+  // Mohd for Mohammed: one name, but a different letter is at most GOOD (issue #28).
+  assert.equal(verdicts[4], 'GOOD_PARTIAL_MATCH', 'transliteration');
   assert.ok(rows.every((r) => /^\d+$/.test(r.name_match_score!)));
   assert.ok(rows.every((r) => r.changed_since === ''));
   const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8'));

@@ -29,7 +29,8 @@ test('vas-verify sandbox --accounts serves its registry; bank verdicts follow th
   assert.equal(run.code, 0, run.stderr);
   const rows = readCsvObjects(path.join(dir, 'out.csv'));
   assert.equal(rows[0]!.beneficiary_name, 'SMT LAXMI DEVI');
-  assert.equal(rows[0]!.name_match, 'DIRECT_MATCH', 'honorific and Laxmi/Lakshmi');
+  // Laxmi / Lakshmi is one name, but a different letter is at most GOOD (issue #28).
+  assert.equal(rows[0]!.name_match, 'GOOD_PARTIAL_MATCH', 'honorific and Laxmi/Lakshmi');
   assert.equal(rows[1]!.name_match, 'NO_MATCH', 'another person holds the account');
   assert.equal(rows[2]!.verify_status, 'NOT_VERIFIED');
 

@@ -2,7 +2,7 @@
  * Payee-name matching: is the beneficiary name the bank returned the payee the finance team
  * expected? Used by `vas-verify bank` (the `name_match` columns) and `vas-verify name-match`.
  */
-export { matchNames, type NameMatch, type MatchOptions, type NameMatchExplanation, type NamePairing } from './match-names.js';
+export { matchNames, type NameMatch, type MatchOptions, type NameMatchExplanation, type NamePairing, type NameReading } from './match-names.js';
 export {
   NAME_MATCH_RESULTS,
   DIRECT_MATCH_MIN_SCORE,

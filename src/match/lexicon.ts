@@ -15,7 +15,7 @@ export const HONORIFICS: ReadonlySet<string> = new Set([
   'thiru', 'tiru', 'thirumathi', 'tmt', 'selvi', 'sow', 'janab', 'mst', 'mohtarma',
   'haji', 'hazi', 'hafiz', 'sardar', 'sardarni', 'pandit', 'er', 'adv', 'advocate',
   'capt', 'captain', 'col', 'maj', 'major', 'gen', 'brig', 'cdr', 'rev', 'fr', 'sr', 'sis',
-  'hon', 'justice',
+  'hon', 'justice', 'sou', 'sau', 'km', 'selvan', 'tirumathi', 'thirumati',
 ]);
 
 /**
@@ -45,7 +45,7 @@ export const GENERATIONS: ReadonlyMap<string, 'senior' | 'junior' | 'third'> = n
  */
 export const LEGAL_FORMS: ReadonlySet<string> = new Set([
   'pvt', 'pvtltd', 'private', 'privatelimited', 'privateltd', 'pte', 'ltd', 'limited', 'ltd.', 'llp', 'co', 'cos', 'company', 'coy',
-  'corp', 'corporation', 'inc', 'incorporated', 'opc', 'plc', 'llc', 'gmbh', 'pl',
+  'corp', 'corpn', 'corporation', 'inc', 'incorporated', 'opc', 'plc', 'llc', 'gmbh', 'pl',
 ]);
 
 /** Stop words dropped everywhere ("&" and "and" join partners; "the"/"of" carry nothing). */
@@ -85,7 +85,7 @@ export const BUSINESS_DESCRIPTORS: ReadonlyMap<string, string> = new Map(
       ['international', ['international', 'intl', 'global', 'overseas', 'worldwide']],
       ['ventures', ['venture', 'ventures', 'holdings', 'investments', 'capital', 'finance', 'financial', 'finserv', 'fincorp']],
       ['group', ['group']],
-      ['works', ['works', 'workshop', 'engineering', 'engineers', 'fabricators', 'mills', 'mill', 'factory']],
+      ['works', ['works', 'workshop', 'engineering', 'engineers', 'fabricators', 'mills', 'mill', 'factory', 'manufacturing']],
       ['trust', ['trust', 'foundation', 'society', 'samiti', 'sangh', 'sansthan', 'mandal', 'ngo', 'charitable']],
       ['hospital', ['hospital', 'hospitals', 'clinic', 'nursing', 'diagnostics', 'labs', 'laboratories', 'laboratory']],
       ['school', ['school', 'college', 'academy', 'institute', 'vidyalaya', 'education', 'educational']],
@@ -163,6 +163,15 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
       ['singh', ['sinh', 'sinhji', 'singhji']],
       ['hussain', ['husain', 'hussein', 'hossain', 'husen', 'hussan']],
       ['yusuf', ['yousuf', 'yusaf', 'yousaf', 'yusuff']],
+      // Issue #28: spellings the sources give for one name.
+      ['senthil', ['sendhil', 'senthill']],
+      ['aisha', ['ayesha', 'aysha', 'ayisha', 'ayeshah']],
+      ['lalduhawma', ['lalduhoma']],
+      ['pal', ['paul']],
+      ['dutta', ['dutt', 'datta']],
+      ['bhatt', ['bhat']],
+      ['vikas', ['vikash']],
+      ['srivastava', ['shrivastava', 'srivastav', 'shrivastav', 'shrivastwa', 'srivastwa']],
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );
@@ -249,6 +258,11 @@ export const MASCULINE_A_NAMES: ReadonlySet<string> = new Set([
   'gopala', 'madhava', 'keshava', 'raghava', 'sharma', 'verma', 'varma', 'gupta', 'mishra', 'dutta',
 ]);
 
+/** A masculine name whose final -a is the inherent vowel written out (Shiva, Manjunatha, Rajendra, Nagaraja). */
+export function isMasculineAName(text: string): boolean {
+  return MASCULINE_A_NAMES.has(text) || /(ndra|natha|esha|narayana|raja)$/.test(text);
+}
+
 /**
  * Gujarati respect suffixes written after a given name, joined or apart (Rameshbhai, Hetal ben).
  * They are forms of address, not part of who the person is.
@@ -276,6 +290,8 @@ export const DESCRIPTOR_SPELLINGS: ReadonlyMap<string, string> = new Map(
       ['technologies', ['technology', 'tech']],
       ['exports', ['exporters', 'exporter']],
       ['constructions', ['construction']],
+      ['engineering', ['engg', 'engineerings']],
+      ['manufacturing', ['mfg', 'mfrs', 'manufacturers', 'manufacturer', 'manufactures']],
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );

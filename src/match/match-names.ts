@@ -17,9 +17,12 @@
  * Pure: no module-level state, nothing cached; every call allocates its own small tables.
  */
 import { FEMALE_NAMES } from './female-names.js';
-import { MASCULINE_A_NAMES, KNOWN_NAMES } from './lexicon.js';
+import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
+import { areListedVariants, isAttestedName, isFemaleName } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
-import { toPhoneticKey, toSkeleton, withoutInnerSchwa } from './phonetic.js';
+import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
+import { hasIndicScript } from './script.js';
+import { MIN_DROP_LENGTH, typoBetween } from './typo.js';
 import type { NameMatchRule } from './rules.js';
 import { toNameMatchResult, type NameMatchResult } from './verdict.js';
 
@@ -29,12 +32,47 @@ export interface NamePairing {
   actual: string;
   similarity: number;
   how: PairHow;
+  /** The rule behind the pairing in words: "same letters", "variant list", "typo model: ocr" … */
+  rule: string;
+}
+
+/** What `--explain` says joined two words, by how they were paired. */
+const PAIRING_RULES: Readonly<Record<PairHow, string>> = {
+  exact: 'same letters',
+  variant: 'variant list (a source gives both spellings for one name)',
+  spelling: 'spelling rule (a romanisation choice on the letters)',
+  abbreviation: 'variant list (standard short form)',
+  transliteration: 'phonetic fold (the word on one side is no attested name)',
+  initial: 'initial for a word',
+  typo: 'typo model',
+  'final-vowel': 'final vowel written on one side (unknown: spelling or feminine form)',
+  'b-v': 'b / v spelling (Eastern India)',
+  'both-names': 'lexicon: both are names',
+  'gender-differs': 'gender form',
+  'near-miss': 'near miss',
+  'known-names-differ': 'lexicon: both are names',
+  'descriptor-differs': 'different line of business',
+  none: 'none',
+};
+
+function pairingRule(how: PairHow, expected: string, actual: string): string {
+  if (how !== 'typo') return PAIRING_RULES[how];
+  return `typo model: ${typoBetween(expected, actual) ?? 'dropped-letter'}`;
+}
+
+/** How one side was read; `transliterated` is the Latin reading of a name in an Indian script. */
+export interface NameReading {
+  entity: string;
+  holders: string[][];
+  relation: string | null;
+  dropped: string[];
+  transliterated: string | null;
 }
 
 /** What `--explain` prints: the tokens each side was read as, the pairing and the caps. */
 export interface NameMatchExplanation {
-  expected: { entity: string; holders: string[][]; relation: string | null; dropped: string[] };
-  actual: { entity: string; holders: string[][]; relation: string | null; dropped: string[] };
+  expected: NameReading;
+  actual: NameReading;
   pairs: NamePairing[];
   unmatchedExpected: string[];
   unmatchedActual: string[];
@@ -59,6 +97,9 @@ export interface MatchOptions {
 
 type PairHow =
   | 'exact'
+  | 'variant'
+  | 'spelling'
+  | 'both-names'
   | 'transliteration'
   | 'abbreviation'
   | 'initial'
@@ -77,6 +118,8 @@ export const INITIAL_SIMILARITY = 0.7;
 export const TYPO_SIMILARITY = 0.85;
 /** Spellings that differ only in vowels or a written-out final vowel (Tewari / Tiwari, Dutt / Dutta). */
 export const VOWEL_VARIANT_SIMILARITY = 0.93;
+/** A surname at least this long with a final -a written on one side only is one surname (Dutt / Dutta is listed). */
+export const MIN_FOLDED_SURNAME_LENGTH = 5;
 /** Md / Mohd for Muhammad: the standard short form. */
 export const ABBREVIATION_SIMILARITY = 0.95;
 /** Weight of a filler (Kumar, Devi, Singh …) against a name word's 1. */
@@ -135,13 +178,85 @@ function isTransposition(a: string, b: string): boolean {
 /** One letter dropped inside the word, neither the first nor the last (Akhilesh / AKHILEH). */
 function isInnerDrop(a: string, b: string): boolean {
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
-  if (long.length !== short.length + 1 || long.length < 4) return false;
+  if (long.length !== short.length + 1 || long.length < MIN_DROP_LENGTH) return false;
   for (let i = 1; i < long.length - 1; i += 1) {
-    // Four-letter words may only lose a vowel (Amar / AMR); a lost consonant there is another name.
-    if (long.length < 5 && !'aeiou'.includes(long[i] as string)) continue;
     if (long.slice(0, i) + long.slice(i + 1) === short) return true;
   }
   return false;
+}
+
+/** Whether the two words are one name by a curated variant list (ALIASES in lexicon.ts, the CMU groups in the lexicon). */
+function isListedVariant(x: NameToken, y: NameToken): boolean {
+  if (areListedVariants(x.text, y.text)) return true;
+  if (!x.aliased && !y.aliased) return false;
+  const [cx, cy] = [ALIASES.get(x.text) ?? x.text, ALIASES.get(y.text) ?? y.text];
+  return cx === cy || toSpellingKey(cx) === toSpellingKey(cy);
+}
+
+/** First letters that Bengali and Odia spellings exchange (Bikash / Vikash). */
+const BV: ReadonlySet<string> = new Set(['b', 'v']);
+
+
+/** A final vowel written out or not, on a trailing-vowel pair: gender, spelling, or unknown. */
+function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surname: boolean): Similarity | null {
+  const long = x.key.length > y.key.length ? x : y;
+  const short = x.key.length > y.key.length ? y : x;
+  // -i/-ee is the feminine ending everywhere (Kumar / Kumari, Madhur / Madhuri), unless the
+  // shorter spelling ends in an e the key dropped: e / i is spelling (Panine / Panini).
+  if (vowel === 'i' && short.text.endsWith('e')) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+  if (vowel === 'i') return { sim: 0, how: 'gender-differs' };
+  if (vowel !== 'a') return null;
+  // A final -a makes a known feminine name (Vimal / Vimala).
+  if ((FEMALE_NAMES.has(long.text) || isFemaleName(long.text)) && !surname) return { sim: 0, how: 'gender-differs' };
+  // Kannada and Telugu write the -a of masculine names (Manjunatha, Venkatesha, Satyanarayana).
+  const masculine = isMasculineAName(long.text);
+  // A short word with an -a more is another word (Sen / Sena, Dev / Deva): only long ones fold.
+  if (masculine || (surname && short.key.length >= MIN_FOLDED_SURNAME_LENGTH)) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+  return { sim: VOWEL_VARIANT_SIMILARITY, how: 'final-vowel' };
+}
+
+/**
+ * Similarity of two word tokens that are written differently. The order is the point (issue
+ * #28): the curated variant list and the spelling rules first; then two attested names are two
+ * names; only then the typo model and the looser folds, for a word that is no name.
+ */
+function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
+  // Most pairs of words in two names are plainly different words: settle those before any rule.
+  if (x.text[0] !== y.text[0] && x.key[0] !== y.key[0] && x.spelling[0] !== y.spelling[0] && !(BV.has(x.key[0] as string) && BV.has(y.key[0] as string))) {
+    return isListedVariant(x, y) ? { sim: 1, how: 'variant' } : { sim: 0, how: 'none' };
+  }
+  const vowel = trailingVowel(x.key, y.key);
+  const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
+  // Another gender's form is another person, whatever a variant list or the lexicon says.
+  if (byVowel?.how === 'gender-differs') return byVowel;
+  if (isListedVariant(x, y)) {
+    // A short form (Md, Mohd, Kr) is no name of its own; Puja / Pooja are two spellings.
+    const short = x.text.length <= y.text.length ? x.text : y.text;
+    const abbreviated = short.length <= 4 && !isAttestedName(short);
+    return abbreviated ? { sim: ABBREVIATION_SIMILARITY, how: 'abbreviation' } : { sim: 1, how: 'variant' };
+  }
+  if (x.spelling === y.spelling || isSpellingVariant(x.text, y.text, surname)) return { sim: 1, how: 'spelling' };
+  // A masculine name's written-out -a (Shiv / Shiva, Nagaraj / Nagaraja) is one name even when
+  // the lexicon lists both spellings.
+  const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
+  if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
+  if (isAttestedName(x.text) && isAttestedName(y.text)) return { sim: 0, how: 'both-names' };
+  if (typoBetween(x.text, y.text) !== null) return { sim: TYPO_SIMILARITY, how: 'typo' };
+  if (x.key === y.key) return { sim: 1, how: 'transliteration' };
+  if (byVowel !== null) return byVowel;
+  if (KNOWN.has(x.key) && KNOWN.has(y.key)) return { sim: 0, how: 'known-names-differ' };
+  if (x.key[0] === y.key[0] && (onlyCloseVowelsDiffer(x.key, y.key) || withoutInnerSchwa(x.key) === withoutInnerSchwa(y.key))) {
+    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+  }
+  if (isTransposition(x.key, y.key) || isInnerDrop(x.key, y.key)) return { sim: TYPO_SIMILARITY, how: 'typo' };
+  // Bengali and Odia write b for v (Bikash / Vikash), but Bipin and Vipin are also two names:
+  // never above MODERATE, so a person looks (when both spellings are names, they stay apart above).
+  if (x.key.length === y.key.length && x.key.length >= 3 && x.key.replace(/b/g, 'v') === y.key.replace(/b/g, 'v')) {
+    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'b-v' };
+  }
+  // Anything else one or two letters apart is another name (Ramesh / Rajesh, Mehta / Mehra).
+  const close = Math.abs(x.key.length - y.key.length) <= 2 && x.key.slice(0, 2) === y.key.slice(0, 2);
+  return { sim: 0, how: close ? 'near-miss' : 'none' };
 }
 
 /**
@@ -150,7 +265,9 @@ function isInnerDrop(a: string, b: string): boolean {
  */
 function similarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
   if (x.kind === 'descriptor' || y.kind === 'descriptor') {
-    if (x.kind === y.kind && x.key === y.key) return { sim: 1, how: x.text === y.text ? 'exact' : 'transliteration' };
+    // One line of business written out, short or in the plural (Engg / Engineering, Cement /
+    // Cements) is a normalisation like a legal form, not a different letter in a name.
+    if (x.kind === y.kind && x.key === y.key) return { sim: 1, how: 'exact' };
     return { sim: 0, how: x.kind === y.kind ? 'descriptor-differs' : 'none' };
   }
   if (x.kind === 'initial' || y.kind === 'initial') {
@@ -159,45 +276,8 @@ function similarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
     const full = x.kind === 'initial' ? y : x;
     return full.text[0] === letter ? { sim: INITIAL_SIMILARITY, how: 'initial' } : { sim: 0, how: 'none' };
   }
-  if (x.key === y.key) {
-    if (x.text === y.text) return { sim: 1, how: 'exact' };
-    const abbreviated = (x.aliased || y.aliased) && Math.min(x.text.length, y.text.length) <= 4;
-    return abbreviated ? { sim: ABBREVIATION_SIMILARITY, how: 'abbreviation' } : { sim: 1, how: 'transliteration' };
-  }
-  if (isTransposition(x.text, y.text)) return { sim: TYPO_SIMILARITY, how: 'typo' };
-  const vowel = trailingVowel(x.key, y.key);
-  if (vowel !== null) {
-    const long = x.key.length > y.key.length ? x : y;
-    // -i/-ee is the feminine ending everywhere (Kumar / Kumari, Madhur / Madhuri). A final -a
-    // makes a known feminine name (Vimal / Vimala); on surnames (Dutt / Dutta) and masculine
-    // names (Shiv / Shiva, Rajendra) it is the inherent vowel written out; otherwise it is
-    // unknown which, and the verdict stays below GOOD.
-    // … unless the shorter spelling ends in an e the key dropped: e / i is spelling (Panine / Panini).
-    const short = x.key.length > y.key.length ? y : x;
-    if (vowel === 'i' && short.text.endsWith('e')) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
-    if (vowel === 'i') return { sim: 0, how: 'gender-differs' };
-    if (vowel === 'a') {
-      if (FEMALE_NAMES.has(long.text) && !surname) return { sim: 0, how: 'gender-differs' };
-      // Kannada and Telugu write the -a of masculine names (Manjunatha, Venkatesha, Satyanarayana).
-      const masculine = MASCULINE_A_NAMES.has(long.text) || /(ndra|natha|esha|narayana)$/.test(long.text);
-      if (surname || masculine) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
-      return { sim: VOWEL_VARIANT_SIMILARITY, how: 'final-vowel' };
-    }
-  }
-  if (KNOWN.has(x.key) && KNOWN.has(y.key)) return { sim: 0, how: 'known-names-differ' };
-  if (x.key[0] === y.key[0] && (onlyCloseVowelsDiffer(x.key, y.key) || (surname && x.skeleton === y.skeleton) || withoutInnerSchwa(x.key) === withoutInnerSchwa(y.key))) {
-    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
-  }
-  // Bengali and Odia write b for v (Bikash / Vikash), but Bipin and Vipin are also two names.
-  if (x.key.length === y.key.length && x.key.length >= 3 && x.key.replace(/b/g, 'v') === y.key.replace(/b/g, 'v')) {
-    return { sim: VOWEL_VARIANT_SIMILARITY, how: 'b-v' };
-  }
-  if (isTransposition(x.key, y.key) || isTransposition(x.text, y.text) || isInnerDrop(x.key, y.key) || isInnerDrop(x.text, y.text)) {
-    return { sim: TYPO_SIMILARITY, how: 'typo' };
-  }
-  // Anything else one or two letters apart is another name (Ramesh / Rajesh, Mehta / Mehra).
-  const close = Math.abs(x.key.length - y.key.length) <= 2 && x.key.slice(0, 2) === y.key.slice(0, 2);
-  return { sim: 0, how: close ? 'near-miss' : 'none' };
+  if (x.text === y.text) return { sim: 1, how: 'exact' };
+  return wordSimilarity(x, y, surname);
 }
 
 interface Side {
@@ -216,7 +296,7 @@ function weightOf(token: NameToken): number {
 
 function joinedToken(parts: readonly NameToken[], text: string): NameToken {
   const key = toPhoneticKey(text);
-  return { text, key, skeleton: toSkeleton(key), kind: 'word', aliased: false, index: parts[0]?.index ?? 0 };
+  return { text, key, spelling: toSpellingKey(text), kind: 'word', aliased: false, index: parts[0]?.index ?? 0 };
 }
 
 /**
@@ -273,14 +353,17 @@ function restoreTitle(holder: Holder, other: readonly NameToken[]): NameToken[] 
 function splitGlued(side: readonly NameToken[], other: readonly NameToken[]): NameToken[] | null {
   for (let i = 0; i < side.length; i += 1) {
     const token = side[i] as NameToken;
-    if (token.kind !== 'word' || token.text.length < 5) continue;
+    // An attested name is not an initial glued to a name (Samir is not S. Amir, Nisha not N. Isha).
+    if (token.kind !== 'word' || token.text.length < 5 || isAttestedName(token.text)) continue;
+    // A word the other side has whole is not an initial glued to it (AATIF beside Aatif).
+    if (other.some((t) => t.key === token.key)) continue;
     const letter = token.text[0] as string;
     // Cheap test first: the other side must have a word starting with that letter.
     if (!other.some((t) => t.text[0] === letter)) continue;
     const rest = toPhoneticKey(token.text.slice(1));
     const restIndex = other.findIndex((t) => t.kind === 'word' && t.key === rest);
     if (restIndex === -1 || !other.some((t, k) => k !== restIndex && t.text[0] === letter)) continue;
-    const initial: NameToken = { text: letter, key: letter, skeleton: letter, kind: 'initial', aliased: false, index: token.index };
+    const initial: NameToken = { text: letter, key: letter, spelling: letter, kind: 'initial', aliased: false, index: token.index };
     return [...side.slice(0, i), initial, joinedToken([token], token.text.slice(1)), ...side.slice(i + 1)];
   }
   return null;
@@ -303,7 +386,7 @@ function splitJoinedFiller(side: readonly NameToken[], other: readonly NameToken
     const key = toPhoneticKey(stem);
     if (!other.some((t) => t.key === key)) continue;
     const fillerKey = toPhoneticKey(filler === 'kumar' ? 'kumar' : 'singh');
-    const fillerToken: NameToken = { text: filler, key: fillerKey, skeleton: toSkeleton(fillerKey), kind: 'filler', aliased: false, index: token.index };
+    const fillerToken: NameToken = { text: filler, key: fillerKey, spelling: toSpellingKey(filler), kind: 'filler', aliased: false, index: token.index };
     return [...side.slice(0, i), joinedToken([token], stem), fillerToken, ...side.slice(i + 1)];
   }
   return null;
@@ -360,7 +443,7 @@ function align(expected: readonly NameToken[], actual: readonly NameToken[]): { 
     for (let j = 0; j < m; j += 1) {
       if (a.matchOf[j] !== -1) continue;
       const how = ((table[i] as Similarity[])[j] as Similarity).how;
-      if (how === 'gender-differs' || how === 'near-miss' || how === 'known-names-differ' || how === 'descriptor-differs') {
+      if (how === 'gender-differs' || how === 'near-miss' || how === 'known-names-differ' || how === 'both-names' || how === 'descriptor-differs') {
         if (e.how[i] === 'none') e.how[i] = how;
         if (a.how[j] === 'none') a.how[j] = how;
       }
@@ -505,11 +588,20 @@ function unmatched(s: Side, kind: (t: NameToken) => boolean): number[] {
 
 /** Rules and caps from how the tokens were paired: spellings, word order, gender forms, near misses. */
 function capByPairing(e: Side, allHow: readonly PairHow[], wordsLeftOnBoth: boolean, caps: Caps): void {
-  for (const how of e.how) {
-    if (how === 'transliteration') caps.rule('transliteration');
-    else if (how === 'abbreviation') caps.rule('abbreviation');
+  for (let i = 0; i < e.how.length; i += 1) {
+    const how = e.how[i];
+    if (e.matchOf[i] === -1) continue;
+    // A different letter is never a direct match (issue #28): whatever joined the two words,
+    // the verdict is at most GOOD, and the rule that joined them is named.
+    if (how === 'variant' || how === 'spelling' || how === 'transliteration') {
+      caps.cap(how === 'variant' ? 'variant-list' : how === 'spelling' ? 'spelling-rule' : 'transliteration', CAP_GOOD);
+      caps.rule('transliteration');
+    } else if (how === 'abbreviation') caps.cap('abbreviation', CAP_GOOD);
     else if (how === 'initial') caps.rule('initials');
-    else if (how === 'typo') caps.rule('fuzzy-spelling');
+    else if (how === 'typo') {
+      caps.cap('typo-model', CAP_GOOD);
+      caps.rule('fuzzy-spelling');
+    }
   }
   const anyMatch = e.matchOf.some((j) => j !== -1);
   const order = e.matchOf.filter((j) => j !== -1);
@@ -524,6 +616,11 @@ function capByPairing(e: Side, allHow: readonly PairHow[], wordsLeftOnBoth: bool
   if (allHow.includes('b-v')) caps.cap('b-v-spelling', CAP_MODERATE);
   if (allHow.includes('near-miss') && wordsLeftOnBoth) caps.rule('near-miss-name');
   if (allHow.includes('known-names-differ')) caps.rule('known-names-differ');
+  if (allHow.includes('both-names')) {
+    caps.rule('both-names');
+    // The older id for the same finding, kept for reports that filter on it.
+    caps.rule('known-names-differ');
+  }
 }
 
 /** Caps for name words one side has and the other lacks. */
@@ -590,19 +687,26 @@ function capInitials(e: Side, a: Side, caps: Caps): void {
 function truncatedScore(expected: ParsedName, actual: ParsedName, actualRaw: string): number {
   const cut = actual.core;
   if (actualRaw.trim().length < MIN_TRUNCATED_LENGTH || cut.length >= expected.core.length || !expected.core.startsWith(cut)) return -1;
-  const visibleWords = cut.split(' ').filter((w) => w.length >= 2).length;
+  const visible = cut.split(' ');
+  const visibleWords = visible.filter((w) => w.length >= 2).length;
+  // A cut that ends on another whole name (ABHILASHA cut to ABHILASH, CHANDRANI to CHANDRAN)
+  // shows a different person's name, not a hidden part of this one.
+  const last = visible.at(-1) ?? '';
+  const whole = expected.core.split(' ')[visible.length - 1] ?? '';
+  if (last !== whole && isAttestedName(last) && isAttestedName(whole)) return -1;
   // Only a legal form was cut (… ENTERPRISES PRI): nothing that says which firm is hidden.
   const named = expected.holders[0]?.tokens.map((t) => t.text).join(' ') ?? '';
   if (expected.entity === 'business' && named !== '' && cut.includes(named)) return 95;
   return visibleWords >= 2 ? CAP_GOOD : CAP_MODERATE;
 }
 
-function describe(parsed: ParsedName): NameMatchExplanation['expected'] {
+function describe(parsed: ParsedName): NameReading {
   return {
     entity: parsed.entity,
     holders: parsed.holders.map((h) => h.tokens.map((t) => `${t.text}:${t.kind}`)),
     relation: parsed.relation === null ? null : `${parsed.relation.marker} ${parsed.relation.relative}`,
     dropped: [...parsed.honorifics, ...parsed.legalForms, ...parsed.respectSuffixes],
+    transliterated: parsed.transliterated,
   };
 }
 
@@ -613,11 +717,46 @@ function finish(score: number, rules: readonly string[], explanation: NameMatchE
   return out;
 }
 
-/** Compares an expected payee name with the name the bank returned. Pure. */
+/** Whether the name is a Hindu Undivided Family's (HUF, H.U.F., (HUF), HINDU UNDIVIDED FAMILY). */
+function isHuf(parsed: ParsedName): boolean {
+  return parsed.legalForms.includes('huf') || parsed.holders.some((h) => h.tokens.some((t) => t.key === 'huf'));
+}
+
+/** A proprietor clause as banks write it: FIRM PROP OWNER, OWNER PROP FIRM, FIRM (PROP. OWNER), PROPRIETOR OWNER. */
+const PROPRIETOR_RE = /\s*\(?\s*\b(?:prop|propr|proprietor|proprietress|proprietrix|proprietorship)\b\.?\s*:?\s*/i;
+
+/** The names a proprietor clause joins (the firm, the owner), or null when there is none. */
+function proprietorParts(name: string): string[] | null {
+  if (!PROPRIETOR_RE.test(name)) return null;
+  const parts = name.split(PROPRIETOR_RE).map((p) => p.replace(/[()]/g, ' ').trim()).filter((p) => /[\p{L}]/u.test(p));
+  return parts.length === 0 ? null : parts;
+}
+
+/**
+ * Compares an expected payee name with the name the bank returned. Pure. A proprietorship (the
+ * firm and its owner are one legal person) matches a payee who names either; being two names on
+ * one side, it is at most GOOD.
+ */
 export function matchNames(expected: string, actual: string, options: MatchOptions = {}): NameMatch {
+  const eParts = proprietorParts(expected);
+  const aParts = proprietorParts(actual);
+  if (eParts === null && aParts === null) return matchOne(expected, actual, options);
+  let best: NameMatch | null = null;
+  for (const e of eParts ?? [expected]) {
+    for (const a of aParts ?? [actual]) {
+      const m = matchOne(e, a, options);
+      if (best === null || m.score > best.score) best = m;
+    }
+  }
+  const score = Math.min((best as NameMatch).score, CAP_GOOD);
+  const out: NameMatch = { ...(best as NameMatch), score, result: toNameMatchResult(score), rules: [...(best as NameMatch).rules, 'proprietor'] };
+  return out;
+}
+
+function matchOne(expected: string, actual: string, options: MatchOptions): NameMatch {
   // The commonest case in a payout file, answered without parsing: the same text, up to case
   // and spacing (a name with at least one letter; a blank side is reported as blank below).
-  if (options.explain !== true && /[A-Za-z]/.test(expected)) {
+  if (options.explain !== true && /[A-Za-z]/.test(expected) && !hasIndicScript(expected) && !hasIndicScript(actual)) {
     if (expected === actual) return { score: 100, result: 'DIRECT_MATCH', rules: ['identical'] };
     if (expected.trim().replace(/\s+/g, ' ').toLowerCase() === actual.trim().replace(/\s+/g, ' ').toLowerCase()) {
       return { score: 100, result: 'DIRECT_MATCH', rules: ['case-punctuation'] };
@@ -629,12 +768,7 @@ export function matchNames(expected: string, actual: string, options: MatchOptio
   if (expectedName.holders.length === 0) return finish(0, ['blank-expected'], undefined);
   if (actualName.holders.length === 0) return finish(0, ['blank-actual'], undefined);
 
-  const parseRules: NameMatchRule[] = [];
-  if (expected.trim() === actual.trim()) parseRules.push('identical');
-  else if (expectedName.plain === actualName.plain) parseRules.push('case-punctuation');
-  if (expectedName.honorifics.length > 0 || actualName.honorifics.length > 0 || expectedName.respectSuffixes.length > 0 || actualName.respectSuffixes.length > 0) parseRules.push('honorific');
-  if (expectedName.relation !== null || actualName.relation !== null) parseRules.push('relation-marker');
-  if (expectedName.legalForms.length > 0 || actualName.legalForms.length > 0) parseRules.push('legal-suffix');
+  const parseRules = rulesFromReading(expected, actual, expectedName, actualName);
 
   // Every expected holder against every bank holder; the best pair decides.
   let best: HolderResult | null = null;
@@ -648,6 +782,17 @@ export function matchNames(expected: string, actual: string, options: MatchOptio
   let score = best.score;
   const rules = [...parseRules, ...best.caps.rules];
   const caps = [...best.caps.applied];
+  // An HUF account belongs to the family, not to its karta: another legal holder (issue #28).
+  if (isHuf(expectedName) !== isHuf(actualName)) {
+    rules.push('different-holder');
+    caps.push({ rule: 'different-holder', cap: CAP_POOR });
+    score = Math.min(score, CAP_POOR);
+  }
+  // Read from another script: the letters are a reading, not the bank's own; at most GOOD.
+  if (parseRules.includes('indic-script') && score > CAP_GOOD) {
+    caps.push({ rule: 'indic-script', cap: CAP_GOOD });
+    score = CAP_GOOD;
+  }
   // A joint account: the payee is one of its holders, which is as good as the best pair but not
   // a direct match — the money reaches an account someone else also controls.
   if (expectedName.holders.length > 1 || actualName.holders.length > 1) {
@@ -661,22 +806,37 @@ export function matchNames(expected: string, actual: string, options: MatchOptio
     score = truncated;
     rules.splice(0, rules.length, ...parseRules, 'truncated');
   }
-  let explanation: NameMatchExplanation | undefined;
-  if (explain) {
-    const { e, a } = best;
-    explanation = {
-      expected: describe(expectedName),
-      actual: describe(actualName),
-      pairs: e.tokens.flatMap((t, i) => {
-        const j = e.matchOf[i] as number;
-        return j === -1 ? [] : [{ expected: t.text, actual: (a.tokens[j] as NameToken).text, similarity: Number((e.sim[i] as number).toFixed(2)), how: e.how[i] as PairHow }];
-      }),
-      // Each unpaired word, with why it stayed apart when that is known ("priya", "vimala (gender-differs)").
-      unmatchedExpected: e.tokens.flatMap((t, i) => (e.matchOf[i] === -1 ? [e.how[i] === 'none' ? t.text : `${t.text} (${e.how[i] ?? ''})`] : [])),
-      unmatchedActual: a.tokens.flatMap((t, j) => (a.matchOf[j] === -1 ? [a.how[j] === 'none' ? t.text : `${t.text} (${a.how[j] ?? ''})`] : [])),
-      baseScore: Math.round(best.base),
-      caps,
-    };
-  }
-  return finish(score, rules, explanation);
+  return finish(score, rules, explain ? explainMatch(best, expectedName, actualName, caps) : undefined);
+}
+
+/** Rules that come from how the two names were read, before any word is compared. */
+function rulesFromReading(expected: string, actual: string, expectedName: ParsedName, actualName: ParsedName): NameMatchRule[] {
+  const parseRules: NameMatchRule[] = [];
+  if (expected.trim() === actual.trim()) parseRules.push('identical');
+  else if (expectedName.plain === actualName.plain) parseRules.push('case-punctuation');
+  if (expectedName.honorifics.length > 0 || actualName.honorifics.length > 0 || expectedName.respectSuffixes.length > 0 || actualName.respectSuffixes.length > 0) parseRules.push('honorific');
+  if (expectedName.relation !== null || actualName.relation !== null) parseRules.push('relation-marker');
+  if (expectedName.legalForms.length > 0 || actualName.legalForms.length > 0) parseRules.push('legal-suffix');
+  if (expectedName.transliterated !== null || actualName.transliterated !== null) parseRules.push('indic-script');
+  return parseRules;
+}
+
+/** What `--explain` shows: both readings, each pairing with its rule, the words left apart and the caps. */
+function explainMatch(best: HolderResult, expectedName: ParsedName, actualName: ParsedName, caps: NameMatchExplanation['caps']): NameMatchExplanation {
+  const { e, a } = best;
+  return {
+    expected: describe(expectedName),
+    actual: describe(actualName),
+    pairs: e.tokens.flatMap((t, i) => {
+      const j = e.matchOf[i] as number;
+      if (j === -1) return [];
+      const [how, other] = [e.how[i] as PairHow, (a.tokens[j] as NameToken).text];
+      return [{ expected: t.text, actual: other, similarity: Number((e.sim[i] as number).toFixed(2)), how, rule: pairingRule(how, t.text, other) }];
+    }),
+    // Each unpaired word, with why it stayed apart when that is known ("priya", "vimala (gender-differs)").
+    unmatchedExpected: e.tokens.flatMap((t, i) => (e.matchOf[i] === -1 ? [e.how[i] === 'none' ? t.text : `${t.text} (${e.how[i] ?? ''})`] : [])),
+    unmatchedActual: a.tokens.flatMap((t, j) => (a.matchOf[j] === -1 ? [a.how[j] === 'none' ? t.text : `${t.text} (${a.how[j] ?? ''})`] : [])),
+    baseScore: Math.round(best.base),
+    caps,
+  };
 }

@@ -4,7 +4,8 @@
  * respect suffixes that say nothing about who it is; the relation clause (S/O, D/O, W/O, C/O …)
  * that names somebody else; and whether it is a person or a firm.
  *
- * Pure: a string in, a fresh value out; nothing is cached or shared between calls.
+ * Pure: a string in, a fresh value out. Words already read are remembered (TOKEN_CACHE), which
+ * changes no answer.
  */
 import {
   ALIASES,
@@ -17,7 +18,8 @@ import {
   RESPECT_SUFFIXES,
   STOP_WORDS,
 } from './lexicon.js';
-import { toPhoneticKey, toSkeleton } from './phonetic.js';
+import { toPhoneticKey, toSpellingKey } from './phonetic.js';
+import { hasIndicScript, transliterateIndic } from './script.js';
 
 export type TokenKind = 'word' | 'initial' | 'filler' | 'descriptor';
 export type Generation = 'senior' | 'junior' | 'third';
@@ -28,7 +30,8 @@ export interface NameToken {
   readonly text: string;
   /** Phonetic key (phonetic.ts) of the canonical spelling; descriptors: their canonical word. */
   readonly key: string;
-  readonly skeleton: string;
+  /** Spelling key (phonetic.ts toSpellingKey) of the word as written; initials and descriptors: their key. */
+  readonly spelling: string;
   readonly kind: TokenKind;
   /** The spelling was replaced by a canonical one (Mohd → muhammad). */
   readonly aliased: boolean;
@@ -56,11 +59,14 @@ export interface ParsedName {
   readonly plain: string;
   /** `plain` without the titles in front, for truncation checks. */
   readonly core: string;
+  /** The Latin reading of a name written in an Indian script, or null. */
+  readonly transliterated: string | null;
 }
 
 /** Legal forms also written with spaced letters (L L P, H U F) or run together. */
 const SPACED_LEGAL = new Set(['llp', 'huf', 'pvt', 'ltd', 'pl', 'opc']);
-const RELATION_RE = /\b(?:([sdwhc])\s*\/\s*o|(son|daughter|wife|husband|care|father|guardian)\s+of)\b\.?/i;
+// Malay and Arabic patronymics: Ahmad bin Ismail is Ahmad, son of Ismail.
+const RELATION_RE = /\b(?:([sdwhc])\s*\/\s*o|(son|daughter|wife|husband|care|father|guardian)\s+of|bin|binti|bint)\b\.?/i;
 const BARE_RELATION_RE = /\s(so|do|wo)\s/i;
 /** Holders read from one name at most (joint accounts have two or three). */
 export const MAX_HOLDERS = 6;
@@ -132,14 +138,34 @@ function looksLikeFirm(list: readonly string[]): boolean {
   return list.some((w) => LEGAL_FORMS.has(w) || isDescriptor(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w));
 }
 
+/**
+ * Tokens already read, by word (and whether it stood in a firm's name). A payee list repeats its
+ * words (Kumar, Sharma, Traders) thousands of times; reading each once keeps the bank run's
+ * matching off its critical path. A token is a pure function of these two inputs, so the cache
+ * changes no answer; it is bounded and emptied when full.
+ */
+const TOKEN_CACHE = new Map<string, Omit<NameToken, 'index'>>();
+/** Words kept in TOKEN_CACHE at most. */
+export const TOKEN_CACHE_SIZE = 50_000;
+
 function makeToken(text: string, index: number, isFirm: boolean): NameToken {
-  if (text.length === 1) return { text, key: text, skeleton: text, kind: 'initial', aliased: false, index };
+  const cacheKey = isFirm ? `f:${text}` : text;
+  const cached = TOKEN_CACHE.get(cacheKey);
+  if (cached !== undefined) return { ...cached, index };
+  const token = readToken(text, index, isFirm);
+  if (TOKEN_CACHE.size >= TOKEN_CACHE_SIZE) TOKEN_CACHE.clear();
+  TOKEN_CACHE.set(cacheKey, token);
+  return token;
+}
+
+function readToken(text: string, index: number, isFirm: boolean): NameToken {
+  if (text.length === 1) return { text, key: text, spelling: text, kind: 'initial', aliased: false, index };
   const singular = text.length > 4 && text.endsWith('s') ? text.slice(0, -1) : text;
   if (isDescriptor(text)) {
     // Chemical / Chemicals, Polymer / Polymers: one key for both.
     const spelled = DESCRIPTOR_SPELLINGS.get(text) ?? (BUSINESS_DESCRIPTORS.has(text) ? text : BUSINESS_DESCRIPTORS.has(`${text}s`) ? `${text}s` : singular);
     const key = spelled.length > 4 && spelled.endsWith('s') ? spelled.slice(0, -1) : spelled;
-    return { text, key, skeleton: key, kind: 'descriptor', aliased: spelled !== text, index };
+    return { text, key, spelling: key, kind: 'descriptor', aliased: spelled !== text, index };
   }
   const alias = ALIASES.get(text);
   let base = alias ?? text;
@@ -147,7 +173,7 @@ function makeToken(text: string, index: number, isFirm: boolean): NameToken {
   if (isFirm && base.length > 4 && base.endsWith('s') && !base.endsWith('ss')) base = base.slice(0, -1);
   const key = toPhoneticKey(base);
   const kind: TokenKind = FILLERS.has(alias ?? text) ? 'filler' : 'word';
-  return { text, key, skeleton: toSkeleton(key), kind, aliased: alias !== undefined, index };
+  return { text, key, spelling: toSpellingKey(text), kind, aliased: alias !== undefined, index };
 }
 
 interface Collected {
@@ -216,7 +242,11 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
 
 /** Parses one name as it appears in a payee list or a bank's answer. */
 export function parseName(raw: string): ParsedName {
-  const folded = fold(raw).replace(/\(\s*i\s*\)/g, ' india ');
+  // Before the Unicode fold, which would split vowel signs such as Bengali ৌ into two.
+  const script = hasIndicScript(raw) ? fold(transliterateIndic(raw.normalize('NFC'))) : null;
+  const folded = (script ?? fold(raw))
+    .replace(/\(\s*i\s*\)/g, ' india ')
+    .replace(/\bhindu\s+undivided\s+family\b/g, ' huf ');
   const { main: withMs, relation } = splitRelation(folded);
   // M/s (messrs) before the holder split, whose "/" would cut it in two.
   const main = withMs.replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ');
@@ -252,5 +282,6 @@ export function parseName(raw: string): ParsedName {
     relation,
     plain,
     core,
+    transliterated: script === null ? null : script.replace(/\s+/g, ' ').trim(),
   };
 }

@@ -35,6 +35,13 @@ export const NAME_MATCH_RULES = {
   'joint-holder': 'a joint account: the payee is one of its holders',
   'final-vowel': 'a given name ends in -a on one side only and it is not known whether that is a feminine form (Vimal/Vimala) or a spelling (Anand/Ananda)',
   'b-v-spelling': 'the names differ by b/v, an Eastern spelling (Bikash/Vikash) that also separates two names (Bipin/Vipin)',
+  'variant-list': 'two spellings the curated variant list gives for one name (Chowdhury / Chaudhari, Laxmi / Lakshmi); a different letter is at most GOOD',
+  'spelling-rule': 'spellings that differ only by a romanisation rule on the letters (ee / i, doubled letters, w / v, aspirate h, shr / sr, x / ksh); at most GOOD',
+  'typo-model': 'a word that is no name is one slip from a name (a neighbouring key, two letters swapped, an OCR confusion such as rn / m or c / e); at most GOOD',
+  'both-names': 'two differing words are both attested names in the lexicon (Khan / Khanna, Shah / Sah): two names, not a spelling',
+  'different-holder': 'one side is a Hindu Undivided Family (HUF) and the other an individual: another legal holder',
+  proprietor: 'the bank name is a proprietorship (FIRM PROP OWNER): the payee named the firm or its owner',
+  'indic-script': 'a name in an Indian script was transliterated to Latin letters before matching',
 } as const;
 
 export type NameMatchRule = keyof typeof NAME_MATCH_RULES;
