@@ -48,6 +48,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   if (!options.dryRun) checkOutputPath(options.outputPath);
   const input = await openInput(options);
   for (const line of input.reasons) deps.log.info(line);
+  for (const line of input.warnings) deps.log.warn(line); // [input] e.g. invalid UTF-8 bytes replaced
   // ---- limiter (src/limiter): set up before any call; an unusable --redis stops here ----
   let limiter: Limiter | undefined;
   try {
@@ -98,7 +99,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput
   const { store, now } = deps;
   const { header, columns } = input;
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble);
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, input.format);
   const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
@@ -125,6 +126,12 @@ async function readRows({ input, stop, writer, planner, progress }: Stages): Pro
       if (stop.reason) break;
       const next = await input.records.next();
       if (next.done) break;
+      // [input] Rows that are not payees keep their place in the output and cost nothing.
+      if (next.value.notPayee !== undefined) {
+        planner.skip(writer.admit(next.value.fields, next.value.line), next.value.notPayee);
+        writer.pump();
+        continue;
+      }
       row += 1;
       progress.rowsRead = row;
       planner.plan(writer.admit(next.value.fields, next.value.line), row);

@@ -84,6 +84,11 @@ export class Planner {
     }
   }
 
+  /** [input] A row that is not a payee (src/input/row-kind.ts): copied through, SKIPPED, no call, no state. */
+  skip(slot: Slot, reason: string): void {
+    slot.outcome = { status: 'SKIPPED', reason: `not a payee row: ${reason}`, source: '', result: undefined, requestId: '' };
+  }
+
   private planDryRun(slot: Slot, row: number, account: string, ifsc: string): void {
     const payee = `${account}|${ifsc}`;
     if (this.dryRunPayees!.has(payee)) {

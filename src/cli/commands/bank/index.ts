@@ -76,6 +76,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
   if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
+  if (flags.delimiter !== undefined && /\.xlsx$/i.test(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
   let reuseMs: number | undefined;
   let timeoutMs: number;
   try {
@@ -171,6 +172,8 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
     headerRow: flags.headerRow,
     sheet: flags.sheet,
+    delimiter: flags.delimiter,
+    explainColumns: flags.explainColumns,
     maxCalls: flags.maxCalls,
     maxSpend: flags.maxSpend,
     pricePl: settings.pricePl,
