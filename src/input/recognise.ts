@@ -188,7 +188,11 @@ export class HeaderRecogniser {
     if (records.every((r) => isBlank(r.fields))) throw new ColumnError('input has no header row');
     const headerIndex = this.findHeader(records);
     const header = records[headerIndex]!.fields;
-    const sample = records.slice(headerIndex + 1).filter((r) => !isBlank(r.fields)).slice(0, SAMPLE_ROWS);
+    // Header lines repeated on every printed page are not values.
+    const headerKeys = header.map((h) => h.trim().toLowerCase()).join('\u0000');
+    const sample = records.slice(headerIndex + 1)
+      .filter((r) => !isBlank(r.fields) && r.fields.map((f) => f.trim().toLowerCase()).join('\u0000') !== headerKeys)
+      .slice(0, SAMPLE_ROWS);
     const stats = header.map((_, i) => columnStats(sample, i));
     const reasons: string[] = [];
     const ifsc = this.chooseIfsc(header, stats, reasons);

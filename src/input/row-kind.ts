@@ -11,6 +11,7 @@ const SUBTOTAL = /sub\s*-?\s*total/i;
 /** An amount or a count: what a control-total row holds. */
 const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
 const ACCOUNT = /^\d{9,18}$/;
+const NOTE = /^(prepared|checked|verified|approved|authori[sz]ed|signature|signatory|note|notes|remarks?|generated|printed|page \d)\b|^[^:]{1,30}:\s/i;
 
 /** Why a data row is not a payee row ("a total row"), or undefined for a payee row. */
 export function notPayeeReason(fields: readonly string[], header: readonly string[], columns: ColumnMap): string | undefined {
@@ -25,8 +26,12 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   if (cell(columns.ifsc) === '' && noAccount && filled.some((c) => TOTAL.test(c))) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
+  // Only amounts, none of them an account number, no IFSC and no name: a control-total row.
+  if (cell(columns.ifsc) === '' && noAccount && cell(columns.name) === '' && filled.every((c) => NUMBER.test(c))) return 'a total row';
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
   if (cell(columns.account) !== '' || cell(columns.ifsc) !== '') return undefined;
+  // A footer may sit in the name column: "Prepared by: …", "Note: …", "Page 2 of 3".
+  if (filled.length <= 2 && filled.some((c) => NOTE.test(c))) return 'a note';
   if (cell(columns.name) !== '') return undefined;
   if (filled.every((c) => NUMBER.test(c))) return 'a total row';
   return 'a note';
