@@ -73,7 +73,7 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
   assert.equal(kind(['TOTAL', '10 employees', '', '', '10000.00']), 'a total row');
   assert.equal(kind(['', '', 'Total:', '', '']), 'a total row');
   assert.equal(kind(['', 'Sub Total', '', '', '5000']), 'a subtotal row');
-  assert.equal(kind(['', '', '10000.00', '', '']), 'a total row', 'a sum under the account header, no IFSC');
+  assert.equal(kind(['', '', '10000.00', '', '']), undefined, 'a bad account with no label saying total is a payee row (INVALID)');
   assert.equal(kind(['', '', '', '', '10000.00']), 'a total row', 'a control-total row');
   assert.equal(kind([...header]), 'a repeated header line');
   assert.equal(kind(['Prepared by: payroll', '', '', '', '']), 'a note');
@@ -87,4 +87,15 @@ test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not coun
   assert.equal(sniffDelimiter('Name|Account|IFSC\nA|1|S\nB|2|T\n'), '|');
   assert.equal(sniffDelimiter('Name,Amount\n"Verma; Asha",1\n"Iyer; M",2\n'), ',');
   assert.equal(sniffDelimiter('just one column\nand another\n'), ',');
+});
+
+test('account and IFSC in one cell: split when every value of the column holds both', async () => {
+  const { payeeCells } = await import('../src/input/recognise.js');
+  const choice = new HeaderRecogniser().recognise(lines(['Vendor', 'Bank details'], ['Asha Verma', '500100010011 / SBIN0000001'], ['Ravi Kumar', 'HDFC0000001-500100010048']));
+  assert.equal(choice.columns.account, 1);
+  assert.equal(choice.columns.ifsc, 1);
+  assert.match(choice.reasons.join('\n'), /account number and IFSC: column 2 "Bank details", both in one cell on each of the first 2 row\(s\): split/);
+  assert.deepEqual(payeeCells(['Asha Verma', '500100010011 / SBIN0000001'], choice.columns), { account: '500100010011', ifsc: 'SBIN0000001' });
+  assert.deepEqual(payeeCells(['Ravi', 'HDFC0000001-500100010048'], choice.columns), { account: '500100010048', ifsc: 'HDFC0000001' });
+  assert.deepEqual(payeeCells(['Meena', '500100010085'], choice.columns), { account: '500100010085', ifsc: '' }, 'a cell that does not split is INVALID for its missing IFSC');
 });

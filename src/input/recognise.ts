@@ -115,6 +115,26 @@ function cellOf(fields: readonly string[], index: number): string {
   return (fields[index] ?? '').trim().replace(/^="?|"$|^'/g, '').trim();
 }
 
+const COMBINED = /^(\d[\d -]{7,22}\d)\s*[/|,;:-]?\s*([A-Za-z]{4}[0Oo][A-Za-z0-9]{6})$|^([A-Za-z]{4}[0Oo][A-Za-z0-9]{6})\s*[/|,;:-]?\s*(\d[\d -]{7,22}\d)$/;
+
+/** "1234567890 / SBIN0001234" (either order): the account and the IFSC, or undefined. */
+function splitCombined(value: string): { account: string; ifsc: string } | undefined {
+  const m = COMBINED.exec(value.trim());
+  if (!m) return undefined;
+  return m[1] !== undefined ? { account: m[1], ifsc: m[2]! } : { account: m[4]!, ifsc: m[3]! };
+}
+
+/**
+ * The account and IFSC cells of a row. When both are in one column (the account and IFSC
+ * columns are the same), the cell is split; a cell that does not split is all account (its
+ * row is INVALID for its missing IFSC).
+ */
+export function payeeCells(fields: readonly string[], columns: ColumnMap): { account: string; ifsc: string } {
+  const account = fields[columns.account] ?? '';
+  if (columns.account !== columns.ifsc) return { account, ifsc: fields[columns.ifsc] ?? '' };
+  return splitCombined(account) ?? { account, ifsc: '' };
+}
+
 /** What a column's first values look like. */
 interface ColumnStats {
   /** Non-empty values. */
@@ -123,11 +143,13 @@ interface ColumnStats {
   micr: number;
   account: number;
   names: number;
+  /** Values holding an account number and an IFSC together. */
+  combined: number;
   distinct: number;
 }
 
 function columnStats(sample: readonly SourceRecord[], index: number): ColumnStats {
-  const stats: ColumnStats = { n: 0, ifsc: 0, micr: 0, account: 0, names: 0, distinct: 0 };
+  const stats: ColumnStats = { n: 0, ifsc: 0, micr: 0, account: 0, names: 0, combined: 0, distinct: 0 };
   const seen = new Set<string>();
   for (const record of sample) {
     const value = cellOf(record.fields, index);
@@ -139,6 +161,7 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
     else if (MICR_SHAPE.test(compact)) stats.micr += 1;
     if (ACCOUNT_SHAPE.test(compact)) stats.account += 1;
     if (NAME_SHAPE.test(value) && value.length >= 2 && !IFSC_SHAPE.test(compact)) stats.names += 1;
+    if (splitCombined(value)) stats.combined += 1;
   }
   stats.distinct = seen.size;
   return stats;
@@ -195,8 +218,11 @@ export class HeaderRecogniser {
       .slice(0, SAMPLE_ROWS);
     const stats = header.map((_, i) => columnStats(sample, i));
     const reasons: string[] = [];
-    const ifsc = this.chooseIfsc(header, stats, reasons);
-    const account = this.chooseAccount(header, stats, ifsc, reasons);
+    let ifsc = this.chooseIfsc(header, stats, reasons);
+    // No IFSC column, but one column holds "account / IFSC" in every row: both are read from it.
+    const combined = ifsc ? undefined : this.chooseCombined(header, stats, reasons);
+    ifsc ??= combined;
+    const account = combined ?? this.chooseAccount(header, stats, ifsc, reasons);
     const name = this.chooseName(header, stats, account, ifsc, reasons);
     const missing = (['account', 'ifsc'] as const).filter((role) => !(role === 'account' ? account : ifsc));
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
@@ -300,6 +326,15 @@ export class HeaderRecogniser {
     });
     const pool = shaped.length > 0 ? shaped : byHeader.filter((c) => c.rank !== 'payer');
     return this.pick('ifsc', pool, stats, reasons);
+  }
+
+  /** The one column whose every value holds an account number and an IFSC ("1234567890 / SBIN0001234"). */
+  private chooseCombined(header: readonly string[], stats: readonly ColumnStats[], reasons: string[]): Candidate | undefined {
+    const pool: Candidate[] = stats.flatMap((s, index) => (s.n > 0 && s.combined === s.n ? [{ index, header: header[index]!, rank: 'none' as const, why: 'account and IFSC in one cell', by: 'content' as const }] : []));
+    if (pool.length > 1) throw new ColumnError(tieMessage('ifsc', pool));
+    const chosen = pool[0];
+    if (chosen) reasons.push(`account number and IFSC: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, both in one cell on each of the first ${stats[chosen.index]!.n} row(s): split`);
+    return chosen;
   }
 
   /**

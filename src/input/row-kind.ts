@@ -26,8 +26,6 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   if (cell(columns.ifsc) === '' && noAccount && filled.some((c) => TOTAL.test(c))) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
-  // Only amounts, none of them an account number, no IFSC and no name: a control-total row.
-  if (cell(columns.ifsc) === '' && noAccount && cell(columns.name) === '' && filled.every((c) => NUMBER.test(c))) return 'a total row';
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
   if (cell(columns.account) !== '' || cell(columns.ifsc) !== '') return undefined;
   // A footer may sit in the name column: "Prepared by: …", "Note: …", "Page 2 of 3".
