@@ -274,20 +274,22 @@ test('CSV edge cases: BOM, CRLF, quoted commas and newlines, ragged rows, header
   assert.equal(r.code, 0, r.stderr);
   const out = readCsv(path.join(dir, 'edge.out.csv'));
   assert.deepEqual(out[0]!.slice(0, 3), ['Name', 'Account No', 'IFSC'], 'BOM stripped from the header');
-  assert.equal(out.length, 6);
+  assert.equal(out.length, 7, 'the blank line is copied through (issue #29)');
   assert.deepEqual(out[1]!.slice(0, 4), ['Sharma, Ravi', '600000000011', 'SBIN0001234', 'VERIFIED']);
   assert.deepEqual(out[2]!.slice(0, 4), ['Line\r\nBreak "Quoted"', '600000000012', 'SBIN0001234', 'VERIFIED']);
   assert.equal(out[3]![3], 'INVALID');
   assert.match(out[3]![4]!, /^line 5 has 2 field/);
   assert.equal(out[4]![3], 'INVALID');
   assert.match(out[4]![4]!, /^line 6 has 4 field/);
-  assert.equal(out[5]![3], 'VERIFIED');
+  assert.deepEqual(out[5]!.slice(3, 5), ['SKIPPED', 'not a payee row: a blank row']);
+  assert.equal(out[6]![3], 'VERIFIED');
   assert.equal(sandbox.stats().requests['account-verification-pl'], 3);
 
+  // A header with no payee rows is a failed export, not a run of nothing (issue #29).
   writeCsv(dir, 'header.csv', 'Name,Account No,IFSC\n');
   const header = await runCli(['bank', 'header.csv', '-o', 'header.out.csv', '--base-url', sandbox.url], { cwd: dir });
-  assert.equal(header.code, 0, header.stderr);
-  assert.equal(readCsv(path.join(dir, 'header.out.csv')).length, 1);
+  assert.equal(header.code, 2, header.stderr);
+  assert.match(header.stderr, /no payee rows in header\.csv/);
 
   writeCsv(dir, 'empty.csv', '');
   const empty = await runCli(['bank', 'empty.csv', '-o', 'empty.out.csv', '--base-url', sandbox.url], { cwd: dir });

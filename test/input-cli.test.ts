@@ -113,3 +113,62 @@ test('spreadsheets it does not read, and --sheet on a CSV, are usage errors befo
   assert.equal(sheet.code, 2);
   assert.match(sheet.stderr, /--sheet applies to an \.xlsx input only/);
 });
+
+test('a semicolon CSV with a BOM and CRLF (Excel in another locale): read, rows that are not payees SKIPPED in place, the output keeps the format', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const input = '\uFEFF' + [
+    'Name;Account Number;IFSC;Amount',
+    'Asha Verma;500100010011;SBIN0000001;1500,00',
+    '',
+    'Name;Account Number;IFSC;Amount',
+    'Ravi Kumar;500100010048;HDFC0000001;1750,00',
+    'Meena Iyer;;;100,00',
+    'Total;;;3350,00',
+    'Prepared by: payroll;;;',
+  ].join('\r\n') + '\r\n';
+  fs.writeFileSync(path.join(dir, 'p.csv'), input);
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = fs.readFileSync(path.join(dir, 'o.csv'), 'utf8');
+  assert.ok(out.startsWith('\uFEFFName;Account Number;IFSC;Amount;verify_status;'), 'BOM and delimiter kept');
+  const outLines = out.slice(1).split('\r\n');
+  assert.equal(outLines.length, input.slice(1).split('\r\n').length, 'every line once, CRLF kept');
+  const status = (line: string) => line.split(';')[4];
+  assert.deepEqual(outLines.slice(1, 8).map(status), ['VERIFIED', 'SKIPPED', 'SKIPPED', 'VERIFIED', 'INVALID', 'SKIPPED', 'SKIPPED']);
+  assert.match(outLines[6]!, /;SKIPPED;not a payee row: a total row;/);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { statuses: Record<string, number>; input: { columnChoice: Record<string, string> } };
+  assert.deepEqual(summary.statuses, { VERIFIED: 2, NOT_VERIFIED: 0, INVALID: 1, DEFERRED: 0, FAILED: 0, UNCONFIRMED: 0, SKIPPED: 4 });
+  assert.deepEqual(summary.input.columnChoice, { account: 'header and content', ifsc: 'header and content', name: 'header and content' });
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 2, 'only payees were called');
+});
+
+test('a header with no payee rows (a failed export) is exit 2, not a run of nothing', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'empty.csv'), 'Beneficiary Name,Account Number,IFSC\n\nTotal,,\n');
+  const r = await runCli(['bank', 'empty.csv', '-o', 'o.csv', '--dry-run'], { cwd: dir });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /no payee rows in empty\.csv/);
+});
+
+test('a UTF-8 file with one stray Latin-1 byte stays UTF-8 (names intact, the byte replaced) and the run names its line; an unclosed quote is reported at its line', async (t) => {
+  const dir = tempDir(t);
+  const rows = ['Beneficiary Name,Account Number,IFSC', 'अजय कुमार,500100010011,SBIN0000001'];
+  fs.writeFileSync(path.join(dir, 'stray.csv'), Buffer.concat([Buffer.from(rows.join('\n') + '\n'), Buffer.from('Jos\xe9 M,500100010048,HDFC0000001\n', 'latin1')]));
+  const r = await runCli(['bank', 'stray.csv', '-o', 'o.csv', '--sandbox', '--explain-columns'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /is UTF-8 but 1 byte\(s\) are not \(line\(s\) 3\)/);
+  assert.match(r.stderr, /column 2 "Account Number": header account \(plain\); 2 value\(s\)/, '--explain-columns');
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.equal(out[0]!['Beneficiary Name'], 'अजय कुमार');
+  assert.equal(out[1]!['Beneficiary Name'], 'Jos\uFFFD M');
+
+  const lines = ['Beneficiary Name,Account Number,IFSC', ...Array.from({ length: 40 }, (_, i) => `P${i},5001000100${String(i).padStart(2, '0')},SBIN0000001`)];
+  lines[30] = 'P29 "the quote,500100010011,SBIN0000001';
+  lines[31] = '"P30 never closed,500100010011,SBIN0000001';
+  fs.writeFileSync(path.join(dir, 'quote.csv'), lines.join('\n') + '\n');
+  const q = await runCli(['bank', 'quote.csv', '-o', 'q.csv', '--sandbox'], { cwd: dir });
+  assert.equal(q.code, 2, q.stderr);
+  assert.match(q.stderr, /a quoted field is never closed \(in the record starting at line 32\)/);
+});

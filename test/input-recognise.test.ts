@@ -77,7 +77,7 @@ test('recognise: a payee-qualified header beats a bare Account Number, and the r
   assert.deepEqual(choice.names, { account: 'Fund Account Number', ifsc: 'Fund Account Ifsc', name: 'Fund Account Name' });
   assert.equal(choice.headerLine, 1);
   const reason = choice.reasons.find((r) => r.startsWith('account number'))!;
-  assert.match(reason, /"Fund Account Number".*qualified by "fund.*not "Account Number" \(plain\)/);
+  assert.match(reason, /"Fund Account Number".*qualified by "fund.*not "Account Number" \(plain, one value on every row\)/);
 });
 
 test('recognise: two equal candidates stop with both named and the flag', () => {

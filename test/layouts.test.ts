@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsv, ROOT, runCli, sum, tempDir } from './helpers/cli.js';
@@ -17,6 +18,10 @@ interface Expected {
   file: string;
   headerLine: number;
   columns: { account: string; ifsc: string; name: string | null };
+  /** Row counts by status when they are not five VERIFIED payees (totals SKIPPED, a MICR INVALID). */
+  statuses?: Record<string, number>;
+  /** 29: the corpus of issue #29, split into a tuning and a held-out part. */
+  issue?: number;
 }
 
 interface InputSummary {
@@ -28,37 +33,63 @@ interface InputSummary {
 
 const expected = JSON.parse(fs.readFileSync(path.join(LAYOUTS, 'layouts.json'), 'utf8')) as Expected[];
 
-test('every layout of the corpus is recognised with no column flags, end to end', async (t) => {
-  assert.ok(expected.length >= 25, `the corpus has ${expected.length} layouts`);
+/**
+ * The held-out part of issue #29's corpus: a fixed hash of the file name (SHA-1, first byte mod 3
+ * == 0), never looked at while the recogniser was tuned. The layouts before #29 were all tuned on.
+ */
+export function isHeldOut(file: string): boolean {
+  return createHash('sha1').update(file).digest()[0]! % 3 === 0;
+}
+
+function partOf(layout: Expected): 'earlier' | 'tuning' | 'held-out' {
+  if (layout.issue !== 29) return 'earlier';
+  return isHeldOut(layout.file) ? 'held-out' : 'tuning';
+}
+
+/** Runs one layout end to end; returns what is wrong with it, or undefined. */
+async function checkLayout(layout: Expected, sandboxUrl: string, dir: string): Promise<string | undefined> {
+  const name = layout.file.replace(/\.(csv|txt)$/, '');
+  const out = path.join(dir, `${name}.out.csv`);
+  const args = ['bank', path.join(LAYOUTS, layout.file), '-o', out, '--state', path.join(dir, `${name}.sqlite`), '--base-url', sandboxUrl, '--summary', path.join(dir, `${name}.json`)];
+  const r = await runCli(args, { cwd: dir });
+  if (r.code !== 0) return `exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`;
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as { input: InputSummary; statuses: Record<string, number> };
+  if (JSON.stringify(summary.input.columns) !== JSON.stringify(layout.columns)) return `columns ${JSON.stringify(summary.input.columns)}`;
+  if (summary.input.headerLine !== layout.headerLine) return `header line ${summary.input.headerLine}`;
+  const statuses = Object.fromEntries(Object.entries(summary.statuses).filter(([, n]) => n > 0));
+  const want = layout.statuses ?? { VERIFIED: 5 };
+  if (JSON.stringify(Object.entries(statuses).sort()) !== JSON.stringify(Object.entries(want).sort())) return `statuses ${JSON.stringify(statuses)}`;
+  if (!new RegExp(`account number: column \\d+ ${JSON.stringify(layout.columns.account).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`).test(r.stderr)) return 'the log does not say which column';
+  // Lines above the header are copied above the output's header, unchanged; every line once.
+  const inputLines = fs.readFileSync(path.join(LAYOUTS, layout.file), 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+  const outputLines = fs.readFileSync(out, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+  const above = layout.headerLine - 1;
+  if (JSON.stringify(outputLines.slice(0, above)) !== JSON.stringify(inputLines.slice(0, above))) return 'preamble changed';
+  if (outputLines.length !== inputLines.length) return `${outputLines.length} output lines for ${inputLines.length} input lines`;
+  return undefined;
+}
+
+test('every layout of the corpus is recognised with no column flags, end to end (issue #29: tuning and held-out parts)', async (t) => {
+  assert.ok(expected.length >= 25 + 30, `the corpus has ${expected.length} layouts`);
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());
   const dir = tempDir(t);
   const limit = pLimit(4);
   const failures: string[] = [];
+  const counts: Record<string, { read: number; all: number }> = {};
   await Promise.all(expected.map((layout) => limit(async () => {
-    const name = layout.file.replace(/\.csv$/, '');
-    const out = path.join(dir, `${name}.out.csv`);
-    const args = ['bank', path.join(LAYOUTS, layout.file), '-o', out, '--state', path.join(dir, `${name}.sqlite`), '--base-url', sandbox.url, '--summary', path.join(dir, `${name}.json`)];
-    const r = await runCli(args, { cwd: dir });
-    if (r.code !== 0) {
-      failures.push(`${layout.file}: exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`);
-      return;
-    }
-    const summary = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as { input: InputSummary; statuses: Record<string, number> };
-    assert.deepEqual(summary.input.columns, layout.columns, `${layout.file}: columns`);
-    assert.equal(summary.input.headerLine, layout.headerLine, `${layout.file}: header line`);
-    assert.equal(summary.statuses.VERIFIED, 5, `${layout.file}: ${JSON.stringify(summary.statuses)}`);
-    assert.match(r.stderr, new RegExp(`account number: column \\d+ ${JSON.stringify(layout.columns.account).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`), `${layout.file}: the log says which column`);
-    // Lines above the header are copied above the output's header, unchanged.
-    const input = readCsv(path.join(LAYOUTS, layout.file));
-    const output = readCsv(out);
-    const above = layout.headerLine - 1;
-    const inputAbove = fs.readFileSync(path.join(LAYOUTS, layout.file), 'utf8').split(/\r?\n/).slice(0, above);
-    const outputAbove = fs.readFileSync(out, 'utf8').split('\n').slice(0, above);
-    assert.deepEqual(outputAbove, inputAbove, `${layout.file}: preamble`);
-    assert.equal(output.length, input.length, `${layout.file}: every row once`);
+    const part = partOf(layout);
+    counts[part] ??= { read: 0, all: 0 };
+    counts[part].all += 1;
+    const wrong = await checkLayout(layout, sandbox.url, dir);
+    if (wrong === undefined) counts[part].read += 1;
+    else failures.push(`${part} ${layout.file}: ${wrong}`);
   })));
-  assert.deepEqual(failures, []);
+  for (const part of ['earlier', 'tuning', 'held-out']) {
+    const c = counts[part] ?? { read: 0, all: 0 };
+    t.diagnostic(`${part}: ${c.read} of ${c.all} layouts read right`);
+  }
+  assert.deepEqual(failures.sort(), []);
 });
 
 test('a Cashfree beneficiary file keeps its beneficiary_name; the output writes vas_beneficiary_name and the summary says so', async (t) => {

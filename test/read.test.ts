@@ -26,8 +26,16 @@ test('inspectInput: UTF-8 across 1 MiB chunk boundaries, Latin-1, UTF-16LE, fing
   assert.equal(utf8.lines, big.split('\n').length);
   assert.match(utf8.fingerprint, /^[0-9a-f]{64}$/);
 
-  fs.writeFileSync(path.join(dir, 'latin1.csv'), Buffer.concat([Buffer.from(big), Buffer.from('Jos\xe9,123456789012,SBIN0001234\n', 'latin1')]));
-  assert.equal((await inspectInput(path.join(dir, 'latin1.csv'))).encoding, 'latin1');
+  // One stray Latin-1 byte in a UTF-8 file (issue #26): still UTF-8, the byte replaced, its line named.
+  fs.writeFileSync(path.join(dir, 'stray.csv'), Buffer.concat([Buffer.from(big), Buffer.from('Jos\xe9,123456789012,SBIN0001234\n', 'latin1')]));
+  const stray = await inspectInput(path.join(dir, 'stray.csv'));
+  assert.equal(stray.encoding, 'utf8');
+  assert.deepEqual(stray.invalidUtf8, { bytes: 1, lines: [big.split('\n').length] });
+  // A file with no UTF-8 in it at all is Latin-1 (what Excel on Windows writes).
+  fs.writeFileSync(path.join(dir, 'latin1.csv'), Buffer.from('name,account,ifsc\nJos\xe9,123456789012,SBIN0001234\nRen\xe9e M\xfcller,223456789012,SBIN0001234\n', 'latin1'));
+  const latin1 = await inspectInput(path.join(dir, 'latin1.csv'));
+  assert.equal(latin1.encoding, 'latin1');
+  assert.equal(latin1.invalidUtf8, undefined);
 
   fs.writeFileSync(path.join(dir, 'utf16.csv'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,account,ifsc\n', 'utf16le')]));
   assert.equal((await inspectInput(path.join(dir, 'utf16.csv'))).encoding, 'utf16le');

@@ -46,6 +46,7 @@ export const ALIASES: readonly Alias[] = [
   { header: 'Account Number (Bank)', role: 'account', rank: 'plain', seen: 'HRMS exports' },
   { header: 'BANKN', role: 'account', rank: 'plain', seen: 'SAP vendor bank table LFBK, technical name' },
   { header: 'Salary Account Number', role: 'account', rank: 'payee', seen: 'payroll bank advice' },
+  { header: "Mandate Holder's Account No", role: 'account', rank: 'payee', seen: 'SBI e-mandate debit file' },
   // IFSC
   { header: 'IFSC', role: 'ifsc', rank: 'plain', seen: 'most exports' },
   { header: 'IFSC Code', role: 'ifsc', rank: 'plain', seen: 'most exports' },
@@ -61,6 +62,12 @@ export const ALIASES: readonly Alias[] = [
   { header: 'BANKL', role: 'ifsc', rank: 'weak', seen: 'SAP vendor bank table LFBK, technical name' },
   { header: 'Branch Number', role: 'ifsc', rank: 'weak', seen: 'Oracle EBS bank branches: India puts the IFSC there' },
   { header: 'Branch Code', role: 'ifsc', rank: 'weak', seen: 'Pine Labs Plural (branchCode)' },
+  { header: 'IFSC/MICR', role: 'ifsc', rank: 'plain', seen: 'NACH mandate sheets (values mix IFSC and MICR)' },
+  { header: 'MICR/IFSC', role: 'ifsc', rank: 'plain', seen: 'NACH mandate sheets' },
+  { header: 'Bank MICR / IFSC', role: 'ifsc', rank: 'plain', seen: 'Citi NACH registration file' },
+  { header: 'Bank Branch IFSC', role: 'ifsc', rank: 'plain', seen: 'Razorpay linked accounts (bank_branch_ifsc)' },
+  { header: 'Bank Identifier Code', role: 'ifsc', rank: 'weak', seen: 'ERP bank masters (the IFSC for Indian banks)' },
+  { header: 'Bank Account Details - IFS Code', role: 'ifsc', rank: 'plain', seen: 'TallyPrime ledger export' },
   // payee name
   { header: 'Name', role: 'name', rank: 'weak', seen: 'short exports' },
   { header: 'Full Name', role: 'name', rank: 'weak', seen: 'HR exports' },
@@ -72,12 +79,27 @@ export const ALIASES: readonly Alias[] = [
   { header: "A/c Holder's Name", role: 'name', rank: 'record', seen: 'TallyPrime' },
   { header: 'Holder Name', role: 'name', rank: 'record', seen: 'bank templates' },
   { header: 'KOINH', role: 'name', rank: 'record', seen: 'SAP vendor bank table LFBK, technical name' },
-  { header: 'Account Name', role: 'name', rank: 'record', seen: 'bank templates' },
+  // Plain, not record: in Razorpay's linked accounts `account_name` is the business, `beneficiary_name` the holder.
+  { header: 'Account Name', role: 'name', rank: 'plain', seen: 'bank templates, Razorpay linked accounts (account_name)' },
+  { header: 'Bank Account Name', role: 'name', rank: 'record', seen: 'Razorpay linked accounts (bank_account_name)' },
+  { header: "Mandate Holder's Name", role: 'name', rank: 'record', seen: 'SBI e-mandate debit file' },
+  { header: 'Narration/Name', role: 'name', rank: 'weak', seen: 'bank NEFT upload sheets (NARRATION/NAME (NOT MORE THAN 20))' },
   { header: 'Name As Per Bank Records', role: 'name', rank: 'record', seen: 'greytHR' },
   { header: 'Name As Per Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name In Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name As In Bank Account', role: 'name', rank: 'record', seen: 'payroll exports' },
+  // Indian languages: Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Malayalam, Punjabi
+  // (state scheme and cooperative-bank sheets are often headed in the state's language).
+  ...indic('account', 'plain', ['खाता संख्या', 'खाता नंबर', 'खाता क्रमांक', 'बैंक खाता संख्या', 'खाते क्रमांक', 'হিসাব নম্বর', 'অ্যাকাউন্ট নম্বর', 'ব্যাংক হিসাব নম্বর', 'ખાતા નંબર', 'ખાતા ક્રમાંક', 'கணக்கு எண்', 'வங்கி கணக்கு எண்', 'ఖాతా సంఖ్య', 'ఖాతా నంబర్', 'ಖಾತೆ ಸಂಖ್ಯೆ', 'ಖಾತೆ ನಂಬರ್', 'അക്കൗണ്ട് നമ്പർ', 'ഖാതാ നമ്പർ', 'ਖਾਤਾ ਨੰਬਰ']),
+  ...indic('ifsc', 'plain', ['आईएफएससी', 'आईएफएससी कोड', 'आयएफएससी कोड', 'আইএফএসসি কোড', 'આઈએફએસસી કોડ', 'ஐஎஃப்எஸ்சி குறியீடு', 'ఐఎఫ్ఎస్సి కోడ్', 'ಐಎಫ್ಎಸ್ಸಿ ಕೋಡ್', 'ഐഎഫ്എസ്‌സി കോഡ്', 'ਆਈਐਫਐਸਸੀ ਕੋਡ']),
+  ...indic('name', 'weak', ['नाम', 'नाव', 'নাম', 'નામ', 'பெயர்', 'పేరు', 'ಹೆಸರು', 'പേര്', 'ਨਾਮ']),
+  ...indic('name', 'payee', ['लाभार्थी का नाम', 'लाभार्थी', 'लाभार्थीचे नाव', 'সুবিধাভোগীর নাম', 'લાભાર્થીનું નામ', 'பயனாளியின் பெயர்', 'లబ్ధిదారుని పేరు', 'ಫಲಾನುಭವಿಯ ಹೆಸರು', 'ഗുണഭോക്താവിന്റെ പേര്', 'ਲਾਭਪਾਤਰੀ ਦਾ ਨਾਮ']),
+  ...indic('name', 'record', ['खाताधारक का नाम', 'खातेदाराचे नाव', 'হিসাবধারীর নাম', 'ખાતેદારનું નામ', 'கணக்கு வைத்திருப்பவர் பெயர்', 'ఖాతాదారుని పేరు', 'ಖಾತೆದಾರರ ಹೆಸರು']),
 ];
+
+function indic(role: Role, rank: Rank, headers: readonly string[]): Alias[] {
+  return headers.map((header) => ({ header, role, rank, seen: 'Indian-language sheets' }));
+}
 
 /**
  * Words that say a column is the payee's: "Beneficiary Account Number", "Bene_A/c No", "Vendor
@@ -108,6 +130,7 @@ const WORDS: Readonly<Record<string, string>> = {
   ifs: 'ifsc', ifc: 'ifsc', ifsccode: 'ifsc code', bankifsc: 'bank ifsc',
   holders: 'holder', emp: 'employee', vendors: 'vendor', dr: 'debit', cr: 'credit', benefciary: 'beneficiary',
   beneficiaryname: 'beneficiary name', accountholdername: 'account holder name', payeename: 'payee name',
+  beneficiarys: 'beneficiary', ifscode: 'ifsc code',
 };
 
 /**
@@ -126,7 +149,8 @@ export function headerKey(text: string): string {
     .replace(/\ba\s*\/\s*c\b|\ba\.c\./g, ' account ')
     .replace(/#/g, ' number ')
     .replace(/[’']s\b/g, 's')
-    .replace(/[^a-z0-9]+/g, ' ')
+    // Letters and digits of every script (Devanagari's vowel signs are marks, \p{M}).
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ')
     .trim()
     .split(' ')
     .filter((w) => w !== '');
@@ -144,9 +168,19 @@ export interface HeaderMeaning {
   why: string;
 }
 
-/** What a header names, if anything: the alias it matches and how strongly, qualifiers included. */
+/**
+ * What a header names, if anything: the alias it matches and how strongly, qualifiers included.
+ * A header cell that carries instructions ("Beneficiary's Account Number (Mandatory) Typically
+ * 9-18 digits") is read by the words before its first parenthesis when the whole does not match.
+ */
 export function headerMeaning(header: string): HeaderMeaning | undefined {
-  const key = headerKey(header);
+  const whole = meaningOfKey(headerKey(header));
+  if (whole || !header.includes('(')) return whole;
+  const core = header.slice(0, header.indexOf('('));
+  return core.trim() === '' ? undefined : meaningOfKey(headerKey(core));
+}
+
+function meaningOfKey(key: string): HeaderMeaning | undefined {
   if (key === '') return undefined;
   const direct = INDEX.get(key);
   if (direct) return { role: direct.role, rank: direct.rank, why: `"${direct.header}" (${direct.rank})` };

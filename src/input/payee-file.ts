@@ -4,9 +4,11 @@
  * the lines above the header kept for the output. CSV here; .xlsx through xlsx.ts.
  */
 import path from 'node:path';
+import { InputError } from '../errors.js';
 import type { Encoding } from './inspect.js';
-import { openCsvRecords, type CsvRecord } from './read-csv.js';
-import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides } from './recognise.js';
+import { openCsvRecords, sniffCsvFormat, type CsvFormat, type CsvRecord, type Delimiter } from './read-csv.js';
+import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides, type DecidedBy, type HeaderChoice } from './recognise.js';
+import { notPayeeReason } from './row-kind.js';
 import { openXlsxRecords, type XlsxRecords } from './xlsx.js';
 
 export interface PayeeFileOptions {
@@ -15,6 +17,15 @@ export interface PayeeFileOptions {
   headerRow?: number | undefined;
   /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
   sheet?: string | undefined;
+  /** `--delimiter`: the CSV delimiter (default: sniffed from the first lines). */
+  delimiter?: Delimiter | undefined;
+  /** `--explain-columns`: each column's header meaning and content scores go to the reasons. */
+  explainColumns?: boolean | undefined;
+}
+
+/** A data row, and why it is not a payee row when it is not one (copied through, SKIPPED). */
+export interface InputRow extends CsvRecord {
+  notPayee?: string | undefined;
 }
 
 /** How the file was read: what the summary's `input` records (docs/ARCHITECTURE.md, "Summary JSON"). */
@@ -23,6 +34,8 @@ export interface InputSummary {
   /** 1-based line (for .xlsx: row) of the header. */
   headerLine: number;
   columns: { account: string; ifsc: string; name: string | null };
+  /** What decided each column: its header, its content, both, or a flag. */
+  columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null };
   /** Output columns written under another name because the input has one of that name. */
   renamed: Record<string, string>;
   sheet?: string | undefined;
@@ -33,8 +46,10 @@ export interface PayeeFile {
   columns: ColumnMap;
   /** Records above the header, written to the output above its header, unchanged. */
   preamble: string[][];
-  /** Data rows, from the first one after the header (blank lines left out). */
-  records: AsyncIterator<CsvRecord>;
+  /** Data rows, from the first one after the header; rows that are not payees carry `notPayee`. */
+  records: AsyncIterator<InputRow>;
+  /** How a CSV input is written (delimiter, BOM, line endings), for the output to keep; undefined for a spreadsheet. */
+  format: CsvFormat | undefined;
   /** Lines for the run log: which column was taken for what, and why. */
   reasons: string[];
   /** The appended output columns under the names they get in this file (`vas_` where taken). */
@@ -47,44 +62,57 @@ export function isXlsxPath(file: string): boolean {
   return path.extname(file).toLowerCase() === '.xlsx';
 }
 
-/** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read. */
+/** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read or has no payee rows. */
 export async function openPayeeFile(inputPath: string, encoding: Encoding, options: PayeeFileOptions): Promise<PayeeFile> {
   const xlsx = isXlsxPath(inputPath);
-  const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet) : openCsvRecords(inputPath, encoding, true);
+  // [csv] The delimiter is sniffed from the first lines unless --delimiter names it.
+  const format = xlsx ? undefined : sniffCsvFormat(inputPath, encoding, options.delimiter);
+  const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet) : openCsvRecords(inputPath, encoding, true, format!.delimiter);
   const iterator = reader.records[Symbol.asyncIterator]();
   try {
     // Enough lines to find the header and to look at the first rows under it.
     const head: CsvRecord[] = [];
     const limit = Math.max(options.headerRow ?? 0, HEADER_SEARCH_LINES) + SAMPLE_ROWS;
+    let ended = false;
     while (head.length < limit) {
       const next = await iterator.next();
-      if (next.done) break;
+      if (next.done) {
+        ended = true;
+        break;
+      }
       head.push(next.value);
     }
     const choice = new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head);
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
-    const buffered = head.slice(choice.headerIndex + 1).filter((r) => !isBlankRecord(r));
-    const records: AsyncIterator<CsvRecord> = {
-      async next(): Promise<IteratorResult<CsvRecord>> {
+    const classify = (r: CsvRecord): InputRow => {
+      const row = shape(r);
+      const notPayee = notPayeeReason(row.fields, choice.header, choice.columns);
+      return notPayee === undefined ? row : { ...row, notPayee };
+    };
+    const buffered = head.slice(choice.headerIndex + 1).map(classify);
+    // A header and no payee rows (a failed export) must not pass for a run of nothing: cron notices an exit 2.
+    if (ended && buffered.every((r) => r.notPayee !== undefined)) {
+      throw new InputError(`no payee rows in ${inputPath}: the header at line ${choice.headerLine} has ${buffered.length === 0 ? 'nothing' : `only ${buffered.length} row(s) that are not payees (blank, totals, notes)`} under it; was the export cut short?`);
+    }
+    const records: AsyncIterator<InputRow> = {
+      async next(): Promise<IteratorResult<InputRow>> {
         const first = buffered.shift();
-        if (first) return { done: false, value: shape(first) };
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) return next;
-          if (!isBlankRecord(next.value)) return { done: false, value: shape(next.value) };
-        }
+        if (first) return { done: false, value: first };
+        const next = await iterator.next();
+        return next.done ? next : { done: false, value: classify(next.value) };
       },
     };
-    const summary: InputSummary = { file: inputPath, headerLine: choice.headerLine, columns: choice.names, renamed: {} };
+    const summary = inputSummary(inputPath, choice);
     if (xlsx) summary.sheet = (reader as XlsxRecords).sheet;
     return {
       header: choice.header,
       columns: choice.columns,
       preamble: head.slice(0, choice.headerIndex).map((r) => r.fields),
       records,
-      reasons: choice.reasons,
+      format,
+      reasons: options.explainColumns ? [...choice.reasons, ...choice.explain] : choice.reasons,
       appendedNames(appended) {
         const { columns, renamed } = renameClashes(choice.header, appended);
         summary.renamed = renamed;
@@ -99,13 +127,13 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
   }
 }
 
+function inputSummary(file: string, choice: HeaderChoice): InputSummary {
+  return { file, headerLine: choice.headerLine, columns: choice.names, columnChoice: choice.decidedBy, renamed: {} };
+}
+
 function fitRow(record: CsvRecord, width: number): CsvRecord {
   const { fields } = record;
   if (fields.length < width) return { ...record, fields: [...fields, ...new Array<string>(width - fields.length).fill('')] };
   if (fields.length > width && fields.slice(width).every((f) => f === '')) return { ...record, fields: fields.slice(0, width) };
   return record;
-}
-
-function isBlankRecord(record: CsvRecord): boolean {
-  return record.fields.length === 1 && record.fields[0]!.trim() === '';
 }

@@ -1,6 +1,7 @@
 /**
- * Reading a CSV input: its records as a stream with their line numbers. What identifies the
- * file (fingerprint, encoding) is found by inspect.ts before.
+ * Reading a CSV input: its records as a stream with their line numbers, and the file's format
+ * (delimiter, byte-order mark, line endings) sniffed from its first lines so that the output can
+ * keep it. What identifies the file (fingerprint, encoding) is found by inspect.ts before.
  */
 import fs from 'node:fs';
 import { parse, type Parser } from 'csv-parse';
@@ -16,15 +17,94 @@ export interface CsvRecord {
   line: number;
 }
 
+/** The delimiters sniffed: what Excel writes in the locales our users have, and what bank host-to-host files use. */
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+export type Delimiter = (typeof DELIMITERS)[number];
+
+/** How a CSV file is written: the output keeps it. */
+export interface CsvFormat {
+  delimiter: Delimiter;
+  /** The file starts with a UTF-8 byte-order mark (Excel's "CSV UTF-8"): kept so that Excel reads the output as UTF-8. */
+  bom: boolean;
+  eol: '\r\n' | '\n' | '\r';
+}
+
+export const DEFAULT_FORMAT: CsvFormat = { delimiter: ',', bom: false, eol: '\n' };
+
+/** Bytes looked at to sniff the format. */
+const SNIFF_BYTES = 64 * 1024;
+/** Lines looked at to sniff the delimiter. */
+const SNIFF_LINES = 50;
+
 /** Largest field accepted; a larger one means the file is not a payee list (or a quote is unclosed). */
 export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
+/** The file's format from its first 64 KiB; `delimiter` (`--delimiter`) forces one. */
+export function sniffCsvFormat(inputPath: string, encoding: Encoding, delimiter?: Delimiter): CsvFormat {
+  const fd = fs.openSync(inputPath, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    head = buf.subarray(0, fs.readSync(fd, buf, 0, SNIFF_BYTES, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+  const text = head.toString(encoding === 'utf16le' ? 'utf16le' : encoding === 'latin1' ? 'latin1' : 'utf8');
+  const bom = encoding === 'utf8' && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  const eolMatch = /\r\n|\n|\r/.exec(text);
+  const eol = (eolMatch?.[0] ?? '\n') as CsvFormat['eol'];
+  return { delimiter: delimiter ?? sniffDelimiter(text), bom, eol };
+}
+
+/**
+ * The delimiter of the first lines: the one that splits the most lines into the same number of
+ * fields (more than one), quoted text left out. Comma when nothing splits (a one-column file).
+ */
+export function sniffDelimiter(text: string): Delimiter {
+  const lines = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '').slice(0, SNIFF_LINES);
+  // The last line may be cut by the 64 KiB window.
+  if (lines.length > 1) lines.pop();
+  let best: Delimiter = ',';
+  let bestScore = 0;
+  for (const d of DELIMITERS) {
+    const counts = new Map<number, number>();
+    for (const line of lines) {
+      const n = countOutsideQuotes(line, d);
+      if (n > 0) counts.set(n, (counts.get(n) ?? 0) + 1);
+    }
+    // Lines that agree on a field count, weighted a little by how many fields they make.
+    let score = 0;
+    for (const [n, lineCount] of counts) score = Math.max(score, lineCount * 1000 + Math.min(n, 999));
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function countOutsideQuotes(line: string, d: string): number {
+  let n = 0;
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === d && !quoted) n += 1;
+  }
+  return n;
+}
+
 /** `keepBlank`: blank lines come through as `['']` (the preamble above a header keeps its shape). */
-export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank = false): { records: AsyncIterable<CsvRecord>; close(): void } {
+export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank = false, delimiter: Delimiter = ','): { records: AsyncIterable<CsvRecord>; close(): void } {
   const stream = fs.createReadStream(inputPath, { highWaterMark: 256 * 1024 });
   if (encoding !== 'utf8') stream.setEncoding(encoding);
+  // The line where the next record starts, counted as csv-parse hands each record over: records
+  // it has parsed but the reader has not taken yet are counted too, so that a parse error names
+  // the line where the failing record starts (not one up to 16 buffered records earlier).
+  let nextLine = 1;
   const parser: Parser = parse({
     bom: true,
+    delimiter,
     relax_column_count: true,
     // A stray quote inside an unquoted field is kept as text, as spreadsheets do.
     relax_quotes: true,
@@ -35,20 +115,23 @@ export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank 
     // CRLF inside a quoted field as two lines.
     skip_empty_lines: false,
     max_record_size: MAX_RECORD_BYTES,
+    // The record handed on carries its line (csv-parse types records as string[]).
+    on_record: (fields: string[]) => {
+      const line = nextLine;
+      nextLine += 1 + innerLineBreaks(fields);
+      return { fields, line } as unknown as string[];
+    },
   });
   stream.on('error', (error) => parser.destroy(error));
   stream.pipe(parser);
   async function* iterate(): AsyncGenerator<CsvRecord> {
-    let line = 1;
     try {
-      for await (const fields of parser as AsyncIterable<string[]>) {
-        const start = line;
-        line += 1 + innerLineBreaks(fields);
-        if (!keepBlank && fields.length === 1 && fields[0]!.trim() === '') continue;
-        yield { fields, line: start };
+      for await (const record of parser as AsyncIterable<CsvRecord>) {
+        if (!keepBlank && record.fields.length === 1 && record.fields[0]!.trim() === '') continue;
+        yield record;
       }
     } catch (error) {
-      throw new InputError(`input ${inputPath} is not valid CSV: ${describeCsvError(error, line)}`);
+      throw new InputError(`input ${inputPath} is not valid CSV: ${describeCsvError(error, nextLine)}`);
     }
   }
   return {

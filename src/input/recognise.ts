@@ -26,6 +26,9 @@ export interface SourceRecord {
   line: number;
 }
 
+/** What decided a choice, for the summary's `input.columnChoice` and the log. */
+export type DecidedBy = 'flag' | 'header' | 'content' | 'header and content';
+
 export interface HeaderChoice {
   /** Index of the header among the records handed in (records before it are the preamble). */
   headerIndex: number;
@@ -35,8 +38,12 @@ export interface HeaderChoice {
   columns: ColumnMap;
   /** The headers taken, for the summary. */
   names: { account: string; ifsc: string; name: string | null };
+  /** What decided each choice (the summary's `input.columnChoice`). */
+  decidedBy: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null };
   /** One line per choice, for the run log. */
   reasons: string[];
+  /** One line per column with its header meaning and content scores (`--explain-columns`). */
+  explain: string[];
 }
 
 export interface RecogniserOptions {
@@ -47,11 +54,12 @@ export interface RecogniserOptions {
 
 /** The header is looked for within this many lines. */
 export const HEADER_SEARCH_LINES = 20;
-/** Data rows looked at for the content checks. */
-export const SAMPLE_ROWS = 20;
+/** Data rows looked at for the content checks and scores. */
+export const SAMPLE_ROWS = 300;
 /** An account column with one value on at least this many rows (and every sampled row) is a debit account. */
 export const CONSTANT_ACCOUNT_MIN_ROWS = 3;
-
+/** Share of a column's values that must have a shape for the column to be taken by it. */
+const SHAPE_SHARE = 0.8;
 
 /** Longest header shown in a message: a damaged file can have a header of megabytes. */
 const HEADER_SHOWN_CHARS = 40;
@@ -71,8 +79,16 @@ const WHAT: Readonly<Record<Role, string>> = { account: 'account number', ifsc: 
 interface Candidate {
   index: number;
   header: string;
-  rank: Rank | 'explicit';
+  /** `none`: no alias says so; the column is a candidate by its content alone. */
+  rank: Rank | 'explicit' | 'none';
   why: string;
+  by: DecidedBy;
+}
+
+/** Rank order with content-only candidates between a weak header and the payer's own. */
+function rankValue(rank: Candidate['rank']): number {
+  if (rank === 'explicit') return 10;
+  return rank === 'none' ? 0.5 : RANK_ORDER[rank];
 }
 
 function isBlank(fields: readonly string[]): boolean {
@@ -85,6 +101,98 @@ function quoteFlag(role: Role, header: string): string {
 
 /** IFSC-shaped, leniently: a letter O for the zero is still an IFSC column (the row check says why it fails). */
 const IFSC_SHAPE = /^[A-Z]{4}[0O][A-Z0-9]{6}$/;
+const MICR_SHAPE = /^\d{9}$/;
+const ACCOUNT_SHAPE = /^\d{9,18}$/;
+/** Letters, spaces and the punctuation of names; no digits, no @. */
+const NAME_SHAPE = /^[\p{L}\p{M}][\p{L}\p{M} .,'’&()/-]*$/u;
+/** Columns whose header says they hold another number (phone, Aadhaar, UAN, reference…): never taken as the account by content. */
+const NOT_ACCOUNT_WORDS = new Set(['phone', 'mobile', 'contact', 'aadhaar', 'aadhar', 'uan', 'esi', 'esic', 'pan', 'amount', 'amt', 'umrn', 'utr', 'rrn', 'reference', 'ref', 'refno', 'id', 'code', 'date', 'micr', 'pin', 'pincode', 'zip', 'cheque', 'folio', 'invoice', 'sequence', 'seq', 'serial', 'sr', 'sno', 'txn', 'transaction', 'lei', 'salary', 'balance', 'mandate', 'va', 'virtual', 'loan', 'policy', 'gstin', 'cin', 'tan', 'pf', 'employee', 'emp']);
+/** Columns whose header says they hold another text (bank, branch, status…): never taken as the payee's name by content. */
+const NOT_NAME_WORDS = new Set(['bank', 'branch', 'city', 'state', 'district', 'address', 'email', 'mode', 'type', 'status', 'remark', 'remarks', 'reason', 'description', 'purpose', 'category', 'scheme', 'frequency', 'month', 'designation', 'unit', 'company', 'corporate', 'business', 'currency', 'location', 'product', 'narration', 'department', 'country', 'speed', 'method', 'provider', 'user', 'utility', 'merchant', 'client']);
+
+function cellOf(fields: readonly string[], index: number): string {
+  // ="0123", '0123: how spreadsheets keep digits as text.
+  return (fields[index] ?? '').trim().replace(/^="?|"$|^'/g, '').trim();
+}
+
+const COMBINED = /^(\d[\d -]{7,22}\d)\s*[/|,;:-]?\s*([A-Za-z]{4}[0Oo][A-Za-z0-9]{6})$|^([A-Za-z]{4}[0Oo][A-Za-z0-9]{6})\s*[/|,;:-]?\s*(\d[\d -]{7,22}\d)$/;
+
+/** "1234567890 / SBIN0001234" (either order): the account and the IFSC, or undefined. */
+function splitCombined(value: string): { account: string; ifsc: string } | undefined {
+  const m = COMBINED.exec(value.trim());
+  if (!m) return undefined;
+  return m[1] !== undefined ? { account: m[1], ifsc: m[2]! } : { account: m[4]!, ifsc: m[3]! };
+}
+
+/**
+ * The account and IFSC cells of a row. When both are in one column (the account and IFSC
+ * columns are the same), the cell is split; a cell that does not split is all account (its
+ * row is INVALID for its missing IFSC).
+ */
+export function payeeCells(fields: readonly string[], columns: ColumnMap): { account: string; ifsc: string } {
+  const account = fields[columns.account] ?? '';
+  if (columns.account !== columns.ifsc) return { account, ifsc: fields[columns.ifsc] ?? '' };
+  return splitCombined(account) ?? { account, ifsc: '' };
+}
+
+/** What a column's first values look like. */
+interface ColumnStats {
+  /** Non-empty values. */
+  n: number;
+  ifsc: number;
+  micr: number;
+  account: number;
+  names: number;
+  /** Values holding an account number and an IFSC together. */
+  combined: number;
+  distinct: number;
+}
+
+function columnStats(sample: readonly SourceRecord[], index: number): ColumnStats {
+  const stats: ColumnStats = { n: 0, ifsc: 0, micr: 0, account: 0, names: 0, combined: 0, distinct: 0 };
+  const seen = new Set<string>();
+  for (const record of sample) {
+    const value = cellOf(record.fields, index);
+    if (value === '') continue;
+    stats.n += 1;
+    seen.add(value.toUpperCase());
+    const compact = value.toUpperCase().replace(/[\s-]/g, '');
+    if (IFSC_SHAPE.test(compact)) stats.ifsc += 1;
+    else if (MICR_SHAPE.test(compact)) stats.micr += 1;
+    if (ACCOUNT_SHAPE.test(compact)) stats.account += 1;
+    if (NAME_SHAPE.test(value) && value.length >= 2 && !IFSC_SHAPE.test(compact)) stats.names += 1;
+    if (splitCombined(value)) stats.combined += 1;
+  }
+  stats.distinct = seen.size;
+  return stats;
+}
+
+/** IFSCs, or IFSCs mixed with MICR codes (NACH sheets), with IFSCs at least as many. */
+function isIfscColumn(s: ColumnStats): boolean {
+  return s.n > 0 && s.ifsc > 0 && s.ifsc >= s.micr && s.ifsc + s.micr >= s.n * SHAPE_SHARE;
+}
+
+function isAccountColumn(s: ColumnStats): boolean {
+  return s.n > 0 && s.account >= s.n * SHAPE_SHARE;
+}
+
+function isNameColumn(s: ColumnStats): boolean {
+  return s.n > 0 && s.names >= s.n * SHAPE_SHARE;
+}
+
+function varies(s: ColumnStats): boolean {
+  return s.distinct > 1;
+}
+
+function headerWords(header: string): string[] {
+  return headerKey(header).split(' ');
+}
+
+/** Whether a record looks like a payee row: an IFSC-shaped cell and a 9–18-digit cell. */
+function looksLikePayeeRow(fields: readonly string[]): boolean {
+  const cells = fields.map((_, i) => cellOf(fields, i).toUpperCase().replace(/[\s-]/g, ''));
+  return cells.some((c) => IFSC_SHAPE.test(c)) && cells.some((c) => ACCOUNT_SHAPE.test(c));
+}
 
 export class HeaderRecogniser {
   private readonly overrides: ColumnOverrides;
@@ -103,26 +211,40 @@ export class HeaderRecogniser {
     if (records.every((r) => isBlank(r.fields))) throw new ColumnError('input has no header row');
     const headerIndex = this.findHeader(records);
     const header = records[headerIndex]!.fields;
+    // Header lines repeated on every printed page are not values.
+    const headerKeys = header.map((h) => h.trim().toLowerCase()).join('\u0000');
+    const sample = records.slice(headerIndex + 1)
+      .filter((r) => !isBlank(r.fields) && r.fields.map((f) => f.trim().toLowerCase()).join('\u0000') !== headerKeys)
+      .slice(0, SAMPLE_ROWS);
+    const stats = header.map((_, i) => columnStats(sample, i));
     const reasons: string[] = [];
-    const found = {} as Record<Role, Candidate | undefined>;
-    for (const role of ROLES) found[role] = this.choose(role, header, reasons);
-    const missing = (['account', 'ifsc'] as const).filter((role) => !found[role]);
+    let ifsc = this.chooseIfsc(header, stats, reasons);
+    // No IFSC column, but one column holds "account / IFSC" in every row: both are read from it.
+    const combined = ifsc ? undefined : this.chooseCombined(header, stats, reasons);
+    ifsc ??= combined;
+    const account = combined ?? this.chooseAccount(header, stats, ifsc, reasons);
+    const name = this.chooseName(header, stats, account, ifsc, reasons);
+    const missing = (['account', 'ifsc'] as const).filter((role) => !(role === 'account' ? account : ifsc));
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
-    const sample = records.slice(headerIndex + 1).filter((r) => !isBlank(r.fields)).slice(0, SAMPLE_ROWS);
-    this.checkContent(found.account!, found.ifsc!, found.name, sample);
+    this.checkContent(account!, ifsc!, name, sample);
     const line = records[headerIndex]!.line;
     reasons.unshift(`header found at line ${line}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
     return {
       headerIndex,
       headerLine: line,
       header,
-      columns: { account: found.account!.index, ifsc: found.ifsc!.index, name: found.name?.index ?? -1 },
-      names: { account: found.account!.header, ifsc: found.ifsc!.header, name: found.name?.header ?? null },
+      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1 },
+      names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null },
+      decidedBy: { account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null },
       reasons,
+      explain: explainColumns(header, stats),
     };
   }
 
-  /** The first line (of the first 20) that has an account and an IFSC column, or the forced one. */
+  /**
+   * The first line (of the first 20) whose headers name an account and an IFSC column; else the
+   * line above the first row whose cells hold an IFSC and an account number; or the forced one.
+   */
   private findHeader(records: readonly SourceRecord[]): number {
     if (this.headerRow !== undefined) {
       const index = records.findIndex((r) => r.line === this.headerRow);
@@ -131,15 +253,22 @@ export class HeaderRecogniser {
       }
       return index;
     }
-    for (let i = 0; i < records.length && records[i]!.line <= HEADER_SEARCH_LINES; i += 1) {
+    const within = (i: number) => i < records.length && records[i]!.line <= HEADER_SEARCH_LINES;
+    for (let i = 0; within(i); i += 1) {
       const fields = records[i]!.fields;
-      if (isBlank(fields)) continue;
-      if (this.hasRole('account', fields) && this.hasRole('ifsc', fields)) return i;
+      if (!isBlank(fields) && this.hasRole('account', fields) && this.hasRole('ifsc', fields)) return i;
+    }
+    for (let i = 0; within(i + 1); i += 1) {
+      if (!looksLikePayeeRow(records[i + 1]!.fields)) continue;
+      let above = i;
+      while (above >= 0 && isBlank(records[above]!.fields)) above -= 1;
+      if (above >= 0 && !looksLikePayeeRow(records[above]!.fields)) return above;
+      break;
     }
     // None has both: report on the line that came closest (the first non-blank one if none did).
     let best = records.findIndex((r) => !isBlank(r.fields));
     let bestScore = 0;
-    for (let i = 0; i < records.length && records[i]!.line <= HEADER_SEARCH_LINES; i += 1) {
+    for (let i = 0; within(i); i += 1) {
       const score = ROLES.filter((role) => this.candidates(role, records[i]!.fields).length > 0).length;
       if (score > bestScore) {
         best = i;
@@ -153,53 +282,121 @@ export class HeaderRecogniser {
     return this.candidates(role, fields).some((c) => c.rank !== 'payer');
   }
 
-  /** Every column that could hold `role`, with its rank; the named one alone when a flag names it. */
+  /** Every column whose header could hold `role`, with its rank; the named one alone when a flag names it. */
   private candidates(role: Role, header: readonly string[]): Candidate[] {
     const named = this.overrides[role];
     if (named !== undefined) {
       let index = header.indexOf(named);
       if (index < 0) index = header.findIndex((h) => h.trim() === named.trim());
       if (index < 0 && headerKey(named) !== '') index = header.findIndex((h) => headerKey(h) === headerKey(named));
-      return index < 0 ? [] : [{ index, header: header[index]!, rank: 'explicit', why: `named by ${FLAGS[role]}` }];
+      return index < 0 ? [] : [{ index, header: header[index]!, rank: 'explicit', why: `named by ${FLAGS[role]}`, by: 'flag' }];
     }
     const out: Candidate[] = [];
     header.forEach((h, index) => {
       const meaning = headerMeaning(h);
-      if (meaning?.role === role) out.push({ index, header: h, rank: meaning.rank, why: meaning.why });
+      if (meaning?.role === role) out.push({ index, header: h, rank: meaning.rank, why: meaning.why, by: 'header' });
     });
     return out;
   }
 
-  private choose(role: Role, header: readonly string[], reasons: string[]): Candidate | undefined {
+  /** The column named by a flag, or undefined when no flag names `role`. */
+  private named(role: Role, header: readonly string[], reasons: string[]): Candidate | undefined {
     const named = this.overrides[role];
+    if (named === undefined) return undefined;
     const all = this.candidates(role, header);
-    if (named !== undefined) {
-      if (all.length === 0) throw new ColumnError(`${FLAGS[role]} "${named}" is not a column of the input; headers found: ${listHeaders(header)}`);
-      const chosen = all[0]!;
-      const twins = header.flatMap((h, i) => (h === chosen.header ? [i + 1] : []));
-      if (twins.length > 1) {
-        throw new ColumnError(`header ${JSON.stringify(chosen.header)} names ${twins.length} columns (${twins.join(', ')}): rename all but one so that it is clear which one to use (${FLAGS[role]} cannot tell them apart)`);
-      }
-      reasons.push(`${WHAT[role]}: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, named by ${FLAGS[role]}`);
-      return chosen;
+    if (all.length === 0) throw new ColumnError(`${FLAGS[role]} "${named}" is not a column of the input; headers found: ${listHeaders(header)}`);
+    const chosen = all[0]!;
+    const twins = header.flatMap((h, i) => (h === chosen.header ? [i + 1] : []));
+    if (twins.length > 1) {
+      throw new ColumnError(`header ${JSON.stringify(chosen.header)} names ${twins.length} columns (${twins.join(', ')}): rename all but one so that it is clear which one to use (${FLAGS[role]} cannot tell them apart)`);
     }
-    const usable = all.filter((c) => c.rank !== 'payer');
-    if (usable.length === 0) return undefined;
-    const top = Math.max(...usable.map((c) => RANK_ORDER[c.rank as Rank]));
-    const best = usable.filter((c) => RANK_ORDER[c.rank as Rank] === top);
-    if (best.length > 1) {
-      const same = best.every((c) => c.header === best[0]!.header);
-      const list = best.map((c) => `${JSON.stringify(c.header)} (column ${c.index + 1})`).join(', ');
-      throw new ColumnError(
-        same
-          ? `header ${JSON.stringify(best[0]!.header)} names ${best.length} columns (${best.map((c) => c.index + 1).join(', ')}): rename all but one so that it is clear which one to use (${FLAGS[role]} cannot tell them apart)`
-          : `${best.length} columns could be the ${WHAT[role]}: ${list}; nothing tells them apart, so nothing was called. Name the right one, e.g. ${quoteFlag(role, best[0]!.header)}`,
-      );
-    }
+    reasons.push(`${WHAT[role]}: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, named by ${FLAGS[role]}`);
+    return chosen;
+  }
+
+  /** The IFSC column is the one whose values are IFSCs, whatever its header; by its header when no values say. */
+  private chooseIfsc(header: readonly string[], stats: readonly ColumnStats[], reasons: string[]): Candidate | undefined {
+    const named = this.named('ifsc', header, reasons);
+    if (named) return named;
+    const byHeader = this.candidates('ifsc', header);
+    const shaped: Candidate[] = stats.flatMap((s, index) => {
+      if (!isIfscColumn(s)) return [];
+      const h = byHeader.find((c) => c.index === index);
+      return [h ? { ...h, by: 'header and content' as const } : { index, header: header[index]!, rank: 'none' as const, why: 'no header alias', by: 'content' as const }];
+    });
+    const pool = shaped.length > 0 ? shaped : byHeader.filter((c) => c.rank !== 'payer');
+    return this.pick('ifsc', pool, stats, reasons);
+  }
+
+  /** The one column whose every value holds an account number and an IFSC ("1234567890 / SBIN0001234"). */
+  private chooseCombined(header: readonly string[], stats: readonly ColumnStats[], reasons: string[]): Candidate | undefined {
+    const pool: Candidate[] = stats.flatMap((s, index) => (s.n > 0 && s.combined === s.n ? [{ index, header: header[index]!, rank: 'none' as const, why: 'account and IFSC in one cell', by: 'content' as const }] : []));
+    if (pool.length > 1) throw new ColumnError(tieMessage('ifsc', pool));
+    const chosen = pool[0];
+    if (chosen) reasons.push(`account number and IFSC: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, both in one cell on each of the first ${stats[chosen.index]!.n} row(s): split`);
+    return chosen;
+  }
+
+  /**
+   * The payees' account: a header alias or a varying 9–18-digit column. Varying beats constant (a
+   * constant one is the payer's), then the header's qualifiers; a payer-qualified header
+   * ("DebitAccountNo" in a mandate file) is taken only when it varies and nothing better does.
+   */
+  private chooseAccount(header: readonly string[], stats: readonly ColumnStats[], ifsc: Candidate | undefined, reasons: string[]): Candidate | undefined {
+    const named = this.named('account', header, reasons);
+    if (named) return named;
+    const byHeader = this.candidates('account', header).filter((c) => c.index !== ifsc?.index);
+    const byContent: Candidate[] = stats.flatMap((s, index) => {
+      if (index === ifsc?.index || !isAccountColumn(s) || byHeader.some((c) => c.index === index)) return [];
+      if (headerWords(header[index]!).some((w) => NOT_ACCOUNT_WORDS.has(w))) return [];
+      return [{ index, header: header[index]!, rank: 'none' as const, why: 'no header alias', by: 'content' as const }];
+    });
+    const shaped = [...byHeader.filter((c) => isAccountColumn(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const })), ...byContent];
+    // No column holds account numbers (damaged by a spreadsheet, or no rows): the header decides, and the row checks say why.
+    let pool = shaped.length > 0 ? shaped : byHeader;
+    pool = pool.filter((c) => c.rank !== 'payer' || varies(stats[c.index]!));
+    return this.pick('account', pool, stats, reasons);
+  }
+
+  /**
+   * The payee's name: a header alias (a payer-qualified one when the account taken is payer-qualified:
+   * a collections or mandate file's payees are its remitters); else the one varying name-like column.
+   */
+  private chooseName(header: readonly string[], stats: readonly ColumnStats[], account: Candidate | undefined, ifsc: Candidate | undefined, reasons: string[]): Candidate | undefined {
+    const named = this.named('name', header, reasons);
+    if (named) return named;
+    const payerSide = account?.rank === 'payer';
+    // A payer-qualified name that is one value on every row is the payer's ("Corporate Name").
+    const byHeader = this.candidates('name', header).flatMap((c): Candidate[] => {
+      if (c.rank !== 'payer') return [c];
+      return payerSide && varies(stats[c.index]!) ? [{ ...c, rank: 'payee' }] : [];
+    });
+    // Of several, the ones holding names ("x1" or codes under a "Supplier Name" header do not).
+    const nameLike = byHeader.filter((c) => isNameColumn(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const }));
+    if (byHeader.length > 0) return this.pick('name', nameLike.length > 0 ? nameLike : byHeader, stats, reasons);
+    const taken = new Set([account?.index, ifsc?.index]);
+    const byContent = stats.flatMap((s, index): Candidate[] => {
+      if (taken.has(index) || !isNameColumn(s) || (s.n > 1 && !varies(s))) return [];
+      if (headerWords(header[index]!).some((w) => NOT_NAME_WORDS.has(w))) return [];
+      return [{ index, header: header[index]!, rank: 'none', why: 'no header alias', by: 'content' }];
+    });
+    // Only one column of names tells; several leave the name out (name matching is optional).
+    return byContent.length === 1 ? this.pick('name', byContent, stats, reasons) : undefined;
+  }
+
+  /** The best of `pool`: varying before constant, then by header rank; a true tie stops (exit 2). */
+  private pick(role: Role, pool: readonly Candidate[], stats: readonly ColumnStats[], reasons: string[]): Candidate | undefined {
+    if (pool.length === 0) return undefined;
+    const score = (c: Candidate) => (varies(stats[c.index]!) ? 100 : 0) + rankValue(c.rank);
+    const top = Math.max(...pool.map(score));
+    const best = pool.filter((c) => score(c) === top);
+    if (best.length > 1) throw new ColumnError(tieMessage(role, best));
     const chosen = best[0]!;
-    const others = all.filter((c) => c !== chosen);
-    const passed = others.length === 0 ? '' : `; not ${others.map((c) => `${JSON.stringify(c.header)} (${c.rank === 'payer' ? "the payer's own" : c.rank})`).join(', ')}`;
-    reasons.push(`${WHAT[role]}: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, ${chosen.why}${passed}`);
+    const others = pool.filter((c) => c !== chosen);
+    const passed = others.length === 0 ? '' : `; not ${others.map((c) => `${JSON.stringify(c.header)} (${describeRank(c, stats[c.index]!)})`).join(', ')}`;
+    const s = stats[chosen.index]!;
+    const content = chosen.by === 'header' ? '' : `; by its content: ${describeContent(role, s)}`;
+    reasons.push(`${WHAT[role]}: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, ${chosen.rank === 'none' ? 'no header alias' : chosen.why}${content}${passed}`);
     return chosen;
   }
 
@@ -216,9 +413,9 @@ export class HeaderRecogniser {
     return `input has ${what}${payerNote}; headers found: ${listHeaders(header)}${line > 1 ? ` (line ${line})` : ''}${searched}`;
   }
 
-  /** The first rows of the chosen columns must look like what they are said to be (unless named). */
+  /** The first rows of columns taken by their header alone must look like what they are said to be. */
   private checkContent(account: Candidate, ifsc: Candidate, name: Candidate | undefined, sample: readonly SourceRecord[]): void {
-    if (ifsc.rank !== 'explicit') {
+    if (ifsc.by === 'header') {
       const values = sample.map((r) => (r.fields[ifsc.index] ?? '').trim().toUpperCase().replace(/\s+/g, '')).filter((v) => v !== '');
       const shaped = values.filter((v) => IFSC_SHAPE.test(v.replace(/^="?|"$|^'/g, ''))).length;
       if (values.length > 0 && shaped * 2 < values.length) {
@@ -233,8 +430,8 @@ export class HeaderRecogniser {
       const values = rows.map((r) => r.fields[account.index]!.replace(/[\s-]/g, ''));
       // One payee repeated (same IFSC, same name) is a run of duplicates; one account beside
       // payees that differ is the payer's.
-      const varies = (index: number | undefined) => index !== undefined && new Set(rows.map((r) => (r.fields[index] ?? '').trim().toUpperCase())).size > 1;
-      if (values.length >= CONSTANT_ACCOUNT_MIN_ROWS && values.every((v) => v === values[0]) && (varies(ifsc.index) || varies(name?.index))) {
+      const differs = (index: number | undefined) => index !== undefined && new Set(rows.map((r) => (r.fields[index] ?? '').trim().toUpperCase())).size > 1;
+      if (values.length >= CONSTANT_ACCOUNT_MIN_ROWS && values.every((v) => v === values[0]) && (differs(ifsc.index) || differs(name?.index))) {
         const masked = values[0]!.length <= 4 ? '****' : `…${values[0]!.slice(-4)}`;
         throw new ColumnError(
           `column ${JSON.stringify(account.header)} holds the same account (${masked}) on each of the first ${values.length} rows: it looks like the payer's own debit account, not the payees'. Nothing was called. Name the payee account column with --account-col "<header>" (naming ${JSON.stringify(account.header)} itself runs it as it is)`,
@@ -242,6 +439,36 @@ export class HeaderRecogniser {
       }
     }
   }
+}
+
+function tieMessage(role: Role, best: readonly Candidate[]): string {
+  const same = best.every((c) => c.header === best[0]!.header);
+  if (same) {
+    return `header ${JSON.stringify(best[0]!.header)} names ${best.length} columns (${best.map((c) => c.index + 1).join(', ')}): rename all but one so that it is clear which one to use (${FLAGS[role]} cannot tell them apart)`;
+  }
+  const list = best.map((c) => `${JSON.stringify(c.header)} (column ${c.index + 1})`).join(', ');
+  return `${best.length} columns could be the ${WHAT[role]}: ${list}; nothing tells them apart, so nothing was called. Name the right one, e.g. ${quoteFlag(role, best[0]!.header)}`;
+}
+
+function describeRank(c: Candidate, s: ColumnStats): string {
+  const rank = c.rank === 'payer' ? "the payer's own" : c.rank === 'none' ? 'by content only' : c.rank;
+  return s.n > 1 && !varies(s) ? `${rank}, one value on every row` : rank;
+}
+
+function describeContent(role: Role, s: ColumnStats): string {
+  if (role === 'ifsc') return `${s.ifsc} of ${s.n} value(s) IFSC-shaped${s.micr > 0 ? `, ${s.micr} MICR` : ''}, ${s.distinct} distinct`;
+  if (role === 'account') return `${s.account} of ${s.n} value(s) of 9-18 digits, ${s.distinct} distinct`;
+  return `${s.names} of ${s.n} value(s) name-like, ${s.distinct} distinct`;
+}
+
+/** `--explain-columns`: each column's header meaning and content scores. */
+function explainColumns(header: readonly string[], stats: readonly ColumnStats[]): string[] {
+  return header.map((h, i) => {
+    const meaning = headerMeaning(h);
+    const s = stats[i]!;
+    const said = meaning ? `${meaning.role} (${meaning.rank})` : '-';
+    return `column ${i + 1} ${JSON.stringify(h.length > HEADER_SHOWN_CHARS ? `${h.slice(0, HEADER_SHOWN_CHARS)}…` : h)}: header ${said}; ${s.n} value(s): IFSC ${s.ifsc}, MICR ${s.micr}, 9-18 digits ${s.account}, name-like ${s.names}, ${s.distinct} distinct`;
+  });
 }
 
 /** The columns of a header line alone (no header search, no content checks): for callers with a known header. */

@@ -10,6 +10,7 @@ import { symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
 import type { ResultRecord } from '../state/types.js';
 import { openXlsxWriter } from '../input/xlsx.js';
+import type { CsvFormat } from '../input/read-csv.js';
 
 export const APPENDED_COLUMNS = [
   'verify_status',
@@ -37,7 +38,8 @@ export const APPENDED_COLUMNS = [
   'changed_since',
 ] as const;
 
-export type RowStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED';
+/** SKIPPED [input]: a row that is not a payee (blank, total, repeated header, note), copied through, never called. */
+export type RowStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'SKIPPED';
 export type RowSource = 'api' | 'reuse' | 'duplicate' | 'local';
 
 export interface RowOutcome {
@@ -182,19 +184,30 @@ const CSV_OPTIONS = { eof: true, record_delimiter: 'unix', quoted_match: '\r' } 
 const RECORDS_PER_CALL = 64;
 
 /** Output records as CSV text, one batch at a time (a few sync calls per batch, not a stream transform per row). */
-export function encodeCsv(rows: readonly (readonly string[])[]): string {
-  if (rows.length <= RECORDS_PER_CALL) return stringify(rows as string[][], CSV_OPTIONS);
+export function encodeCsv(rows: readonly (readonly string[])[], options: typeof CSV_OPTIONS | CsvStringifyOptions = CSV_OPTIONS): string {
+  if (rows.length <= RECORDS_PER_CALL) return stringify(rows as string[][], options);
   let text = '';
-  for (let at = 0; at < rows.length; at += RECORDS_PER_CALL) text += stringify(rows.slice(at, at + RECORDS_PER_CALL) as string[][], CSV_OPTIONS);
+  for (let at = 0; at < rows.length; at += RECORDS_PER_CALL) text += stringify(rows.slice(at, at + RECORDS_PER_CALL) as string[][], options);
   return text;
 }
 
-export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = []): CsvOutput {
+type CsvStringifyOptions = { eof: true; record_delimiter: string; quoted_match: '\r'; delimiter: string };
+
+/** [input] The input's delimiter and line endings for the output (its BOM is written by openCsvOutput). */
+function stringifyOptions(format: CsvFormat | undefined): typeof CSV_OPTIONS | CsvStringifyOptions {
+  if (!format || (format.delimiter === ',' && format.eol === '\n')) return CSV_OPTIONS;
+  return { eof: true, record_delimiter: format.eol, quoted_match: '\r', delimiter: format.delimiter };
+}
+
+/** `format` [input]: the input's delimiter, BOM and line endings, kept (default: comma, no BOM, LF). */
+export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = [], format?: CsvFormat): CsvOutput {
   const target = path.resolve(outputPath);
   removeStaleTemps(target, isAlive);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   if (path.extname(target).toLowerCase() === '.xlsx') return openXlsxOutput(outputPath, target, temp, [...preamble, header]);
   const file = fs.createWriteStream(temp, { mode: 0o600 });
+  const csvOptions = stringifyOptions(format);
+  if (format?.bom) file.write('\uFEFF');
   const state: { failure: Error | undefined } = { failure: undefined };
   const remember = (error: Error) => {
     state.failure ??= error;
@@ -220,7 +233,7 @@ export function openCsvOutput(outputPath: string, header: readonly string[], isA
   const writeRows = async (rows: readonly (readonly string[])[]) => {
     check();
     if (rows.length === 0) return;
-    if (!file.write(encodeCsv(rows))) await drained();
+    if (!file.write(encodeCsv(rows, csvOptions))) await drained();
     check();
   };
   void writeRows([...preamble, header]).catch(remember);

@@ -52,6 +52,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
   // The one owner of the input and the rate limiter: closed here whatever happens.
   try {
     for (const line of input.reasons) deps.log.info(line);
+    for (const line of input.warnings) deps.log.warn(line); // e.g. invalid UTF-8 bytes replaced
     // The rate limiter is set up before any call: an unusable --redis stops here.
     const limiter = await createLimiter(options, deps.stopSignal);
     try {
@@ -122,7 +123,7 @@ interface Prepared {
 function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop, limiter, summary, started }: Prepared): Stages {
   const { store, now } = deps;
   const { header, columns } = input;
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble);
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, input.format);
   const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
@@ -153,6 +154,12 @@ async function readRows({ input, stop, writer, planner, progress }: Stages): Pro
       if (stop.reason) break;
       const next = await input.records.next();
       if (next.done) break;
+      // [input] Rows that are not payees keep their place in the output and cost nothing.
+      if (next.value.notPayee !== undefined) {
+        planner.skip(writer.admit(next.value.fields, next.value.line), next.value.notPayee);
+        writer.pump();
+        continue;
+      }
       row += 1;
       progress.rowsRead = row;
       planner.plan(writer.admit(next.value.fields, next.value.line), row);

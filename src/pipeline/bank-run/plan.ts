@@ -7,7 +7,7 @@
 import type { BankStore } from '../../state/bank-store.js';
 import type { PayeeRecord } from '../../state/types.js';
 import { unknownBankReason, type IfscRegistry } from '../../input/ifsc-registry.js';
-import type { ColumnMap } from '../../input/recognise.js';
+import { payeeCells, type ColumnMap } from '../../input/recognise.js';
 import { checkRow, unwrapSpreadsheetText } from '../checks.js';
 import type { PayeeLedger } from './ledger.js';
 import type { LivePayees } from './payees.js';
@@ -63,11 +63,13 @@ export class Planner {
       summary.avoided.local += 1;
       return;
     }
-    const check = checkRow(fields[columns.account] ?? '', fields[columns.ifsc] ?? '');
+    // [input] Account and IFSC may share one cell ("1234567890 / SBIN0001234"): payeeCells splits it.
+    const cells = payeeCells(fields, columns);
+    const check = checkRow(cells.account, cells.ifsc);
     // The IFSC registry: a bank code that issues no IFSCs is INVALID, with no call; what it says
     // of the IFSC stays with the row for its output (bank_name, the note in verify_reason).
     const registry = this.parts.ifscRegistry;
-    const lookup = registry?.lookup(unwrapSpreadsheetText(fields[columns.ifsc] ?? '').replace(/\s+/g, ''));
+    const lookup = registry?.lookup(unwrapSpreadsheetText(cells.ifsc).replace(/\s+/g, ''));
     slot.ifsc = lookup;
     const unknownBank = check.ok && lookup?.status === 'unknown-bank' ? unknownBankReason(lookup, registry!) : undefined;
     if (!check.ok || unknownBank !== undefined) {
@@ -85,6 +87,11 @@ export class Planner {
     } else {
       this.planStored(slot, row, check.account, check.ifsc);
     }
+  }
+
+  /** [input] A row that is not a payee (src/input/row-kind.ts): copied through, SKIPPED, no call, no state. */
+  skip(slot: Slot, reason: string): void {
+    slot.outcome = { status: 'SKIPPED', reason: `not a payee row: ${reason}`, source: '', result: undefined, requestId: '' };
   }
 
   private planDryRun(slot: Slot, row: number, account: string, ifsc: string): void {

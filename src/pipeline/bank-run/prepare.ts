@@ -6,7 +6,9 @@
 import { RunLockedError, UsageError } from '../../errors.js';
 import { openPayeeFile, type InputSummary } from '../../input/payee-file.js';
 import type { ColumnMap } from '../../input/recognise.js';
-import type { CsvRecord } from '../../input/read-csv.js';
+import type { InputRow } from '../../input/payee-file.js';
+import type { CsvFormat } from '../../input/read-csv.js';
+import { describeInvalidUtf8 } from '../../input/inspect.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { describeHolder, heartbeatMoved, lockIdentity, LEASE_POLL_MS, LOCK_HEARTBEAT_MS, LOCK_LEASE_MS, SYSTEM_PROBE, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from '../../state/run-lock.js';
 import { inspectInput, type InputInfo } from '../../input/inspect.js';
@@ -26,10 +28,14 @@ export interface OpenedInput {
   reasons: string[];
   /** How the input was read, for the summary's `input`. */
   summary: InputSummary;
-  /** The data rows, after the header. */
-  records: AsyncIterator<CsvRecord>;
+  /** The data rows, after the header (rows that are not payees carry `notPayee`). */
+  records: AsyncIterator<InputRow>;
   /** The file's identity before its rows were read: compared after the last (src/input/unchanged.ts). */
   identity: FileIdentity | undefined;
+  /** A CSV input's delimiter, BOM and line endings, kept by the output. */
+  format: CsvFormat | undefined;
+  /** Warnings for the run log (invalid UTF-8 bytes replaced). */
+  warnings: string[];
   close(): void;
 }
 
@@ -41,14 +47,20 @@ export interface OpenedInput {
 export async function openInput(options: BankRunOptions): Promise<OpenedInput> {
   const identity = fileIdentity(options.inputPath);
   const info = await (options.inspection ?? inspectInput(options.inputPath));
-  const file = await openPayeeFile(options.inputPath, info.encoding, { columns: options.columns, headerRow: options.headerRow, sheet: options.sheet });
+  const file = await openPayeeFile(options.inputPath, info.encoding, {
+    columns: options.columns, headerRow: options.headerRow, sheet: options.sheet, delimiter: options.delimiter, explainColumns: options.explainColumns,
+  });
+  const invalid = describeInvalidUtf8(options.inputPath, info);
   const { header, columns } = file;
   const appended = file.appendedNames(appendedColumns(columns.name >= 0));
   const reasons = [...file.reasons];
   for (const [from, to] of Object.entries(file.summary.renamed)) {
     reasons.push(`output column ${from} is written as ${to}: the input already has a column ${from}`);
   }
-  return { info, header, columns, appended, preamble: file.preamble, reasons, summary: file.summary, records: file.records, identity, close: () => file.close() };
+  return {
+    info, header, columns, appended, preamble: file.preamble, reasons, summary: file.summary, records: file.records, identity,
+    format: file.format, warnings: invalid === undefined ? [] : [invalid], close: () => file.close(),
+  };
 }
 
 export interface ChosenRun {

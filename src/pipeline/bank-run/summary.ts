@@ -6,7 +6,7 @@ import type { InputSummary } from '../../input/payee-file.js';
 import type { RowOutcome, RowStatus } from '../write.js';
 import type { BankRunOptions, BankRunSummary, StopReason } from './types.js';
 
-export const STATUSES: readonly RowStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED'];
+export const STATUSES: readonly RowStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'SKIPPED'];
 
 export function emptyCounts(): Record<RowStatus, number> {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;

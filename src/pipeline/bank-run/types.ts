@@ -10,6 +10,7 @@ import type { IfscLookup, IfscRegistry } from '../../input/ifsc-registry.js';
 import type { InputSummary } from '../../input/payee-file.js';
 import type { ColumnOverrides } from '../../input/recognise.js';
 import type { InputInfo } from '../../input/inspect.js';
+import type { Delimiter } from '../../input/read-csv.js';
 import type { RowOutcome, RowStatus } from '../write.js';
 
 export interface BankRunOptions {
@@ -31,6 +32,10 @@ export interface BankRunOptions {
   headerRow?: number | undefined;
   /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
   sheet?: string | undefined;
+  /** `--delimiter` [input]: the CSV delimiter (default: sniffed). */
+  delimiter?: Delimiter | undefined;
+  /** `--explain-columns` [input]: log each column's header meaning and content scores (default: off). */
+  explainColumns?: boolean | undefined;
   maxCalls?: number | undefined;
   maxSpend?: number | undefined;
   pricePl: number;

@@ -95,6 +95,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
   if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
+  if (flags.delimiter !== undefined && /\.xlsx$/i.test(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
   const reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse, '--reuse');
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const depositMemoryMs = parseDuration(flags.depositMemory, '--deposit-memory');
@@ -203,6 +204,8 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
     headerRow: flags.headerRow,
     sheet: flags.sheet,
+    delimiter: flags.delimiter,
+    explainColumns: flags.explainColumns,
     maxCalls: flags.maxCalls,
     maxSpend: flags.maxSpend,
     pricePl: settings.pricePl,

@@ -1,6 +1,7 @@
 /** `vas-verify bank`: its flags, and how they reach the command (./index.ts). */
 import type { Argv } from 'yargs';
 import type { InputInfo } from '../../../input/inspect.js';
+import type { Delimiter } from '../../../input/read-csv.js';
 import { inspectInBackground } from '../../../input/inspect.js';
 import type { RunMode } from '../../../state/types.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
@@ -20,6 +21,9 @@ export interface BankFlags {
   /** `--header-row N` and `--sheet NAME` (src/input/). */
   headerRow?: number | undefined;
   sheet?: string | undefined;
+  /** `--delimiter` and `--explain-columns` (src/input/). */
+  delimiter?: Delimiter | undefined;
+  explainColumns: boolean;
   reuse?: string | undefined;
   depositMemory: string;
   retryUnconfirmed: boolean;
@@ -60,6 +64,8 @@ function bankOptions<T>(y: Argv<T>) {
     .option('name-col', { type: 'string', describe: 'Header of the payee name column' })
     .option('header-row', { type: 'number', describe: 'Line of the header (default: found in the first 20 lines)' })
     .option('sheet', { type: 'string', describe: 'Sheet of an .xlsx input (default: the first)' })
+    .option('delimiter', { choices: ['comma', 'semicolon', 'tab', 'pipe'] as const, describe: 'CSV delimiter (default: sniffed from the first lines; the output keeps it)' })
+    .option('explain-columns', { type: 'boolean', default: false, describe: 'Log how each column scored (header, IFSCs, account numbers, names) when the columns are chosen' })
     .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
     .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
     .option('deposit-memory', { type: 'string', default: '90d', describe: 'A payee with a penny-drop younger than this (any run, any file) is not sent another; at least 30d' })
@@ -82,6 +88,8 @@ function bankOptions<T>(y: Argv<T>) {
     .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run');
 }
 
+const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
+
 function toBankFlags(args: Record<string, unknown>): BankFlags {
   return {
     input: args.input as string,
@@ -96,6 +104,8 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     nameCol: args['name-col'] as string | undefined,
     headerRow: args['header-row'] as number | undefined,
     sheet: args.sheet as string | undefined,
+    delimiter: DELIMITER_NAMES[args.delimiter as string],
+    explainColumns: args['explain-columns'] as boolean,
     reuse: args.reuse as string | undefined,
     depositMemory: args['deposit-memory'] as string,
     retryUnconfirmed: args['retry-unconfirmed'] as boolean,

@@ -1,0 +1,36 @@
+/**
+ * Rows of a payee file that are not payees (docs/ARCHITECTURE.md, "Layout", src/input/): blank
+ * rows, total and subtotal rows, header lines repeated on every printed page, notes and footers
+ * ("Prepared by …"). They are copied to the output in place, SKIPPED, and never called. A row with
+ * a payee's name but no account number is a payee row (it is INVALID, with its reason).
+ */
+import type { ColumnMap } from './recognise.js';
+
+const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*)total\b/i;
+const SUBTOTAL = /sub\s*-?\s*total/i;
+/** An amount or a count: what a control-total row holds. */
+const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
+const ACCOUNT = /^\d{9,18}$/;
+const NOTE = /^(prepared|checked|verified|approved|authori[sz]ed|signature|signatory|note|notes|remarks?|generated|printed|page \d)\b|^[^:]{1,30}:\s/i;
+
+/** Why a data row is not a payee row ("a total row"), or undefined for a payee row. */
+export function notPayeeReason(fields: readonly string[], header: readonly string[], columns: ColumnMap): string | undefined {
+  const cells = fields.map((f) => f.trim());
+  if (cells.every((c) => c === '')) return 'a blank row';
+  if (cells.length === header.length && cells.every((c, i) => c.toLowerCase() === header[i]!.trim().toLowerCase())) return 'a repeated header line';
+  const cell = (index: number) => (index >= 0 ? (cells[index] ?? '') : '');
+  const filled = cells.filter((c) => c !== '');
+  // A total row may put its sum under the account header (Odoo's payment advice does): with no
+  // IFSC and no account number in it, a "Total" makes it a total row.
+  const noAccount = cell(columns.account) === '' || !ACCOUNT.test(cell(columns.account).replace(/[\s-]/g, ''));
+  if (cell(columns.ifsc) === '' && noAccount && filled.some((c) => TOTAL.test(c))) {
+    return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
+  }
+  // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
+  if (cell(columns.account) !== '' || cell(columns.ifsc) !== '') return undefined;
+  // A footer may sit in the name column: "Prepared by: …", "Note: …", "Page 2 of 3".
+  if (filled.length <= 2 && filled.some((c) => NOTE.test(c))) return 'a note';
+  if (cell(columns.name) !== '') return undefined;
+  if (filled.every((c) => NUMBER.test(c))) return 'a total row';
+  return 'a note';
+}

@@ -1,0 +1,101 @@
+/** Issue #29: columns chosen by header and content together, rows that are not payees, the CSV format sniffed. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HeaderRecogniser, type SourceRecord } from '../src/input/recognise.js';
+import { notPayeeReason } from '../src/input/row-kind.js';
+import { sniffDelimiter } from '../src/input/read-csv.js';
+import { headerMeaning } from '../src/input/aliases.js';
+import { ColumnError } from '../src/errors.js';
+
+const lines = (...rows: string[][]): SourceRecord[] => rows.map((fields, i) => ({ fields, line: i + 1 }));
+const IFSCS = ['SBIN0000001', 'HDFC0000001', 'ICIC0000002', 'UTIB0000004'];
+const rows = (n: number, make: (i: number) => string[]) => Array.from({ length: n }, (_, i) => make(i));
+
+test('the IFSC column is the one holding IFSCs, whatever its header; MICR codes mixed in still count', () => {
+  const records = lines(['Ref', 'Credit to', 'Bank code (IFSC or MICR)', 'Holder'], ...rows(4, (i) => [`R${i}`, `50010001001${i}`, i === 2 ? '400240015' : IFSCS[i]!, `Asha ${'ABCD'[i]} Verma`]));
+  const choice = new HeaderRecogniser().recognise(records);
+  assert.deepEqual(choice.columns, { account: 1, ifsc: 2, name: 3 });
+  assert.deepEqual(choice.decidedBy, { account: 'content', ifsc: 'content', name: 'content' });
+  assert.match(choice.reasons.find((r) => r.startsWith('IFSC'))!, /by its content: 3 of 4 value\(s\) IFSC-shaped, 1 MICR/);
+});
+
+test('two IFSC columns: the varying one is the payees\', the constant one the sponsor bank\'s; a true tie stops naming both', () => {
+  const header = ['Sponsor Bank IFSC / MICR / IIN', 'Destination Bank IFSC / MICR / IIN', "Beneficiary's Bank Account number"];
+  const choice = new HeaderRecogniser().recognise(lines(header, ...rows(4, (i) => ['ICIC0000104', IFSCS[i]!, `50010001001${i}`])));
+  assert.equal(choice.names.ifsc, 'Destination Bank IFSC / MICR / IIN');
+  assert.throws(() => new HeaderRecogniser().recognise(lines(header, ['ICIC0000104', 'SBIN0000001', '500100010011'])), (e: Error) =>
+    e instanceof ColumnError && /2 columns could be the IFSC: "Sponsor Bank IFSC \/ MICR \/ IIN" \(column 1\), "Destination Bank IFSC \/ MICR \/ IIN" \(column 2\).*--ifsc-col/.test(e.message));
+});
+
+test('the payees\' account under a payer-sounding header is taken when it varies and no other does; a constant one is the payer\'s', () => {
+  const mandate = lines(['UMRN', 'DebitCustomerName', 'DebitAccountNo', 'DebitIFSC', 'CorporateAccount'], ...rows(4, (i) => [`ICIC702181123000000${i}`, `Payee ${'ABCD'[i]}`, `50010001001${i}`, IFSCS[i]!, '7878780080316316']));
+  const choice = new HeaderRecogniser().recognise(mandate);
+  assert.deepEqual(choice.names, { account: 'DebitAccountNo', ifsc: 'DebitIFSC', name: 'DebitCustomerName' });
+  // Phone numbers, UAN and Aadhaar numbers are 9-18 digits and vary, but their headers say what they are.
+  const payroll = lines(['Name', 'Mobile', 'UAN_No', 'Bank_AC', 'IFSC_Code'], ...rows(4, (i) => [`Asha ${'ABCD'[i]}`, `987654321${i}`, `10163932484${i}`, `50010001001${i}`, IFSCS[i]!]));
+  assert.equal(new HeaderRecogniser().recognise(payroll).names.account, 'Bank_AC');
+});
+
+test('the header line is found by content: the line above the first rows of IFSCs and account numbers, instructions in its cells', () => {
+  const records = lines(
+    ['Fill one row per vendor'],
+    ['Payee (as per bank) - required', 'A/C (digits only; typically 9-18)', 'Bank branch code 11 chars'],
+    ...rows(3, (i) => [`Vendor ${'ABC'[i]}`, `50010001001${i}`, IFSCS[i]!]),
+  );
+  const choice = new HeaderRecogniser().recognise(records);
+  assert.equal(choice.headerLine, 2);
+  assert.deepEqual(choice.columns, { account: 1, ifsc: 2, name: 0 });
+  // A header cell that carries instructions is read by its words before the parenthesis.
+  assert.equal(headerMeaning("Beneficiary's Account Number (Mandatory) Typically 9-18 digits")?.role, 'account');
+});
+
+test('Indian-language headers: Hindi, Tamil, Bengali…', () => {
+  const choice = new HeaderRecogniser().recognise(lines(['लाभार्थी का नाम', 'खाता संख्या', 'आईएफएससी कोड'], ['अजय कुमार', '500100010011', 'SBIN0000001']));
+  assert.deepEqual(choice.decidedBy, { account: 'header and content', ifsc: 'header and content', name: 'header and content' });
+  assert.equal(headerMeaning('கணக்கு எண்')?.role, 'account');
+  assert.equal(headerMeaning('নাম')?.role, 'name');
+});
+
+test('--explain-columns: one line per column with its scores', () => {
+  const choice = new HeaderRecogniser().recognise(lines(['Name', 'Account No', 'IFSC'], ['Asha', '500100010011', 'SBIN0000001']));
+  assert.deepEqual(choice.explain, [
+    'column 1 "Name": header name (weak); 1 value(s): IFSC 0, MICR 0, 9-18 digits 0, name-like 1, 1 distinct',
+    'column 2 "Account No": header account (plain); 1 value(s): IFSC 0, MICR 0, 9-18 digits 1, name-like 0, 1 distinct',
+    'column 3 "IFSC": header ifsc (plain); 1 value(s): IFSC 1, MICR 0, 9-18 digits 0, name-like 0, 1 distinct',
+  ]);
+});
+
+test('rows that are not payees: blank, totals, subtotals, repeated headers, notes; a named payee without an account is a payee row', () => {
+  const header = ['Sr', 'Name', 'Account', 'IFSC', 'Amount'];
+  const columns = { account: 2, ifsc: 3, name: 1 };
+  const kind = (fields: string[]) => notPayeeReason(fields, header, columns);
+  assert.equal(kind(['', '', '', '', '']), 'a blank row');
+  assert.equal(kind(['TOTAL', '10 employees', '', '', '10000.00']), 'a total row');
+  assert.equal(kind(['', '', 'Total:', '', '']), 'a total row');
+  assert.equal(kind(['', 'Sub Total', '', '', '5000']), 'a subtotal row');
+  assert.equal(kind(['', '', '10000.00', '', '']), undefined, 'a bad account with no label saying total is a payee row (INVALID)');
+  assert.equal(kind(['', '', '', '', '10000.00']), 'a total row', 'a control-total row');
+  assert.equal(kind([...header]), 'a repeated header line');
+  assert.equal(kind(['Prepared by: payroll', '', '', '', '']), 'a note');
+  assert.equal(kind(['1', 'Asha Verma', '', '', '500']), undefined, 'a payee with no account is INVALID, not skipped');
+  assert.equal(kind(['1', 'Asha Verma', '500100010011', 'SBIN0000001', '500']), undefined);
+});
+
+test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not count', () => {
+  assert.equal(sniffDelimiter('Name;Account Number;IFSC\nA;1;S\nB;2;T\n'), ';');
+  assert.equal(sniffDelimiter('Name\tAccount\tIFSC\nA\t1\tS\n'), '\t');
+  assert.equal(sniffDelimiter('Name|Account|IFSC\nA|1|S\nB|2|T\n'), '|');
+  assert.equal(sniffDelimiter('Name,Amount\n"Verma; Asha",1\n"Iyer; M",2\n'), ',');
+  assert.equal(sniffDelimiter('just one column\nand another\n'), ',');
+});
+
+test('account and IFSC in one cell: split when every value of the column holds both', async () => {
+  const { payeeCells } = await import('../src/input/recognise.js');
+  const choice = new HeaderRecogniser().recognise(lines(['Vendor', 'Bank details'], ['Asha Verma', '500100010011 / SBIN0000001'], ['Ravi Kumar', 'HDFC0000001-500100010048']));
+  assert.equal(choice.columns.account, 1);
+  assert.equal(choice.columns.ifsc, 1);
+  assert.match(choice.reasons.join('\n'), /account number and IFSC: column 2 "Bank details", both in one cell on each of the first 2 row\(s\): split/);
+  assert.deepEqual(payeeCells(['Asha Verma', '500100010011 / SBIN0000001'], choice.columns), { account: '500100010011', ifsc: 'SBIN0000001' });
+  assert.deepEqual(payeeCells(['Ravi', 'HDFC0000001-500100010048'], choice.columns), { account: '500100010048', ifsc: 'HDFC0000001' });
+  assert.deepEqual(payeeCells(['Meena', '500100010085'], choice.columns), { account: '500100010085', ifsc: '' }, 'a cell that does not split is INVALID for its missing IFSC');
+});
