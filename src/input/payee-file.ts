@@ -7,14 +7,17 @@ import path from 'node:path';
 import type { Encoding } from './inspect.js';
 import { openCsvRecords, type CsvRecord } from './read-csv.js';
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides } from './recognise.js';
-import { openXlsxRecords, type XlsxRecords } from './xlsx.js';
+import { openXlsxRecords, quoteSheets, type XlsxRecords } from './xlsx.js';
+import { ColumnError } from '../errors.js';
 
 export interface PayeeFileOptions {
   columns: ColumnOverrides;
   /** `--header-row N`: the header is at line N (1-based). */
   headerRow?: number | undefined;
-  /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
+  /** `--sheet NAME` of an .xlsx input (default: the first sheet, or the one sheet whose content is a payee list). */
   sheet?: string | undefined;
+  /** A spreadsheet's spool folder (the state file's folder; see xlsx.ts). Default: none, nothing spooled. */
+  spoolDir?: string | undefined;
 }
 
 /** How the file was read: what the summary's `input` records (docs/ARCHITECTURE.md, "Summary JSON"). */
@@ -50,7 +53,7 @@ export function isXlsxPath(file: string): boolean {
 /** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read. */
 export async function openPayeeFile(inputPath: string, encoding: Encoding, options: PayeeFileOptions): Promise<PayeeFile> {
   const xlsx = isXlsxPath(inputPath);
-  const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet) : openCsvRecords(inputPath, encoding, true);
+  const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet, { spoolDir: options.spoolDir }) : openCsvRecords(inputPath, encoding, true);
   const iterator = reader.records[Symbol.asyncIterator]();
   try {
     // Enough lines to find the header and to look at the first rows under it.
@@ -61,7 +64,7 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
       if (next.done) break;
       head.push(next.value);
     }
-    const choice = new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head);
+    const choice = recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head), xlsx ? (reader as XlsxRecords) : undefined, options.sheet);
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
@@ -96,6 +99,16 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
   } catch (error) {
     reader.close();
     throw error;
+  }
+}
+
+/** In a workbook of several sheets, a sheet whose columns are not found may be the wrong sheet: the message lists them and `--sheet`. */
+function recogniseSheet<T>(recognise: () => T, book: XlsxRecords | undefined, named: string | undefined): T {
+  try {
+    return recognise();
+  } catch (error) {
+    if (!(error instanceof ColumnError) || book === undefined || named !== undefined || book.sheets.length < 2) throw error;
+    throw new ColumnError(`${error.message} (in sheet ${JSON.stringify(book.sheet)}; the workbook's sheets: ${quoteSheets(book.sheets)}; name the payee sheet with --sheet NAME)`, { cause: error });
   }
 }
 

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
 import type { ResultRecord } from '../state/types.js';
-import { openXlsxWriter } from '../input/xlsx.js';
+import { openXlsxWriter } from '../output/xlsx.js';
 
 export const APPENDED_COLUMNS = [
   'verify_status',

@@ -40,7 +40,7 @@ export interface OpenedInput {
  */
 export async function openInput(options: BankRunOptions): Promise<OpenedInput> {
   const info = await (options.inspection ?? inspectInput(options.inputPath));
-  const file = await openPayeeFile(options.inputPath, info.encoding, { columns: options.columns, headerRow: options.headerRow, sheet: options.sheet });
+  const file = await openPayeeFile(options.inputPath, info.encoding, { columns: options.columns, headerRow: options.headerRow, sheet: options.sheet, spoolDir: options.spoolDir });
   const { header, columns } = file;
   const appended = file.appendedNames(appendedColumns(columns.name >= 0));
   const reasons = [...file.reasons];

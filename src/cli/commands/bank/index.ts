@@ -1,5 +1,6 @@
 /** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
 import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../../api/client.js';
@@ -75,7 +76,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.redis !== undefined && flags.rate === undefined) throw new UsageError('--redis shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)');
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
-  if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
+  if (flags.sheet !== undefined && !/\.(xlsx|xlsm|xls|ods)$/i.test(flags.input)) throw new UsageError('--sheet applies to a spreadsheet input (.xlsx, .xls, .ods) only');
   let reuseMs: number | undefined;
   let timeoutMs: number;
   try {
@@ -171,6 +172,8 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
     headerRow: flags.headerRow,
     sheet: flags.sheet,
+    // [input] a spreadsheet's spool stays beside the state, never in $TMPDIR (issue #26).
+    spoolDir: path.dirname(path.resolve(settings.statePath)),
     maxCalls: flags.maxCalls,
     maxSpend: flags.maxSpend,
     pricePl: settings.pricePl,
