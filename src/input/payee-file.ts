@@ -9,6 +9,7 @@ import { openCsvRecords, type CsvRecord } from './read-csv.js';
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides } from './recognise.js';
 import { openXlsxRecords, quoteSheets, type XlsxRecords } from './xlsx.js';
 import { ColumnError } from '../errors.js';
+import { sweepSpool } from './shared-strings.js';
 
 export interface PayeeFileOptions {
   columns: ColumnOverrides;
@@ -53,6 +54,8 @@ export function isXlsxPath(file: string): boolean {
 /** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read. */
 export async function openPayeeFile(inputPath: string, encoding: Encoding, options: PayeeFileOptions): Promise<PayeeFile> {
   const xlsx = isXlsxPath(inputPath);
+  // A spool a killed run left behind goes at the next start, whatever this run reads (issue #26).
+  if (options.spoolDir !== undefined) sweepSpool(options.spoolDir);
   const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet, { spoolDir: options.spoolDir }) : openCsvRecords(inputPath, encoding, true);
   const iterator = reader.records[Symbol.asyncIterator]();
   try {

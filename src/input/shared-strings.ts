@@ -53,7 +53,7 @@ class SpoolFile {
   constructor(dir: string) {
     sweepSpool(dir);
     this.path = path.join(dir, `.vas-verify-spool-${process.pid}-${crypto.randomBytes(6).toString('hex')}.tmp`);
-    this.fd = fs.openSync(this.path, 'wx', 0o600);
+    this.fd = fs.openSync(this.path, 'wx+', 0o600);
     process.once('exit', this.onExit);
   }
 

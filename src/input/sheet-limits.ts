@@ -9,7 +9,7 @@ import { InputError } from '../errors.js';
 export interface SheetLimits {
   /** Inflated bytes of every part read, together. Default 4 GiB (a full-size sheet of 20 columns is ~1 GiB). */
   maxInflatedBytes: number;
-  /** How many times its compressed size one part may inflate to (past 1 MiB). Default 250: sheet XML compresses 5–50×, a zip bomb ~1,000×. */
+  /** How many times its compressed size one part may inflate to (past 1 MiB). Default 100: sheet XML and shared strings compress 4–10× (a sheet of empty styled cells ~50×), a zip bomb ~1,000×. */
   maxInflateRatio: number;
   /** Characters of one cell. Default 32,767: Excel's own limit. */
   maxCellChars: number;
@@ -17,9 +17,9 @@ export interface SheetLimits {
   maxRowChars: number;
   /** Rows of one sheet. Default 1,048,576: Excel's own limit. */
   maxRows: number;
-  /** Shared strings of the workbook. Default 4,194,304 (four text columns of a full-size sheet, all different). */
+  /** Shared strings of the workbook. Default 8,388,608 (eight text columns of a full-size sheet, all different). */
   maxSharedStrings: number;
-  /** UTF-8 bytes of the shared strings together. Default 512 MiB (spooled to disk past 8 MiB when a spool folder is given, else 64 MiB). */
+  /** UTF-8 bytes of the shared strings together. Default 256 MiB (spooled to disk past 8 MiB when a spool folder is given, else at most 64 MiB in memory). */
   maxSharedStringBytes: number;
   /** Bytes of a workbook part read whole (workbook.xml, its relationships). Default 16 MiB. */
   maxPartBytes: number;
@@ -29,12 +29,12 @@ export interface SheetLimits {
 
 export const DEFAULT_SHEET_LIMITS: Readonly<SheetLimits> = Object.freeze({
   maxInflatedBytes: 4 * 1024 ** 3,
-  maxInflateRatio: 250,
+  maxInflateRatio: 100,
   maxCellChars: 32_767,
   maxRowChars: 1024 ** 2,
   maxRows: 1_048_576,
-  maxSharedStrings: 4 * 1_048_576,
-  maxSharedStringBytes: 512 * 1024 ** 2,
+  maxSharedStrings: 8 * 1_048_576,
+  maxSharedStringBytes: 256 * 1024 ** 2,
   maxPartBytes: 16 * 1024 ** 2,
   maxWholeFileBytes: 64 * 1024 ** 2,
 });

@@ -219,6 +219,7 @@ class RowBuilder implements XmlHandlers {
   }
 
   private openCell(attributes: Record<string, string>): void {
+    if (this.row!.cells.length >= MAX_COLUMNS) throw damagedError(this.file, `row ${this.row!.number} has more cells than Excel's ${MAX_COLUMNS.toLocaleString('en-US')} columns`);
     const col = attributes.r === undefined ? this.nextCol : columnOf(attributes.r);
     if (col < 0 || col >= MAX_COLUMNS) throw damagedError(this.file, `a cell of row ${this.row!.number} is past Excel's last column (${attributes.r ?? ''})`);
     this.nextCol = col + 1;

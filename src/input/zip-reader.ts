@@ -31,7 +31,7 @@ const LOCAL = 0x04034b50;
 /** A workbook's index is small; one this large is not a workbook's. */
 const MAX_CENTRAL_BYTES = 16 * 1024 ** 2;
 const MAX_ENTRIES = 100_000;
-/** A part smaller than this inflates as it likes: small XML parts compress more than 250×. */
+/** A part smaller than this inflates as it likes: small XML parts may compress more than the ratio allows. */
 const RATIO_FLOOR_BYTES = 1024 ** 2;
 
 export class ZipFile {
@@ -131,7 +131,7 @@ export class ZipFile {
     // A part larger than its index says is damaged or a zip bomb that lies about its size.
     if (out > entry.size) throw damagedError(this.file, `the part ${entry.name} inflates past the ${entry.size} bytes its index says`);
     if (out > allowed) {
-      throw limitError(this.file, `the part ${entry.name} inflates to more than ${this.limits.maxInflateRatio}× its compressed size (${formatBytes(entry.compressedSize)}): a zip bomb, not a spreadsheet`, 'the file was not read; ask for a real export');
+      throw limitError(this.file, `the part ${entry.name} inflates to more than ${this.limits.maxInflateRatio}× its compressed size (${formatBytes(entry.compressedSize)}): a zip bomb, not a spreadsheet`, 'nothing was called; ask for the file again, or save it from Excel as "CSV UTF-8"');
     }
     if (this.inflated > this.limits.maxInflatedBytes) {
       throw limitError(this.file, `the workbook inflates to more than ${formatBytes(this.limits.maxInflatedBytes)}`);

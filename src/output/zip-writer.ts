@@ -51,7 +51,7 @@ export class ZipWriter {
   }
 
   /** A new part, deflated from its chunks as they come. */
-  async add(name: string, chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<void> {
+  async add(name: string, chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, level = 6): Promise<void> {
     const entry = { name: Buffer.from(name, 'utf8'), method: 8, flags: UTF8_NAME | DESCRIPTOR, crc32: 0, compressedSize: 0, size: 0, offset: this.offset };
     await this.put(this.localHeader(entry));
     async function* counted(): AsyncGenerator<Buffer> {
@@ -62,7 +62,7 @@ export class ZipWriter {
         yield bytes;
       }
     }
-    const deflate = zlib.createDeflateRaw({ level: 6 });
+    const deflate = zlib.createDeflateRaw({ level });
     pipeline(counted(), deflate, () => undefined);
     for await (const chunk of deflate as AsyncIterable<Buffer>) {
       entry.compressedSize += chunk.length;
