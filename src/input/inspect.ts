@@ -69,13 +69,15 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
   }
   if (bytes === 0 || !first) throw new InputError(`input ${inputPath} is empty: it needs a header row and payee rows`);
   // [input] An .xlsx workbook is a zip: src/input/xlsx.ts reads it; only its fingerprint is wanted here.
-  if (/\.(xls|xlsb|ods|numbers)$/i.test(inputPath)) {
+  if (/\.(xlsb|numbers)$/i.test(inputPath)) {
     throw new InputError(`input ${inputPath} is a spreadsheet format vas-verify does not read: save it as .xlsx (Excel Workbook) or as "CSV UTF-8"`);
   }
-  if (/\.xlsx$/i.test(inputPath)) {
+  if (/\.(xlsx|xlsm)$/i.test(inputPath)) {
     if (first[0] !== 0x50 || first[1] !== 0x4b) throw new InputError(`input ${inputPath} is not an .xlsx workbook (save it from Excel as .xlsx, or as CSV with a .csv name)`);
     return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   }
+  // [input] .xls (BIFF, or an HTML or text table saved under that name) and .ods: src/input/sheetjs.ts reads them.
+  if (/\.(xls|ods)$/i.test(inputPath)) return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   let encoding: Encoding = validUtf8 ? 'utf8' : 'latin1';
   if (first[0] === 0xff && first[1] === 0xfe) encoding = 'utf16le';
   if (first[0] === 0xfe && first[1] === 0xff) {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Encoding } from './inspect.js';
 import { openCsvRecords, type CsvRecord } from './read-csv.js';
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides } from './recognise.js';
-import { openXlsxRecords, quoteSheets, type XlsxRecords } from './xlsx.js';
+import { quoteSheets, type XlsxRecords } from './xlsx.js';
+import { isSpreadsheetPath, openSpreadsheetRecords } from './spreadsheet.js';
 import { ColumnError } from '../errors.js';
 import { sweepSpool } from './shared-strings.js';
 
@@ -47,8 +48,9 @@ export interface PayeeFile {
   close(): void;
 }
 
+/** A spreadsheet (.xlsx, .xlsm, .xls, .ods) rather than a CSV. */
 export function isXlsxPath(file: string): boolean {
-  return path.extname(file).toLowerCase() === '.xlsx';
+  return isSpreadsheetPath(file);
 }
 
 /** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read. */
@@ -56,7 +58,7 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
   const xlsx = isXlsxPath(inputPath);
   // A spool a killed run left behind goes at the next start, whatever this run reads (issue #26).
   if (options.spoolDir !== undefined) sweepSpool(options.spoolDir);
-  const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet, { spoolDir: options.spoolDir }) : openCsvRecords(inputPath, encoding, true);
+  const reader = xlsx ? await openSpreadsheetRecords(inputPath, options.sheet, { spoolDir: options.spoolDir }) : openCsvRecords(inputPath, encoding, true);
   const iterator = reader.records[Symbol.asyncIterator]();
   try {
     // Enough lines to find the header and to look at the first rows under it.

@@ -23,7 +23,7 @@ export interface SheetLimits {
   maxSharedStringBytes: number;
   /** Bytes of a workbook part read whole (workbook.xml, its relationships). Default 16 MiB. */
   maxPartBytes: number;
-  /** Bytes of a non-streamed spreadsheet (.xls, .ods, HTML saved as .xls). Default 64 MiB. */
+  /** Bytes of a non-streamed spreadsheet (.xls, .ods, HTML saved as .xls). Default 32 MiB (a full-size .xls, 65,536 rows, is ~12 MB). */
   maxWholeFileBytes: number;
 }
 
@@ -36,7 +36,7 @@ export const DEFAULT_SHEET_LIMITS: Readonly<SheetLimits> = Object.freeze({
   maxSharedStrings: 8 * 1_048_576,
   maxSharedStringBytes: 256 * 1024 ** 2,
   maxPartBytes: 16 * 1024 ** 2,
-  maxWholeFileBytes: 64 * 1024 ** 2,
+  maxWholeFileBytes: 32 * 1024 ** 2,
 });
 
 /** Shared strings kept in memory when no spool folder is given (a library caller's default). */

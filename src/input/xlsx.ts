@@ -28,6 +28,8 @@ export interface XlsxRecords {
   close(): void;
 }
 
+/** Rows of a sheet looked at to tell whether it is a payee list: as many as the header recogniser reads. */
+const SHEET_SAMPLE_ROWS = HEADER_SEARCH_LINES + SAMPLE_ROWS;
 const IFSC_SHAPE = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 const ACCOUNT_SHAPE = /^\d{9,18}$/;
 /** A number Excel shows in scientific notation is an account number that lost digits: still account-shaped. */
@@ -38,7 +40,7 @@ export function quoteSheets(names: readonly string[]): string {
 }
 
 /** A row's cells as record fields: by column, the gaps empty. */
-function rowFields(book: XlsxWorkbook, row: SheetRow): string[] {
+export function rowFields(book: XlsxWorkbook, row: SheetRow): string[] {
   let last = -1;
   for (const cell of row.cells) if (cell.col > last) last = cell.col;
   const fields = new Array<string>(last + 1).fill('');
@@ -47,13 +49,12 @@ function rowFields(book: XlsxWorkbook, row: SheetRow): string[] {
 }
 
 /** Whether a sheet's first rows hold an IFSC-shaped column and an account-shaped one: a payee list. */
-async function looksLikePayees(book: XlsxWorkbook, sheet: SheetInfo): Promise<boolean> {
+export function looksLikePayees(rows: readonly (readonly string[])[]): boolean {
   const ifsc = new Map<number, number>();
   const account = new Map<number, number>();
   const filled = new Map<number, number>();
-  let seen = 0;
-  for await (const row of book.rows(sheet)) {
-    rowFields(book, row).forEach((text, col) => {
+  for (const fields of rows.slice(0, SHEET_SAMPLE_ROWS)) {
+    fields.forEach((text, col) => {
       const value = text.trim().toUpperCase();
       if (value === '') return;
       filled.set(col, (filled.get(col) ?? 0) + 1);
@@ -61,37 +62,45 @@ async function looksLikePayees(book: XlsxWorkbook, sheet: SheetInfo): Promise<bo
       const digits = value.replace(/[\s-]/g, '');
       if (ACCOUNT_SHAPE.test(digits) || DAMAGED_ACCOUNT.test(value)) account.set(col, (account.get(col) ?? 0) + 1);
     });
-    seen += 1;
-    if (seen >= HEADER_SEARCH_LINES + SAMPLE_ROWS) break;
   }
   // Most of a column's values, its header and a note or two aside.
   const mostly = (counts: Map<number, number>) => [...counts].some(([col, n]) => n >= 1 && n * 2 >= (filled.get(col) ?? 0) - 2);
   return mostly(ifsc) && mostly(account);
 }
 
-/** The sheet named, matched exactly or ignoring case and surrounding spaces. */
-function namedSheet(file: string, book: XlsxWorkbook, name: string): SheetInfo {
-  const wanted = name.trim().toLowerCase();
-  const sheet = book.sheets.find((s) => s.name === name) ?? book.sheets.find((s) => s.name.trim().toLowerCase() === wanted);
-  if (!sheet) throw new InputError(`input ${file} has no sheet named ${JSON.stringify(name)}; its sheets: ${quoteSheets(book.sheets.map((s) => s.name))}`);
-  return sheet;
+async function sampleOf(book: XlsxWorkbook, sheet: SheetInfo): Promise<string[][]> {
+  const rows: string[][] = [];
+  for await (const row of book.rows(sheet)) {
+    rows.push(rowFields(book, row));
+    if (rows.length >= SHEET_SAMPLE_ROWS) break;
+  }
+  return rows;
 }
 
 /**
- * The payee sheet when none is named: the first sheet if it is a payee list, else the one sheet
- * whose content is; several such sheets stop the run, naming them and `--sheet`. When no sheet
- * looks like one, the first is taken and the header recogniser says what it misses.
+ * The payee sheet when none is named (its index in `names`): the first sheet if it is a payee
+ * list, else the one sheet whose content is; several such sheets stop the run, naming them and
+ * `--sheet`. When no sheet looks like one, the first is taken and the header recogniser says
+ * what it misses (with the sheets listed, payee-file.ts).
  */
-export async function choosePayeeSheet(file: string, book: XlsxWorkbook): Promise<SheetInfo> {
-  const [first] = book.sheets;
-  if (book.sheets.length === 1 || (await looksLikePayees(book, first!))) return first!;
-  const candidates: SheetInfo[] = [];
-  for (const sheet of book.sheets.slice(1)) if (await looksLikePayees(book, sheet)) candidates.push(sheet);
+export async function choosePayeeSheet(file: string, names: readonly string[], sample: (index: number) => Promise<string[][]>): Promise<number> {
+  if (names.length === 1 || looksLikePayees(await sample(0))) return 0;
+  const candidates: number[] = [];
+  for (let i = 1; i < names.length; i += 1) if (looksLikePayees(await sample(i))) candidates.push(i);
   if (candidates.length === 1) return candidates[0]!;
   if (candidates.length > 1) {
-    throw new InputError(`input ${file} has several sheets that look like payee lists: ${quoteSheets(candidates.map((s) => s.name))}; choose one with --sheet NAME`);
+    throw new InputError(`input ${file} has several sheets that look like payee lists: ${quoteSheets(candidates.map((i) => names[i]!))}; choose one with --sheet NAME`);
   }
-  return first!;
+  return 0;
+}
+
+/** The index of the sheet named, matched exactly or ignoring case and surrounding spaces. */
+export function namedSheetIndex(file: string, names: readonly string[], name: string): number {
+  const wanted = name.trim().toLowerCase();
+  let index = names.indexOf(name);
+  if (index < 0) index = names.findIndex((n) => n.trim().toLowerCase() === wanted);
+  if (index < 0) throw new InputError(`input ${file} has no sheet named ${JSON.stringify(name)}; its sheets: ${quoteSheets(names)}`);
+  return index;
 }
 
 /** The rows of the payee sheet (or `sheetName`) as records; `line` is the row number. */
@@ -100,7 +109,9 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
   const book = await XlsxWorkbook.open(inputPath, limits, options.spoolDir);
   let sheet: SheetInfo;
   try {
-    sheet = sheetName === undefined ? await choosePayeeSheet(inputPath, book) : namedSheet(inputPath, book, sheetName);
+    const names = book.sheets.map((s) => s.name);
+    const index = sheetName === undefined ? await choosePayeeSheet(inputPath, names, (i) => sampleOf(book, book.sheets[i]!)) : namedSheetIndex(inputPath, names, sheetName);
+    sheet = book.sheets[index]!;
   } catch (error) {
     book.close();
     throw error;
