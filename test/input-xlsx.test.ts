@@ -5,7 +5,8 @@ import ExcelJS from 'exceljs';
 import { numberText, openXlsxRecords } from '../src/input/xlsx.js';
 import { openXlsxWriter } from '../src/output/xlsx.js';
 import { checkAccount } from '../src/pipeline/checks.js';
-import { tempDir } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
 test('numberText: number cells as a person sees them; a number past 15 digits reads as damage', () => {
   assert.equal(numberText('500100000048'), '500100000048');
@@ -49,4 +50,17 @@ test('openXlsxRecords streams the payee sheet or the named one; openXlsxWriter w
   const cell = back.worksheets[0]!.getRow(2).getCell(1);
   assert.equal(cell.value, '001234567890');
   assert.equal(cell.numFmt, '@');
+});
+
+test('sheet choice through the CLI: no payee sheet lists the sheets and --sheet; two payee sheets behind a cover sheet are named, exit 2', async (t) => {
+  const dir = tempDir(t);
+  const payees = () => sheetXml([rowXml(1, ['Name', 'Account No', 'IFSC']), rowXml(2, ['Asha Verma', '500100000048', 'SBIN0000001'])]);
+  await writeWorkbook(path.join(dir, 'none.xlsx'), [{ name: 'Cover', xml: sheetXml([rowXml(1, ['Vendor list'])]) }, { name: 'Totals', xml: sheetXml([rowXml(1, ['Total', 2500])]) }]);
+  const none = await runCli(['bank', 'none.xlsx', '--sandbox'], { cwd: dir });
+  assert.equal(none.code, 2, none.stderr);
+  assert.match(none.stderr, /no account number column.*\(in sheet "Cover"; the workbook's sheets: "Cover", "Totals"; name the payee sheet with --sheet NAME\)/);
+  await writeWorkbook(path.join(dir, 'two.xlsx'), [{ name: 'Cover', xml: sheetXml([rowXml(1, ['Vendor list'])]) }, { name: 'North', xml: payees() }, { name: 'South', xml: payees() }]);
+  const two = await runCli(['bank', 'two.xlsx', '--sandbox'], { cwd: dir });
+  assert.equal(two.code, 2, two.stderr);
+  assert.match(two.stderr, /several sheets that look like payee lists: "North", "South"; choose one with --sheet NAME/);
 });
