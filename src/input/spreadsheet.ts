@@ -16,7 +16,8 @@ export function isSpreadsheetPath(file: string): boolean {
   return SPREADSHEET_EXTENSION.test(file);
 }
 
-function isOfficeOpenXml(file: string, head: Buffer): boolean {
+/** Whether a file is an Office Open XML workbook (.xlsx, .xlsm), whatever its name says. */
+export function isOfficeOpenXml(file: string, head: Buffer = readHead(file)): boolean {
   if (head[0] !== 0x50 || head[1] !== 0x4b) return false;
   const zip = ZipFile.open(file, DEFAULT_SHEET_LIMITS);
   try {
@@ -26,8 +27,7 @@ function isOfficeOpenXml(file: string, head: Buffer): boolean {
   }
 }
 
-/** The payee sheet's rows (or `sheetName`'s) of any spreadsheet vas-verify reads. */
-export async function openSpreadsheetRecords(file: string, sheetName: string | undefined, options: SpreadsheetOptions = {}): Promise<XlsxRecords> {
+function readHead(file: string): Buffer {
   const head = Buffer.alloc(8);
   const fd = fs.openSync(file, 'r');
   try {
@@ -35,6 +35,12 @@ export async function openSpreadsheetRecords(file: string, sheetName: string | u
   } finally {
     fs.closeSync(fd);
   }
+  return head;
+}
+
+/** The payee sheet's rows (or `sheetName`'s) of any spreadsheet vas-verify reads. */
+export async function openSpreadsheetRecords(file: string, sheetName: string | undefined, options: SpreadsheetOptions = {}): Promise<XlsxRecords> {
+  const head = readHead(file);
   if (isOfficeOpenXml(file, head)) return openXlsxRecords(file, sheetName, options);
   const limits = { ...DEFAULT_SHEET_LIMITS, ...options.limits };
   return openSheetJsRecords(file, sheetName, limits, head[0] === 0x50 && head[1] === 0x4b);

@@ -31,8 +31,12 @@ export interface SheetCell {
   style: string | undefined;
   /** `<v>`'s text, or the inline string's text. */
   value: string;
-  /** `<f>`'s text, when the cell has a formula. */
+  /** `<f>`'s text, when the cell has a formula ('' for a shared formula's followers). */
   formula: string | undefined;
+  /** `<f>`'s attributes (a shared formula's `t`, `ref`, `si`), for a writer that copies the cell. */
+  formulaAttributes?: Record<string, string> | undefined;
+  /** The cell's other attributes (`cm`, `vm`, `ph`), for a writer that copies the cell. */
+  extra?: Record<string, string> | undefined;
 }
 
 export interface SheetRow {
@@ -178,7 +182,7 @@ export function columnOf(ref: string): number {
 }
 
 /** Builds rows from a sheet's events; completed rows wait in `ready`. */
-class RowBuilder implements XmlHandlers {
+export class RowBuilder implements XmlHandlers {
   readonly ready: SheetRow[] = [];
   private row: SheetRow | undefined;
   private cell: SheetCell | undefined;
@@ -199,7 +203,12 @@ class RowBuilder implements XmlHandlers {
     if (name === 'row') this.openRow(attributes);
     else if (name === 'c' && this.row) this.openCell(attributes);
     else if (this.cell === undefined) return;
-    else if (name === 'v' || name === 'f') this.capture = name;
+    else if (name === 'v') this.capture = name;
+    else if (name === 'f') {
+      this.capture = name;
+      this.cell.formula = '';
+      this.cell.formulaAttributes = attributes;
+    }
     else if (name === 'is') this.inInline = true;
     else if (name === 't' && this.inInline && this.phonetic === 0) this.capture = 't';
     else if (name === 'rPh') this.phonetic += 1;
@@ -223,7 +232,8 @@ class RowBuilder implements XmlHandlers {
     const col = attributes.r === undefined ? this.nextCol : columnOf(attributes.r);
     if (col < 0 || col >= MAX_COLUMNS) throw damagedError(this.file, `a cell of row ${this.row!.number} is past Excel's last column (${attributes.r ?? ''})`);
     this.nextCol = col + 1;
-    this.cell = { col, type: attributes.t ?? 'n', style: attributes.s, value: '', formula: undefined };
+    const { r: _r, t, s, ...extra } = attributes;
+    this.cell = { col, type: t ?? 'n', style: s, value: '', formula: undefined, extra };
   }
 
   text(text: string): void {

@@ -17,9 +17,10 @@ const ESCAPE_FACTOR = 6;
 const TAG_SLACK = 64 * 1024;
 
 export interface XmlHandlers {
-  open(name: string, attributes: Record<string, string>): void;
+  /** `name` without its namespace prefix; `raw` as written (for a writer that copies the XML). */
+  open(name: string, attributes: Record<string, string>, raw: string): void;
   text(text: string): void;
-  close(name: string): void;
+  close(name: string, raw: string): void;
 }
 
 /** A tag's name without its namespace prefix (`x:row` → `row`): writers differ in prefixes, not in names. */
@@ -46,11 +47,11 @@ export class XmlFeed {
     };
     this.parser.on('opentag', (tag: SaxesTagPlain) => {
       mark();
-      handlers.open(localName(tag.name), tag.attributes);
+      handlers.open(localName(tag.name), tag.attributes, tag.name);
     });
     this.parser.on('closetag', (tag: SaxesTagPlain) => {
       mark();
-      handlers.close(localName(tag.name));
+      handlers.close(localName(tag.name), tag.name);
     });
     this.parser.on('text', (text: string) => {
       mark();

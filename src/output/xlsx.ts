@@ -1,21 +1,30 @@
 /**
  * The .xlsx output (docs/ARCHITECTURE.md, "Layout", src/output/): written as a stream to a
- * temporary file that the caller renames into place.
+ * temporary file that the caller renames into place. From an .xlsx input, the input workbook
+ * with the tool's columns added to its payee sheet (xlsx-copy.ts); otherwise (a CSV, .xls or
+ * .ods input) one sheet of text cells.
  */
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
+import { isOfficeOpenXml } from '../input/spreadsheet.js';
+import { openWorkbookCopy } from './xlsx-copy.js';
+import type { XlsxOutput, XlsxSource } from './xlsx-types.js';
 
-export interface XlsxOutput {
-  writeRows(rows: readonly (readonly string[])[]): Promise<void>;
-  commit(): Promise<void>;
-  discard(): Promise<void>;
-}
+export type { XlsxOutput, XlsxSource } from './xlsx-types.js';
+
+
 
 /**
- * Streams a one-sheet workbook to `temp` with every cell a text cell (number format `@`), so
- * Excel shows account numbers and IFSCs as written. The caller renames it into place.
+ * Streams the output workbook to `temp`; the caller renames it into place. With `source` (an
+ * .xlsx input), a copy of it with the tool's columns; without, one sheet `sheetName` with every
+ * cell a text cell (number format `@`), so Excel shows account numbers and IFSCs as written.
  */
-export function openXlsxWriter(temp: string, sheetName = 'verified'): XlsxOutput {
+export function openXlsxWriter(temp: string, sheetName = 'verified', source?: XlsxSource): XlsxOutput {
+  if (source !== undefined && isOfficeOpenXml(source.file)) return openWorkbookCopy(temp, source);
+  return openTextSheetWriter(temp, sheetName);
+}
+
+function openTextSheetWriter(temp: string, sheetName: string): XlsxOutput {
   // Mode 0600 like the CSV output: the file holds personal data (docs/ARCHITECTURE.md, "Security").
   const file = fs.createWriteStream(temp, { mode: 0o600 });
   const closed = new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
 import type { ResultRecord } from '../state/types.js';
-import { openXlsxWriter } from '../output/xlsx.js';
+import { openXlsxWriter, type XlsxSource } from '../output/xlsx.js';
 
 export const APPENDED_COLUMNS = [
   'verify_status',
@@ -189,11 +189,12 @@ export function encodeCsv(rows: readonly (readonly string[])[]): string {
   return text;
 }
 
-export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = []): CsvOutput {
+/** `xlsxSource` [input]: an .xlsx input, whose workbook an .xlsx output copies (src/output/xlsx.ts). */
+export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = [], xlsxSource?: XlsxSource): CsvOutput {
   const target = path.resolve(outputPath);
   removeStaleTemps(target, isAlive);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
-  if (path.extname(target).toLowerCase() === '.xlsx') return openXlsxOutput(outputPath, target, temp, [...preamble, header]);
+  if (path.extname(target).toLowerCase() === '.xlsx') return openXlsxOutput(outputPath, target, temp, [...preamble, header], xlsxSource);
   const file = fs.createWriteStream(temp, { mode: 0o600 });
   const state: { failure: Error | undefined } = { failure: undefined };
   const remember = (error: Error) => {
@@ -248,8 +249,8 @@ export function openCsvOutput(outputPath: string, header: readonly string[], isA
 }
 
 /** The .xlsx form of openCsvOutput [input]: same temporary file and rename, text cells. */
-function openXlsxOutput(outputPath: string, target: string, temp: string, first: readonly (readonly string[])[]): CsvOutput {
-  const book = openXlsxWriter(temp);
+function openXlsxOutput(outputPath: string, target: string, temp: string, first: readonly (readonly string[])[], source: XlsxSource | undefined): CsvOutput {
+  const book = openXlsxWriter(temp, undefined, source);
   let failure: Error | undefined;
   const guard = async (task: () => Promise<void>) => {
     if (failure) throw new OutputError(`cannot write ${temp}: ${failure.message}`);

@@ -98,7 +98,9 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput
   const { store, now } = deps;
   const { header, columns } = input;
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble);
+  // [input] an .xlsx output of an .xlsx input keeps its workbook: the other sheets, the sheet's name, cell types.
+  const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, xlsxSource);
   const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
