@@ -123,7 +123,7 @@ export class SharedStrings {
       throw limitError(this.file, `the workbook's shared strings exceed ${formatBytes(maxBytes)}`);
     }
     if (this.count + 1 >= this.offsets.length) {
-      const grown = new Uint32Array(this.offsets.length * 2);
+      const grown = new Uint32Array(Math.ceil(this.offsets.length * 1.5));
       grown.set(this.offsets);
       this.offsets = grown;
     }
@@ -154,6 +154,10 @@ export class SharedStrings {
   /** Every string is in: the spool's last bytes are written out. */
   finish(): void {
     this.spool?.flush();
+    // Growth doubled the index: keep only what is used (4 bytes a string).
+    this.offsets = this.offsets.slice(0, this.count + 1);
+    const used = this.headEnd < 0 ? this.bytes : this.headEnd;
+    if (this.head.length > used) this.head = Buffer.from(this.head.subarray(0, used));
   }
 
   /** The string at `index`, or '' for an index the table does not have (a damaged cell). */

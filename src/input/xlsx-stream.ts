@@ -47,6 +47,9 @@ export interface SheetRow {
   attributes: Record<string, string>;
 }
 
+/** Workbooks opened with `XlsxWorkbook.shared`, by file, and how many users each has. */
+const OPEN_BOOKS = new Map<string, { book: Promise<XlsxWorkbook>; users: number }>();
+
 /** An opened workbook: its sheets and shared strings, and its sheets' rows on demand. */
 export class XlsxWorkbook {
   private constructor(
@@ -75,6 +78,23 @@ export class XlsxWorkbook {
     }
   }
 
+  /**
+   * One opened workbook per file for the reader and the .xlsx output together (src/output/), so
+   * its shared strings are held once; each `shared` call is matched by one close().
+   */
+  static shared(file: string, limits: SheetLimits, spoolDir: string | undefined): Promise<XlsxWorkbook> {
+    const held = OPEN_BOOKS.get(file);
+    if (held) {
+      held.users += 1;
+      return held.book;
+    }
+    const book = XlsxWorkbook.open(file, limits, spoolDir);
+    const entry = { book, users: 1 };
+    OPEN_BOOKS.set(file, entry);
+    book.catch(() => OPEN_BOOKS.delete(file));
+    return book;
+  }
+
   entryOf(sheet: SheetInfo): ZipEntry {
     const entry = this.zip.find(sheet.part);
     if (!entry) throw damagedError(this.zip.file, `the sheet ${JSON.stringify(sheet.name)} has no part ${sheet.part}`);
@@ -91,7 +111,14 @@ export class XlsxWorkbook {
     return cellValueText(cell, this.strings);
   }
 
+  /** Lets go of the workbook; the last of its users closes it. */
   close(): void {
+    const held = OPEN_BOOKS.get(this.zip.file);
+    if (held && held.users > 1) {
+      held.users -= 1;
+      return;
+    }
+    OPEN_BOOKS.delete(this.zip.file);
     this.strings.close();
     this.zip.close();
   }

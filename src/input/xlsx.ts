@@ -106,7 +106,7 @@ export function namedSheetIndex(file: string, names: readonly string[], name: st
 /** The rows of the payee sheet (or `sheetName`) as records; `line` is the row number. */
 export async function openXlsxRecords(inputPath: string, sheetName?: string, options: SpreadsheetOptions = {}): Promise<XlsxRecords> {
   const limits = { ...DEFAULT_SHEET_LIMITS, ...options.limits };
-  const book = await XlsxWorkbook.open(inputPath, limits, options.spoolDir);
+  const book = await XlsxWorkbook.shared(inputPath, limits, options.spoolDir);
   let sheet: SheetInfo;
   try {
     const names = book.sheets.map((s) => s.name);

@@ -175,7 +175,7 @@ async function* mergedSheet(book: XlsxWorkbook, entry: ZipEntry, inbox: RowInbox
 }
 
 async function writeCopy(out: fs.WriteStream, source: XlsxSource, inbox: RowInbox, opened: (book: XlsxWorkbook) => void): Promise<void> {
-  const book = await XlsxWorkbook.open(source.file, DEFAULT_SHEET_LIMITS, source.spoolDir);
+  const book = await XlsxWorkbook.shared(source.file, DEFAULT_SHEET_LIMITS, source.spoolDir);
   opened(book);
   const sheet = book.sheets.find((s) => s.name === source.sheet);
   if (!sheet) throw new OutputError(`the input ${source.file} has no sheet ${JSON.stringify(source.sheet)} any more`);
