@@ -11,6 +11,7 @@ import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
 import { startSandbox } from '../src/sandbox/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { openXlsxWriter } from '../src/output/xlsx.js';
 
 test('.xlsx out keeps the workbook: other sheets, sheet name, row numbers, styles, formulas, merged cells, cell types', async (t) => {
   const sandbox = await startSandbox();
@@ -67,4 +68,22 @@ test('.xlsx out keeps the workbook: other sheets, sheet name, row numbers, style
   const rows = XLSX.utils.sheet_to_json<unknown[]>(sheetjs.Sheets['Vendor Payees']!, { header: 1, blankrows: true });
   assert.equal(rows[4]![col('verify_status') - 1], 'VERIFIED');
   assert.equal(fs.statSync(path.join(dir, 'batch.verified.xlsx')).mode & 0o777, 0o600);
+});
+
+test('openXlsxWriter with a source: discard mid-way settles and leaves no file; a missing sheet fails the write', async (t) => {
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('Payees').addRow(['Account No', 'IFSC']);
+  await book.xlsx.writeFile(path.join(dir, 'in.xlsx'));
+  const temp = path.join(dir, 'out.tmp');
+  const writer = openXlsxWriter(temp, undefined, { file: path.join(dir, 'in.xlsx'), sheet: 'Payees' });
+  await writer.writeRows([['Account No', 'IFSC', 'verify_status']]);
+  await writer.discard();
+  assert.equal(fs.existsSync(temp), false);
+  const wrong = openXlsxWriter(path.join(dir, 'wrong.tmp'), undefined, { file: path.join(dir, 'in.xlsx'), sheet: 'Gone' });
+  await assert.rejects(async () => {
+    await wrong.writeRows([['Account No', 'IFSC']]);
+    await wrong.commit();
+  }, /has no sheet "Gone"/);
+  assert.equal(fs.existsSync(path.join(dir, 'wrong.tmp')), false, 'a failed commit leaves no file');
 });

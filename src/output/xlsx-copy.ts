@@ -44,10 +44,12 @@ class RowInbox {
   fail(error: Error): void {
     this.failure = error;
     this.room?.();
+    this.wake?.();
   }
 
   async *take(): AsyncGenerator<Rows> {
     for (;;) {
+      if (this.failure) throw this.failure;
       const batch = this.queue.shift();
       if (batch) {
         this.room?.();
@@ -208,6 +210,10 @@ export function openWorkbookCopy(temp: string, source: XlsxSource): XlsxOutput {
       inbox.end();
       try {
         await written;
+      } catch (error) {
+        out.destroy();
+        await fs.promises.rm(temp, { force: true });
+        throw error;
       } finally {
         release();
       }

@@ -33,7 +33,19 @@ export class ZipWriter {
   private async put(bytes: Buffer): Promise<void> {
     this.offset += bytes.length;
     if (this.offset > MAX_32) throw new OutputError('the .xlsx output would pass 4 GiB: write a CSV output instead (-o FILE.csv)');
-    if (!this.out.write(bytes)) await Promise.race([once(this.out, 'drain'), once(this.out, 'error').then(([e]) => Promise.reject(e as Error))]);
+    if (this.out.destroyed) throw new OutputError('the .xlsx output was closed');
+    if (this.out.write(bytes)) return;
+    // A stream destroyed while it waits (a discarded output) closes without draining.
+    const closed = new AbortController();
+    try {
+      await Promise.race([
+        once(this.out, 'drain', { signal: closed.signal }),
+        once(this.out, 'close', { signal: closed.signal }).then(() => Promise.reject(new OutputError('the .xlsx output was closed'))),
+        once(this.out, 'error', { signal: closed.signal }).then(([e]) => Promise.reject(e as Error)),
+      ]);
+    } finally {
+      closed.abort();
+    }
   }
 
   private localHeader(entry: Omit<Written, 'offset'>): Buffer {
