@@ -35,17 +35,22 @@ export class ZipWriter {
     if (this.offset > MAX_32) throw new OutputError('the .xlsx output would pass 4 GiB: write a CSV output instead (-o FILE.csv)');
     if (this.out.destroyed) throw new OutputError('the .xlsx output was closed');
     if (this.out.write(bytes)) return;
-    // A stream destroyed while it waits (a discarded output) closes without draining.
-    const closed = new AbortController();
-    try {
-      await Promise.race([
-        once(this.out, 'drain', { signal: closed.signal }),
-        once(this.out, 'close', { signal: closed.signal }).then(() => Promise.reject(new OutputError('the .xlsx output was closed'))),
-        once(this.out, 'error', { signal: closed.signal }).then(([e]) => Promise.reject(e as Error)),
-      ]);
-    } finally {
-      closed.abort();
-    }
+    // A stream destroyed while it waits (a discarded output) closes without draining. One
+    // listener of each kind, removed when settled (events.once would add an 'error' listener per wait).
+    await new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        this.out.off('drain', onDrain);
+        this.out.off('close', onClose);
+        this.out.off('error', settle);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => settle();
+      const onClose = () => settle(new OutputError('the .xlsx output was closed'));
+      this.out.on('drain', onDrain);
+      this.out.on('close', onClose);
+      this.out.on('error', settle);
+    });
   }
 
   private localHeader(entry: Omit<Written, 'offset'>): Buffer {
