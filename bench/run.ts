@@ -11,7 +11,8 @@
  * Environment: BENCH_QUICK=1; BENCH_LOAD_WAIT_S (longest wait for the 1-minute load average to
  * drop below BENCH_LOAD_MAX, default 1.0, before the suite; default 600 full, 0 quick);
  * BENCH_CLI (another executable to measure); BENCH_ONLY=1,4 or `--only rate-sweep,1` (run some
- * scenarios only); BENCH_RATES=10,100 (the rates of the sweep, scenario 8).
+ * scenarios only); BENCH_RATES=10,100 (the rates of the sweep, scenario 8); BENCH_XLSX_BEFORE=<an older
+ * build's bin.js> and BENCH_XLSX_OUTPUT=1 (scenario 9: that build too, and an .xlsx output too).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,13 +22,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { RateLimiter } from '../src/limiter/index.js';
 import { payee, writeMixedFile, writeUniqueFile, type Payee } from './lib/data.js';
+import { writeFullSheet, writeZipBomb } from './lib/xlsx-data.js';
 import { CLI, ROOT, cpuSeconds, killAll, loadAverage, runBareLoop, runCli, startSandboxProcess, type CliRun, type SandboxProcess } from './lib/procs.js';
 
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const SCALE = QUICK ? 0.1 : 1;
 const OUT = path.join(ROOT, 'bench', 'out');
 /** Scenarios by name, for `npm run bench -- --only rate-sweep` (= BENCH_ONLY=8). */
-const NAMED: Record<string, number> = { throughput: 1, limiter: 2, latency: 3, memory: 4, resume: 6, calls: 7, 'rate-sweep': 8 };
+const NAMED: Record<string, number> = { throughput: 1, limiter: 2, latency: 3, memory: 4, resume: 6, calls: 7, 'rate-sweep': 8, xlsx: 9 };
 const onlyArg = process.argv.indexOf('--only');
 const ONLY = new Set(
   (onlyArg >= 0 ? process.argv[onlyArg + 1] ?? '' : process.env.BENCH_ONLY ?? '')
@@ -630,6 +632,77 @@ async function rateSweep(): Promise<void> {
   });
 }
 
+/** An older build's dist/cli/bin.js to measure beside this one in scenario 9 (e.g. one built from the commit before issue #26). */
+const XLSX_BEFORE = process.env.BENCH_XLSX_BEFORE;
+
+interface SheetRun {
+  exitCode: number | null;
+  peakRssMb: number;
+  wallS: number;
+  calls: number;
+  lastLine: string;
+}
+
+/** One bank run of a spreadsheet with a CSV output, by the build `cli`. */
+async function sheetRun(sandbox: SandboxProcess, cli: string, input: string, name: string, output = 'csv'): Promise<SheetRun> {
+  await sandbox.reset();
+  const run = await runCli(['bank', input, '-o', path.join(OUT, `${name}.verified.${output}`), '--state', freshState(name), '--base-url', sandbox.url, '--concurrency', String(files.bestConcurrency ?? 32)], { env: TOKEN_ENV, cli });
+  const stats = await sandbox.stats();
+  const lines = run.stderr.trim().split('\n');
+  return {
+    exitCode: run.code,
+    peakRssMb: round(run.peakRssMb),
+    wallS: round(run.wallMs / 1000),
+    calls: Object.values(stats.requests).reduce((a, b) => a + b, 0),
+    lastLine: (lines.find((l) => /heap|limit|zip bomb|inflates|error/i.test(l)) ?? lines.at(-1) ?? '').slice(0, 300),
+  };
+}
+
+/** Scenarios 9/10 (issue #26): peak RSS of a full-size .xlsx (1,048,576 rows) verified, and of a zip bomb (1 MB → 1 GiB). */
+async function spreadsheets(): Promise<void> {
+  const rows = QUICK ? 104_858 : 1_048_576;
+  const full = path.join(OUT, `sheet-${rows}.xlsx`);
+  const bomb = path.join(OUT, 'bomb-1gib.xlsx');
+  process.stdout.write(`9/10. spreadsheets: a ${fmt(rows)}-row .xlsx and a zip bomb${XLSX_BEFORE ? `, this build and ${XLSX_BEFORE}` : ''}\n`);
+  await writeFullSheet(full, rows);
+  await writeZipBomb(bomb, 1024 ** 3);
+  const sizes = { fullMb: round(fs.statSync(full).size / 1024 ** 2), bombMb: round(fs.statSync(bomb).size / 1024 ** 2) };
+  const builds: Array<[string, string]> = [['after', CLI], ...(XLSX_BEFORE ? [['before', XLSX_BEFORE] as [string, string]] : [])];
+  const load = await waitForQuiet(SCENARIO_WAIT_S);
+  const measured: Record<string, SheetRun> = {};
+  const sandbox = await startSandboxProcess({});
+  try {
+    for (const [label, cli] of builds) {
+      measured[`${label}-bomb`] = await sheetRun(sandbox, cli, bomb, `xlsx-${label}-bomb`);
+      measured[`${label}-full`] = await sheetRun(sandbox, cli, full, `xlsx-${label}-full`);
+    }
+    // The .xlsx output of the same sheet (the workbook copied, its columns added): BENCH_XLSX_OUTPUT=1.
+    if (process.env.BENCH_XLSX_OUTPUT === '1') measured['after-full-xlsx-out'] = await sheetRun(sandbox, CLI, full, 'xlsx-after-full-out', 'xlsx');
+  } finally {
+    await sandbox.stop();
+  }
+  results.scenarios.spreadsheets = { rows, ...sizes, measured, load };
+  const show = (r: SheetRun | undefined) => (r ? `exit ${r.exitCode}, ${r.peakRssMb} MB, ${r.wallS} s, ${fmt(r.calls)} calls` : 'not measured');
+  const after = measured['after-full']!;
+  const bombAfter = measured['after-bomb']!;
+  figure({
+    id: 9,
+    scenario: `Peak RSS, a ${fmt(rows)}-row .xlsx (${sizes.fullMb} MB, shared strings after the sheet) verified`,
+    measured: `${show(after)}${measured['after-full-xlsx-out'] ? `; with an .xlsx output: ${show(measured['after-full-xlsx-out'])}` : ''}${XLSX_BEFORE ? `; before: ${show(measured['before-full'])}` : ''}`,
+    target: '≤ 300 MB, exit 0',
+    pass: after.exitCode === 0 && after.peakRssMb <= 300 && (measured['after-full-xlsx-out'] === undefined || (measured['after-full-xlsx-out'].exitCode === 0 && measured['after-full-xlsx-out'].peakRssMb <= 300)),
+    load,
+  });
+  figure({
+    id: 10,
+    scenario: `Zip bomb, ${sizes.bombMb} MB inflating to 1 GiB`,
+    measured: `${show(bombAfter)}${XLSX_BEFORE ? `; before: ${show(measured['before-bomb'])}` : ''}`,
+    target: 'exit 2, ≤ 300 MB, no call',
+    pass: bombAfter.exitCode === 2 && bombAfter.peakRssMb <= 300 && bombAfter.calls === 0,
+    load,
+  });
+}
+
 const SCENARIOS: Array<[number[], () => Promise<void>]> = [
   [[1], throughput],
   [[2], limiter],
@@ -638,6 +711,7 @@ const SCENARIOS: Array<[number[], () => Promise<void>]> = [
   [[6], resumeCost],
   [[7], callsPerRow],
   [[8], rateSweep],
+  [[9, 10], spreadsheets],
 ];
 
 process.on('exit', killAll);

@@ -69,9 +69,12 @@ test('.xlsx in and out: the first sheet (or --sheet) through the same recogniser
   sheet.addRow(['Meena Iyer', 1234567890123456789, 'ICIC0000002', 3500, 'a number too long for Excel']);
   await book.xlsx.writeFile(path.join(dir, 'payees.xlsx'));
 
-  const first = await runCli(['bank', 'payees.xlsx', '-o', 'first.csv', '--base-url', sandbox.url], { cwd: dir });
-  assert.equal(first.code, 2, 'the first sheet has no payee header');
-  assert.match(first.stderr, /input has no account number column/);
+  const first = await runCli(['bank', 'payees.xlsx', '-o', 'first.csv', '--base-url', sandbox.url, '--dry-run', '--summary', 'first.json'], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal((JSON.parse(fs.readFileSync(path.join(dir, 'first.json'), 'utf8')) as { input: { sheet: string } }).input.sheet, 'Payees', 'the first sheet is not a payee list: the one whose content is, is taken');
+  const named = await runCli(['bank', 'payees.xlsx', '-o', 'first.csv', '--base-url', sandbox.url, '--sheet', 'notes'], { cwd: dir });
+  assert.equal(named.code, 2, '--sheet is obeyed (ignoring case)');
+  assert.match(named.stderr, /input has no account number column/);
 
   const r = await runCli(['bank', 'payees.xlsx', '--sheet', 'Payees', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
@@ -84,34 +87,42 @@ test('.xlsx in and out: the first sheet (or --sheet) through the same recogniser
   assert.equal(fs.statSync(path.join(dir, 'payees.verified.xlsx')).mode & 0o777, 0o600, 'personal data: mode 0600, like the CSV');
   const out = new ExcelJS.Workbook();
   await out.xlsx.readFile(path.join(dir, 'payees.verified.xlsx'));
+  assert.deepEqual(out.worksheets.map((w) => w.name), ['Notes', 'Payees'], 'every sheet kept, the payee sheet under its own name');
+  assert.equal(out.getWorksheet('Notes')!.getRow(1).getCell(1).value, 'read me first', 'the other sheets copied unchanged');
+  const payees = out.getWorksheet('Payees')!;
   const rows: unknown[][] = [];
-  out.worksheets[0]!.eachRow({ includeEmpty: true }, (row) => rows.push((row.values as unknown[]).slice(1)));
+  payees.eachRow({ includeEmpty: true }, (row) => rows.push((row.values as unknown[]).slice(1)));
   assert.equal(rows[0]![0], 'ACME Industries Pvt Ltd', 'the title rows are kept above the header');
   assert.equal(rows[2]![0], 'Vendor Name');
   const header = rows[2] as string[];
   const col = (name: string) => header.indexOf(name);
   assert.equal(rows[3]![col('Vendor A/c No.')], '001234567811', 'leading zeros kept');
   assert.equal(rows[3]![col('verify_status')], 'VERIFIED');
-  assert.equal(rows[4]![col('Vendor A/c No.')], '500100000048', 'written as text, never 5.001E+11');
+  assert.equal(rows[4]![col('Vendor A/c No.')], '500100000048', 'an account number written as text, never 5.001E+11');
   assert.equal(rows[4]![col('verify_status')], 'VERIFIED');
+  assert.equal(rows[4]![col('Amount')], 2500, 'amounts stay numbers');
+  assert.equal(payees.getRow(5).getCell(col('Amount') + 1).type, ExcelJS.ValueType.Number);
   assert.equal(rows[5]![col('verify_status')], 'INVALID');
   assert.match(String(rows[5]![col('verify_reason')]), /scientific notation.*lost digits.*Text/);
-  const cell = out.worksheets[0]!.getRow(5).getCell(col('Vendor A/c No.') + 1);
-  assert.equal(cell.type, ExcelJS.ValueType.String);
-  assert.equal(cell.numFmt, '@', 'a text cell');
+  assert.equal(payees.getRow(5).getCell(col('Vendor A/c No.') + 1).type, ExcelJS.ValueType.String);
   assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
 });
 
-test('spreadsheets it does not read, and --sheet on a CSV, are usage errors before any call', async (t) => {
+test('spreadsheets it does not read, a damaged .xls, and --sheet on a CSV, are usage errors before any call', async (t) => {
   const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'old.xlsb'), Buffer.from([0x50, 0x4b, 3, 4, 0, 0]));
   fs.writeFileSync(path.join(dir, 'old.xls'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]));
   fs.writeFileSync(path.join(dir, 'p.csv'), 'Account No,IFSC\n500100000011,SBIN0000001\n');
+  const xlsb = await runCli(['bank', 'old.xlsb', '--sandbox'], { cwd: dir });
+  assert.equal(xlsb.code, 2);
+  assert.match(xlsb.stderr, /old\.xlsb is a spreadsheet format vas-verify does not read: save it as \.xlsx/);
   const xls = await runCli(['bank', 'old.xls', '--sandbox'], { cwd: dir });
-  assert.equal(xls.code, 2);
-  assert.match(xls.stderr, /old\.xls is a spreadsheet format vas-verify does not read: save it as \.xlsx/);
+  assert.equal(xls.code, 2, xls.stderr);
+  assert.match(xls.stderr, /old\.xls is not a readable spreadsheet/);
+  assert.doesNotMatch(xls.stderr, /\n\s+at /);
   const sheet = await runCli(['bank', 'p.csv', '--sandbox', '--sheet', 'One'], { cwd: dir });
   assert.equal(sheet.code, 2);
-  assert.match(sheet.stderr, /--sheet applies to an \.xlsx input only/);
+  assert.match(sheet.stderr, /--sheet applies to a spreadsheet input \(\.xlsx, \.xls, \.ods\) only/);
 });
 
 test('a semicolon CSV with a BOM and CRLF (Excel in another locale): read, rows that are not payees SKIPPED in place, the output keeps the format', async (t) => {

@@ -144,11 +144,12 @@ function shebangNodeArgs(file: string): string[] {
  * Runs the CLI executable directly (so its shebang's heap cap applies) under /usr/bin/time.
  * `extraNodeArgs` (e.g. --cpu-prof) switch to `node <args> bin.js`, with the flags of its shebang.
  */
-export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; extraNodeArgs?: readonly string[]; onSpawn?: (pid: number) => void } = {}): Promise<CliRun> {
+export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; extraNodeArgs?: readonly string[]; onSpawn?: (pid: number) => void; cli?: string } = {}): Promise<CliRun> {
+  const cliPath = options.cli ?? CLI;
   const timeFile = path.join(fs.mkdtempSync(path.join(ROOT, 'bench', 'out', '.time-')), 'time');
   const command = options.extraNodeArgs
-    ? [process.execPath, ...shebangNodeArgs(CLI), ...options.extraNodeArgs, CLI, ...args]
-    : [CLI, ...args];
+    ? [process.execPath, ...shebangNodeArgs(cliPath), ...options.extraNodeArgs, cliPath, ...args]
+    : [cliPath, ...args];
   const spawnAt = epochMs();
   const started = performance.now();
   const child = track(

@@ -67,13 +67,15 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
   }
   if (bytes === 0 || !first) throw new InputError(`input ${inputPath} is empty: it needs a header row and payee rows`);
   // [input] An .xlsx workbook is a zip: src/input/xlsx.ts reads it; only its fingerprint is wanted here.
-  if (/\.(xls|xlsb|ods|numbers)$/i.test(inputPath)) {
+  if (/\.(xlsb|numbers)$/i.test(inputPath)) {
     throw new InputError(`input ${inputPath} is a spreadsheet format vas-verify does not read: save it as .xlsx (Excel Workbook) or as "CSV UTF-8"`);
   }
-  if (/\.xlsx$/i.test(inputPath)) {
+  if (/\.(xlsx|xlsm)$/i.test(inputPath)) {
     if (first[0] !== 0x50 || first[1] !== 0x4b) throw new InputError(`input ${inputPath} is not an .xlsx workbook (save it from Excel as .xlsx, or as CSV with a .csv name)`);
     return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   }
+  // .xls (BIFF, or an HTML or text table saved under that name) and .ods: src/input/sheetjs.ts reads them.
+  if (/\.(xls|ods)$/i.test(inputPath)) return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   // A few stray bytes in a UTF-8 file (one Latin-1 é pasted in) are replaced, not taken as a
   // sign that the whole file is Latin-1: that garbled every Devanagari name. Latin-1 only when
   // the file is not UTF-8 at all (no valid multi-byte character, or more invalid bytes than valid ones).

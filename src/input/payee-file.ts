@@ -9,18 +9,23 @@ import type { Encoding } from './inspect.js';
 import { openCsvRecords, sniffCsvFormat, type CsvFormat, type CsvRecord, type Delimiter } from './read-csv.js';
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides, type DecidedBy, type HeaderChoice } from './recognise.js';
 import { notPayeeReason } from './row-kind.js';
-import { openXlsxRecords, type XlsxRecords } from './xlsx.js';
+import { quoteSheets, type XlsxRecords } from './xlsx.js';
+import { isSpreadsheetPath, openSpreadsheetRecords } from './spreadsheet.js';
+import { ColumnError } from '../errors.js';
+import { sweepSpool } from './shared-strings.js';
 
 export interface PayeeFileOptions {
   columns: ColumnOverrides;
   /** `--header-row N`: the header is at line N (1-based). */
   headerRow?: number | undefined;
-  /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
+  /** `--sheet NAME` of an .xlsx input (default: the first sheet, or the one sheet whose content is a payee list). */
   sheet?: string | undefined;
   /** `--delimiter`: the CSV delimiter (default: sniffed from the first lines). */
   delimiter?: Delimiter | undefined;
   /** `--explain-columns`: each column's header meaning and content scores go to the reasons. */
   explainColumns?: boolean | undefined;
+  /** A spreadsheet's spool folder (the state file's folder; see xlsx.ts). Default: none, nothing spooled. */
+  spoolDir?: string | undefined;
 }
 
 /** A data row, and why it is not a payee row when it is not one (copied through, SKIPPED). */
@@ -58,16 +63,19 @@ export interface PayeeFile {
   close(): void;
 }
 
+/** A spreadsheet (.xlsx, .xlsm, .xls, .ods) rather than a CSV. */
 export function isXlsxPath(file: string): boolean {
-  return path.extname(file).toLowerCase() === '.xlsx';
+  return isSpreadsheetPath(file);
 }
 
 /** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read or has no payee rows. */
 export async function openPayeeFile(inputPath: string, encoding: Encoding, options: PayeeFileOptions): Promise<PayeeFile> {
   const xlsx = isXlsxPath(inputPath);
-  // [csv] The delimiter is sniffed from the first lines unless --delimiter names it.
+  // A spool a killed run left behind goes at the next start, whatever this run reads (issue #26).
+  if (options.spoolDir !== undefined) sweepSpool(options.spoolDir);
+  // The delimiter is sniffed from the first lines unless --delimiter names it.
   const format = xlsx ? undefined : sniffCsvFormat(inputPath, encoding, options.delimiter);
-  const reader = xlsx ? await openXlsxRecords(inputPath, options.sheet) : openCsvRecords(inputPath, encoding, true, format!.delimiter);
+  const reader = xlsx ? await openSpreadsheetRecords(inputPath, options.sheet, { spoolDir: options.spoolDir }) : openCsvRecords(inputPath, encoding, true, format!.delimiter);
   const iterator = reader.records[Symbol.asyncIterator]();
   try {
     // Enough lines to find the header and to look at the first rows under it.
@@ -82,7 +90,7 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
       }
       head.push(next.value);
     }
-    const choice = new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head);
+    const choice = recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head), xlsx ? (reader as XlsxRecords) : undefined, options.sheet);
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
@@ -129,6 +137,16 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
 
 function inputSummary(file: string, choice: HeaderChoice): InputSummary {
   return { file, headerLine: choice.headerLine, columns: choice.names, columnChoice: choice.decidedBy, renamed: {} };
+}
+
+/** In a workbook of several sheets, a sheet whose columns are not found may be the wrong sheet: the message lists them and `--sheet`. */
+function recogniseSheet<T>(recognise: () => T, book: XlsxRecords | undefined, named: string | undefined): T {
+  try {
+    return recognise();
+  } catch (error) {
+    if (!(error instanceof ColumnError) || book === undefined || named !== undefined || book.sheets.length < 2) throw error;
+    throw new ColumnError(`${error.message} (in sheet ${JSON.stringify(book.sheet)}; the workbook's sheets: ${quoteSheets(book.sheets)}; name the payee sheet with --sheet NAME)`, { cause: error });
+  }
 }
 
 function fitRow(record: CsvRecord, width: number): CsvRecord {

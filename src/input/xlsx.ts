@@ -1,137 +1,123 @@
 /**
- * .xlsx in and out with exceljs (a well-kept library: the zip and XML are never parsed here).
- * Reading streams the first sheet (or the one named) row by row as the CSV reader's records;
- * writing streams text-typed cells, so account numbers never become 1.23E+11.
+ * Spreadsheet input as records (docs/ARCHITECTURE.md, "Layout", src/input/): an .xlsx workbook
+ * streamed within bounds (xlsx-stream.ts, sheet-limits.ts), the payee sheet chosen by name
+ * (`--sheet`) or by its content, each row handed on as the CSV reader's record with its row
+ * number as `line`. Older formats (.xls, .ods, HTML saved as .xls) go through sheetjs.ts.
  */
-import fs from 'node:fs';
-import ExcelJS from 'exceljs';
 import { InputError } from '../errors.js';
 import type { CsvRecord } from './read-csv.js';
+import { HEADER_SEARCH_LINES, SAMPLE_ROWS } from './recognise.js';
+import { DEFAULT_SHEET_LIMITS, type SheetLimits } from './sheet-limits.js';
+import { XlsxWorkbook, type SheetInfo, type SheetRow } from './xlsx-stream.js';
 
-/** Excel keeps 15 significant digits: a whole number of more digits has lost its last ones. */
-const EXACT_DIGITS = 15;
+export { numberText } from './xlsx-stream.js';
 
-/**
- * The text of a cell as a person sees it. A number too long for Excel to have kept exactly is
- * given in scientific notation, which the account check reports as digits lost (re-export as Text).
- */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') {
-    if (Number.isInteger(value) && Math.abs(value) >= 10 ** EXACT_DIGITS) return value.toExponential().toUpperCase();
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    const v = value as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown; error?: string; formula?: string };
-    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
-    if ('result' in v || 'formula' in v) return cellText(v.result);
-    if (v.text !== undefined) return cellText(v.text);
-    if (typeof v.error === 'string') return v.error;
-  }
-  return String(value);
+export interface SpreadsheetOptions {
+  /** The folder where shared strings past 8 MiB may be spooled (the state file's folder). Default: none, held in memory up to 64 MiB. */
+  spoolDir?: string | undefined;
+  /** Bounds of the read; default DEFAULT_SHEET_LIMITS. */
+  limits?: Partial<SheetLimits> | undefined;
 }
 
 export interface XlsxRecords {
   records: AsyncIterable<CsvRecord>;
   /** The sheet read. */
   sheet: string | undefined;
+  /** Every sheet's name, in the workbook's order (for messages). */
+  sheets: readonly string[];
   close(): void;
 }
 
-/** The rows of the first sheet (or `sheetName`) as records; `line` is the row number. */
-export async function openXlsxRecords(inputPath: string, sheetName?: string): Promise<XlsxRecords> {
-  const stream = fs.createReadStream(inputPath);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
-  const sheets = reader[Symbol.asyncIterator]();
-  let sheet: ExcelJS.stream.xlsx.WorksheetReader | undefined;
-  const seen: string[] = [];
-  try {
-    for (;;) {
-      const next = await sheets.next();
-      if (next.done) break;
-      const name = (next.value as unknown as { name: string }).name;
-      seen.push(name);
-      if (sheetName === undefined || name === sheetName) {
-        sheet = next.value;
-        break;
-      }
-      // Another sheet: its rows are skipped by reading them.
-      for await (const _row of next.value) void _row;
-    }
-  } catch (error) {
-    stream.destroy();
-    throw new InputError(`input ${inputPath} is not a readable .xlsx workbook: ${(error as Error).message}`);
-  }
-  if (!sheet) {
-    stream.destroy();
-    throw new InputError(sheetName === undefined
-      ? `input ${inputPath} has no worksheet`
-      : `input ${inputPath} has no sheet named ${JSON.stringify(sheetName)}; its sheets: ${seen.map((s) => JSON.stringify(s)).join(', ')}`);
-  }
-  const chosen = sheet;
-  async function* iterate(): AsyncGenerator<CsvRecord> {
-    try {
-      for await (const row of chosen) {
-        const values = row.values as unknown[];
-        const fields: string[] = [];
-        // row.values is 1-based and sparse.
-        for (let i = 1; i < values.length; i += 1) fields.push(cellText(values[i]));
-        yield { fields: fields.length === 0 ? [''] : fields, line: row.number };
-      }
-    } catch (error) {
-      throw new InputError(`input ${inputPath} is not a readable .xlsx workbook: ${(error as Error).message}`);
-    }
-  }
-  return { records: iterate(), sheet: (chosen as unknown as { name: string }).name, close: () => stream.destroy() };
+/** Rows of a sheet looked at to tell whether it is a payee list: as many as the header recogniser reads. */
+const SHEET_SAMPLE_ROWS = HEADER_SEARCH_LINES + SAMPLE_ROWS;
+const IFSC_SHAPE = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+const ACCOUNT_SHAPE = /^\d{9,18}$/;
+/** A number Excel shows in scientific notation is an account number that lost digits: still account-shaped. */
+const DAMAGED_ACCOUNT = /^\d(\.\d+)?E\+\d+$/;
+
+export function quoteSheets(names: readonly string[]): string {
+  return names.map((s) => JSON.stringify(s)).join(', ');
 }
 
-export interface XlsxOutput {
-  writeRows(rows: readonly (readonly string[])[]): Promise<void>;
-  commit(): Promise<void>;
-  discard(): Promise<void>;
+/** A row's cells as record fields: by column, the gaps empty. */
+export function rowFields(book: XlsxWorkbook, row: SheetRow): string[] {
+  let last = -1;
+  for (const cell of row.cells) if (cell.col > last) last = cell.col;
+  const fields = new Array<string>(last + 1).fill('');
+  for (const cell of row.cells) fields[cell.col] = book.text(cell);
+  return fields.length === 0 ? [''] : fields;
+}
+
+/** Whether a sheet's first rows hold an IFSC-shaped column and an account-shaped one: a payee list. */
+export function looksLikePayees(rows: readonly (readonly string[])[]): boolean {
+  const ifsc = new Map<number, number>();
+  const account = new Map<number, number>();
+  const filled = new Map<number, number>();
+  for (const fields of rows.slice(0, SHEET_SAMPLE_ROWS)) {
+    fields.forEach((text, col) => {
+      const value = text.trim().toUpperCase();
+      if (value === '') return;
+      filled.set(col, (filled.get(col) ?? 0) + 1);
+      if (IFSC_SHAPE.test(value)) ifsc.set(col, (ifsc.get(col) ?? 0) + 1);
+      const digits = value.replace(/[\s-]/g, '');
+      if (ACCOUNT_SHAPE.test(digits) || DAMAGED_ACCOUNT.test(value)) account.set(col, (account.get(col) ?? 0) + 1);
+    });
+  }
+  // Most of a column's values, its header and a note or two aside.
+  const mostly = (counts: Map<number, number>) => [...counts].some(([col, n]) => n >= 1 && n * 2 >= (filled.get(col) ?? 0) - 2);
+  return mostly(ifsc) && mostly(account);
+}
+
+async function sampleOf(book: XlsxWorkbook, sheet: SheetInfo): Promise<string[][]> {
+  const rows: string[][] = [];
+  for await (const row of book.rows(sheet)) {
+    rows.push(rowFields(book, row));
+    if (rows.length >= SHEET_SAMPLE_ROWS) break;
+  }
+  return rows;
 }
 
 /**
- * Streams a one-sheet workbook to `temp` with every cell a text cell (number format `@`), so
- * Excel shows account numbers and IFSCs as written. The caller renames it into place.
+ * The payee sheet when none is named (its index in `names`): the first sheet if it is a payee
+ * list, else the one sheet whose content is; several such sheets stop the run, naming them and
+ * `--sheet`. When no sheet looks like one, the first is taken and the header recogniser says
+ * what it misses (with the sheets listed, payee-file.ts).
  */
-export function openXlsxWriter(temp: string, sheetName = 'verified'): XlsxOutput {
-  // Mode 0600 like the CSV output: the file holds personal data (docs/ARCHITECTURE.md, "Security").
-  const file = fs.createWriteStream(temp, { mode: 0o600 });
-  const closed = new Promise<void>((resolve, reject) => {
-    file.once('close', resolve);
-    file.once('error', reject);
-  });
-  closed.catch(() => undefined);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
-  const worksheet = workbook.addWorksheet(sheetName);
-  let done = false;
-  return {
-    async writeRows(rows) {
-      for (const row of rows) {
-        const added = worksheet.addRow([...row]);
-        added.eachCell({ includeEmpty: false }, (cell) => {
-          cell.numFmt = '@';
-        });
-        added.commit();
-      }
-    },
-    async commit() {
-      if (done) return;
-      done = true;
-      worksheet.commit();
-      await workbook.commit();
-      // The zip is finished when the file is closed, not when commit() resolves.
-      await closed;
-    },
-    async discard() {
-      if (done) return;
-      done = true;
-      file.destroy();
-      await fs.promises.rm(temp, { force: true });
-    },
-  };
+export async function choosePayeeSheet(file: string, names: readonly string[], sample: (index: number) => Promise<string[][]>): Promise<number> {
+  if (names.length === 1 || looksLikePayees(await sample(0))) return 0;
+  const candidates: number[] = [];
+  for (let i = 1; i < names.length; i += 1) if (looksLikePayees(await sample(i))) candidates.push(i);
+  if (candidates.length === 1) return candidates[0]!;
+  if (candidates.length > 1) {
+    throw new InputError(`input ${file} has several sheets that look like payee lists: ${quoteSheets(candidates.map((i) => names[i]!))}; choose one with --sheet NAME`);
+  }
+  return 0;
+}
+
+/** The index of the sheet named, matched exactly or ignoring case and surrounding spaces. */
+export function namedSheetIndex(file: string, names: readonly string[], name: string): number {
+  const wanted = name.trim().toLowerCase();
+  let index = names.indexOf(name);
+  if (index < 0) index = names.findIndex((n) => n.trim().toLowerCase() === wanted);
+  if (index < 0) throw new InputError(`input ${file} has no sheet named ${JSON.stringify(name)}; its sheets: ${quoteSheets(names)}`);
+  return index;
+}
+
+/** The rows of the payee sheet (or `sheetName`) as records; `line` is the row number. */
+export async function openXlsxRecords(inputPath: string, sheetName?: string, options: SpreadsheetOptions = {}): Promise<XlsxRecords> {
+  const limits = { ...DEFAULT_SHEET_LIMITS, ...options.limits };
+  const book = await XlsxWorkbook.shared(inputPath, limits, options.spoolDir);
+  let sheet: SheetInfo;
+  try {
+    const names = book.sheets.map((s) => s.name);
+    const index = sheetName === undefined ? await choosePayeeSheet(inputPath, names, (i) => sampleOf(book, book.sheets[i]!)) : namedSheetIndex(inputPath, names, sheetName);
+    sheet = book.sheets[index]!;
+  } catch (error) {
+    book.close();
+    throw error;
+  }
+  async function* iterate(): AsyncGenerator<CsvRecord> {
+    for await (const row of book.rows(sheet)) yield { fields: rowFields(book, row), line: row.number };
+  }
+  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), close: () => book.close() };
 }

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
 import type { ResultRecord } from '../state/types.js';
-import { openXlsxWriter } from '../input/xlsx.js';
+import { openXlsxWriter, type XlsxSource } from '../output/xlsx.js';
 import type { CsvFormat } from '../input/read-csv.js';
 
 export const APPENDED_COLUMNS = [
@@ -199,12 +199,20 @@ function stringifyOptions(format: CsvFormat | undefined): typeof CSV_OPTIONS | C
   return { eof: true, record_delimiter: format.eol, quoted_match: '\r', delimiter: format.delimiter };
 }
 
-/** `format` [input]: the input's delimiter, BOM and line endings, kept (default: comma, no BOM, LF). */
-export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = [], format?: CsvFormat): CsvOutput {
+/** How the output keeps the input's form: a CSV's delimiter, BOM and line endings; an .xlsx input's workbook. */
+export interface OutputSource {
+  /** The input's delimiter, BOM and line endings (default: comma, no BOM, LF). */
+  format?: CsvFormat | undefined;
+  /** An .xlsx input, whose workbook an .xlsx output copies (src/output/xlsx.ts). */
+  xlsxSource?: XlsxSource | undefined;
+}
+
+export function openCsvOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = [], source: OutputSource = {}): CsvOutput {
+  const { format, xlsxSource } = source;
   const target = path.resolve(outputPath);
   removeStaleTemps(target, isAlive);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
-  if (path.extname(target).toLowerCase() === '.xlsx') return openXlsxOutput(outputPath, target, temp, [...preamble, header]);
+  if (path.extname(target).toLowerCase() === '.xlsx') return openXlsxOutput(outputPath, target, temp, [...preamble, header], xlsxSource);
   const file = fs.createWriteStream(temp, { mode: 0o600 });
   const csvOptions = stringifyOptions(format);
   if (format?.bom) file.write('\uFEFF');
@@ -261,8 +269,8 @@ export function openCsvOutput(outputPath: string, header: readonly string[], isA
 }
 
 /** The .xlsx form of openCsvOutput [input]: same temporary file and rename, text cells. */
-function openXlsxOutput(outputPath: string, target: string, temp: string, first: readonly (readonly string[])[]): CsvOutput {
-  const book = openXlsxWriter(temp);
+function openXlsxOutput(outputPath: string, target: string, temp: string, first: readonly (readonly string[])[], source: XlsxSource | undefined): CsvOutput {
+  const book = openXlsxWriter(temp, undefined, source);
   let failure: Error | undefined;
   const guard = async (task: () => Promise<void>) => {
     if (failure) throw new OutputError(`cannot write ${temp}: ${failure.message}`);

@@ -123,7 +123,9 @@ interface Prepared {
 function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop, limiter, summary, started }: Prepared): Stages {
   const { store, now } = deps;
   const { header, columns } = input;
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, input.format);
+  // An .xlsx output of an .xlsx input keeps its workbook: the other sheets, the sheet's name, cell types.
+  const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
+  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.

@@ -49,6 +49,7 @@ export async function openInput(options: BankRunOptions): Promise<OpenedInput> {
   const info = await (options.inspection ?? inspectInput(options.inputPath));
   const file = await openPayeeFile(options.inputPath, info.encoding, {
     columns: options.columns, headerRow: options.headerRow, sheet: options.sheet, delimiter: options.delimiter, explainColumns: options.explainColumns,
+    spoolDir: options.spoolDir,
   });
   const invalid = describeInvalidUtf8(options.inputPath, info);
   const { header, columns } = file;

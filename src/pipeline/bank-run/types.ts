@@ -30,12 +30,14 @@ export interface BankRunOptions {
   columns: ColumnOverrides;
   /** `--header-row N`: the header is at line N of the input (default: found in the first 20 lines). */
   headerRow?: number | undefined;
-  /** `--sheet NAME` of an .xlsx input (default: the first sheet). */
+  /** `--sheet NAME` of an .xlsx input (default: the first sheet, or the one whose content is a payee list). */
   sheet?: string | undefined;
   /** `--delimiter` [input]: the CSV delimiter (default: sniffed). */
   delimiter?: Delimiter | undefined;
   /** `--explain-columns` [input]: log each column's header meaning and content scores (default: off). */
   explainColumns?: boolean | undefined;
+  /** Where a spreadsheet may spool its shared strings (the state file's folder). Default: nothing spooled. */
+  spoolDir?: string | undefined;
   maxCalls?: number | undefined;
   maxSpend?: number | undefined;
   pricePl: number;

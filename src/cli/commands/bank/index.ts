@@ -1,5 +1,6 @@
 /** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
 import fs from 'node:fs';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../../api/client.js';
 import { isStateFailure, openDatabase, stateFailure } from '../../../state/db.js';
@@ -94,8 +95,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const redis = sharedQuotaRedis(flags, env);
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
-  if (flags.sheet !== undefined && !/\.xlsx$/i.test(flags.input)) throw new UsageError('--sheet applies to an .xlsx input only');
-  if (flags.delimiter !== undefined && /\.xlsx$/i.test(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
+  if (flags.sheet !== undefined && !/\.(xlsx|xlsm|xls|ods)$/i.test(flags.input)) throw new UsageError('--sheet applies to a spreadsheet input (.xlsx, .xls, .ods) only');
+  if (flags.delimiter !== undefined && /\.(xlsx|xlsm|xls|ods)$/i.test(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
   const reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse, '--reuse');
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const depositMemoryMs = parseDuration(flags.depositMemory, '--deposit-memory');
@@ -206,6 +207,8 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     sheet: flags.sheet,
     delimiter: flags.delimiter,
     explainColumns: flags.explainColumns,
+    // A spreadsheet's spool stays beside the state, never in $TMPDIR (issue #26).
+    spoolDir: path.dirname(path.resolve(settings.statePath)),
     maxCalls: flags.maxCalls,
     maxSpend: flags.maxSpend,
     pricePl: settings.pricePl,

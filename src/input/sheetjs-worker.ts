@@ -1,0 +1,56 @@
+/**
+ * Worker-thread entry of `openSheetJsRecords` (sheetjs.ts): reads a whole .xls, .ods or HTML
+ * table with SheetJS, chooses the payee sheet, and posts its rows as text. On a thread of its own
+ * with a capped heap, so that a file too large for memory ends this thread, not the run.
+ */
+import fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import * as XLSX from '@e965/xlsx';
+import { isAppError } from '../errors.js';
+import { choosePayeeSheet, namedSheetIndex } from './xlsx.js';
+import { numberText } from './xlsx-stream.js';
+
+const { file, sheetName } = workerData as { file: string; sheetName: string | undefined };
+
+function cellText(cell: XLSX.CellObject | undefined): string {
+  if (!cell) return '';
+  switch (cell.t) {
+    case 's':
+      return String(cell.v ?? '');
+    case 'n':
+      return numberText(String(cell.v));
+    case 'b':
+      return cell.v ? 'TRUE' : 'FALSE';
+    case 'd':
+      return cell.v instanceof Date ? cell.v.toISOString().slice(0, 10) : String(cell.v ?? '');
+    case 'e':
+      return cell.w ?? '#ERROR';
+    default:
+      return '';
+  }
+}
+
+/** A sheet's rows as [row number, fields], blank rows left out as the .xlsx reader leaves absent ones. */
+function rowsOf(sheet: XLSX.WorkSheet, limit = Infinity): Array<[number, string[]]> {
+  const data = (sheet['!data'] ?? []) as Array<Array<XLSX.CellObject | undefined> | undefined>;
+  const rows: Array<[number, string[]]> = [];
+  for (let r = 0; r < data.length && rows.length < limit; r += 1) {
+    const row = data[r];
+    if (!row) continue;
+    const fields = Array.from({ length: row.length }, (_, c) => cellText(row[c]));
+    rows.push([r + 1, fields.length === 0 ? [''] : fields]);
+  }
+  return rows;
+}
+
+try {
+  const book = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellDates: false });
+  const names = book.SheetNames;
+  if (names.length === 0) throw new Error('it has no sheet');
+  const sheetOf = (i: number) => book.Sheets[names[i]!]!;
+  const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f)) : namedSheetIndex(file, names, sheetName);
+  parentPort!.postMessage({ ok: true, sheets: names, sheet: names[index], rows: rowsOf(sheetOf(index)) });
+} catch (error) {
+  const e = error as Error;
+  parentPort!.postMessage({ ok: false, app: isAppError(e), message: e.message });
+}

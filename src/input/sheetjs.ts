@@ -1,0 +1,81 @@
+/**
+ * The spreadsheets that are not streamed (docs/ARCHITECTURE.md, "Layout", src/input/): .xls
+ * (BIFF, what bank portals, Tally and payout templates still give), .ods, and the HTML or text
+ * tables banks save with an .xls name, read whole by SheetJS (@e965/xlsx: the SheetJS
+ * Community Edition 0.20.3 as published to npm; the `xlsx` package on npm stopped at 0.18.5,
+ * with known prototype-pollution and ReDoS advisories). Read on a worker thread with a capped
+ * heap, after the file's size (and for a zip, its inflated size) is checked against
+ * sheet-limits.ts: whatever the file, the run ends in a clear exit 2, never a heap abort.
+ */
+import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { InputError } from '../errors.js';
+import type { CsvRecord } from './read-csv.js';
+import { formatBytes, limitError, type SheetLimits } from './sheet-limits.js';
+import type { XlsxRecords } from './xlsx.js';
+import { ZipFile } from './zip-reader.js';
+
+/** The worker's heap: SheetJS holds a full-size .xls (65,536 rows) in ~190 MB. */
+const WORKER_HEAP_MB = 224;
+/** A zip (.ods) read whole may inflate to this many times the file's size limit. */
+const WHOLE_INFLATE_FACTOR = 8;
+
+type Answer = { ok: true; sheets: string[]; sheet: string; rows: Array<[number, string[]]> } | { ok: false; app: boolean; message: string };
+
+/** Inflates every part of a zip within the bounds (a zip bomb stops here, before SheetJS inflates it in memory). */
+async function checkZip(file: string, limits: SheetLimits): Promise<void> {
+  const zip = ZipFile.open(file, { ...limits, maxInflatedBytes: limits.maxWholeFileBytes * WHOLE_INFLATE_FACTOR });
+  try {
+    for (const entry of zip.entries.values()) for await (const chunk of zip.inflate(entry)) void chunk;
+  } finally {
+    zip.close();
+  }
+}
+
+function startWorker(file: string, sheetName: string | undefined): Worker {
+  const workerData = { file, sheetName };
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sheetjs-worker.js', import.meta.url), { workerData, resourceLimits });
+  // Run from source (the tests), the worker registers tsx's hooks itself first (as inspect.ts does).
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./sheetjs-worker.ts', import.meta.url).href;
+  const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { eval: true, workerData, resourceLimits });
+}
+
+function readInWorker(file: string, sheetName: string | undefined): Promise<Answer & { ok: true }> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(file, sheetName);
+    let answered = false;
+    worker.once('message', (answer: Answer) => {
+      answered = true;
+      if (answer.ok) resolve(answer);
+      else reject(answer.app ? new InputError(answer.message) : new InputError(`input ${file} is not a readable spreadsheet: ${answer.message} (open it in Excel and save it as .xlsx or "CSV UTF-8")`));
+      void worker.terminate();
+    });
+    worker.once('error', (error: Error & { code?: string }) => {
+      if (answered) return;
+      answered = true;
+      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? limitError(file, `it needs more memory than ${WORKER_HEAP_MB} MB to read whole (an .xls or .ods is not read as a stream)`)
+        : new InputError(`input ${file} is not a readable spreadsheet: ${error.message}`));
+    });
+    worker.once('exit', (code) => {
+      if (!answered) reject(new InputError(`input ${file} could not be read (the reading thread exited with code ${code})`));
+    });
+  });
+}
+
+/** The rows of an .xls / .ods / HTML-table file's payee sheet (or `sheetName`) as records. */
+export async function openSheetJsRecords(file: string, sheetName: string | undefined, limits: SheetLimits, isZip: boolean): Promise<XlsxRecords> {
+  const size = fs.statSync(file).size;
+  if (size > limits.maxWholeFileBytes) {
+    throw limitError(file, `it is ${formatBytes(size)}; an .xls or .ods is read whole, up to ${formatBytes(limits.maxWholeFileBytes)}`, 'save it from Excel as .xlsx (read as a stream) or as "CSV UTF-8"');
+  }
+  if (isZip) await checkZip(file, limits);
+  const answer = await readInWorker(file, sheetName);
+  async function* records(): AsyncGenerator<CsvRecord> {
+    for (const [line, fields] of answer.rows) yield { fields, line };
+  }
+  return { records: records(), sheet: answer.sheet, sheets: answer.sheets, close: () => undefined };
+}

@@ -1,0 +1,328 @@
+/**
+ * An .xlsx workbook read as a stream (docs/ARCHITECTURE.md, "Layout", src/input/): the zip's
+ * index (zip-reader.ts), the sheets' names and parts (workbook.xml and its relationships), the
+ * shared strings (shared-strings.ts), then one sheet's rows as they inflate, each cell with its
+ * type, style and raw value, so that a reader gets its text and a writer can copy it as it was.
+ * Every bound of sheet-limits.ts is checked as the bytes arrive.
+ */
+import path from 'node:path/posix';
+import { SharedStrings } from './shared-strings.js';
+import { damagedError, formatBytes, limitError, type SheetLimits } from './sheet-limits.js';
+import { readXmlPart, XmlFeed, type XmlHandlers } from './xml-feed.js';
+import { ZipFile, type ZipEntry } from './zip-reader.js';
+
+/** Excel's last column, XFD. */
+const MAX_COLUMNS = 16_384;
+
+export interface SheetInfo {
+  name: string;
+  /** The sheet's part in the zip, e.g. `xl/worksheets/sheet1.xml`. */
+  part: string;
+  /** `visible`, `hidden` or `veryHidden`. */
+  state: string;
+}
+
+export interface SheetCell {
+  /** 0-based column. */
+  col: number;
+  /** The `t` attribute: `n` (number, the default), `s` (shared string), `str`, `inlineStr`, `b`, `e`, `d`. */
+  type: string;
+  /** The `s` attribute (style index), when given. */
+  style: string | undefined;
+  /** `<v>`'s text, or the inline string's text. */
+  value: string;
+  /** `<f>`'s text, when the cell has a formula ('' for a shared formula's followers). */
+  formula: string | undefined;
+  /** `<f>`'s attributes (a shared formula's `t`, `ref`, `si`), for a writer that copies the cell. */
+  formulaAttributes?: Record<string, string> | undefined;
+  /** The cell's other attributes (`cm`, `vm`, `ph`), for a writer that copies the cell. */
+  extra?: Record<string, string> | undefined;
+}
+
+export interface SheetRow {
+  /** 1-based row number. */
+  number: number;
+  cells: SheetCell[];
+  /** The row's own attributes but `r` (height, style, hidden, …). */
+  attributes: Record<string, string>;
+}
+
+/** Workbooks opened with `XlsxWorkbook.shared`, by file, and how many users each has. */
+const OPEN_BOOKS = new Map<string, { book: Promise<XlsxWorkbook>; users: number }>();
+
+/** An opened workbook: its sheets and shared strings, and its sheets' rows on demand. */
+export class XlsxWorkbook {
+  private constructor(
+    readonly zip: ZipFile,
+    readonly sheets: readonly SheetInfo[],
+    readonly strings: SharedStrings,
+    readonly workbookPart: string,
+    private readonly limits: SheetLimits,
+  ) {}
+
+  static async open(file: string, limits: SheetLimits, spoolDir: string | undefined): Promise<XlsxWorkbook> {
+    const zip = ZipFile.open(file, limits);
+    const strings = new SharedStrings(file, limits, spoolDir);
+    try {
+      const workbookPart = await officeDocument(zip, limits);
+      const { sheets, sharedStrings } = await sheetParts(zip, workbookPart, limits);
+      if (sheets.length === 0) throw damagedError(file, 'it has no worksheet');
+      const entry = sharedStrings === undefined ? undefined : zip.find(sharedStrings);
+      if (entry) await readSharedStrings(zip, entry, strings, limits);
+      strings.finish();
+      return new XlsxWorkbook(zip, sheets, strings, workbookPart, limits);
+    } catch (error) {
+      strings.close();
+      zip.close();
+      throw error;
+    }
+  }
+
+  /**
+   * One opened workbook per file for the reader and the .xlsx output together (src/output/), so
+   * its shared strings are held once; each `shared` call is matched by one close().
+   */
+  static shared(file: string, limits: SheetLimits, spoolDir: string | undefined): Promise<XlsxWorkbook> {
+    const held = OPEN_BOOKS.get(file);
+    if (held) {
+      held.users += 1;
+      return held.book;
+    }
+    const book = XlsxWorkbook.open(file, limits, spoolDir);
+    const entry = { book, users: 1 };
+    OPEN_BOOKS.set(file, entry);
+    book.catch(() => OPEN_BOOKS.delete(file));
+    return book;
+  }
+
+  entryOf(sheet: SheetInfo): ZipEntry {
+    const entry = this.zip.find(sheet.part);
+    if (!entry) throw damagedError(this.zip.file, `the sheet ${JSON.stringify(sheet.name)} has no part ${sheet.part}`);
+    return entry;
+  }
+
+  /** The sheet's rows as they inflate; stop early by leaving the loop. */
+  rows(sheet: SheetInfo): AsyncGenerator<SheetRow> {
+    return sheetRows(this.zip, this.entryOf(sheet), this.limits);
+  }
+
+  /** The text of a cell as a person sees it (a shared string looked up). */
+  text(cell: SheetCell): string {
+    return cellValueText(cell, this.strings);
+  }
+
+  /** Lets go of the workbook; the last of its users closes it. */
+  close(): void {
+    const held = OPEN_BOOKS.get(this.zip.file);
+    if (held && held.users > 1) {
+      held.users -= 1;
+      return;
+    }
+    OPEN_BOOKS.delete(this.zip.file);
+    this.strings.close();
+    this.zip.close();
+  }
+}
+
+/** Elements of a small part, each with its attributes (the part read whole, within maxPartBytes). */
+async function elementsOf(zip: ZipFile, name: string, wanted: ReadonlySet<string>, limits: SheetLimits): Promise<Array<{ name: string; attributes: Record<string, string> }>> {
+  const entry = zip.find(name);
+  if (!entry) return [];
+  if (entry.size > limits.maxPartBytes) throw limitError(zip.file, `its part ${name} is ${formatBytes(entry.size)}, more than ${formatBytes(limits.maxPartBytes)}`);
+  const found: Array<{ name: string; attributes: Record<string, string> }> = [];
+  await readXmlPart(zip, entry, { open: (tag, attributes) => wanted.has(tag) && found.push({ name: tag, attributes }), text: () => undefined, close: () => undefined }, limits.maxCellChars);
+  return found;
+}
+
+/** A relationship's target as a zip path: relative to the part's folder, or absolute from the zip's root. */
+function resolveTarget(from: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  return path.normalize(path.join(path.dirname(from), target));
+}
+
+function relsOf(part: string): string {
+  return path.join(path.dirname(part), '_rels', `${path.basename(part)}.rels`);
+}
+
+async function officeDocument(zip: ZipFile, limits: SheetLimits): Promise<string> {
+  const rels = await elementsOf(zip, '_rels/.rels', new Set(['Relationship']), limits);
+  const main = rels.find((r) => (r.attributes.Type ?? '').endsWith('/officeDocument'));
+  return main?.attributes.Target ? resolveTarget('', main.attributes.Target) : 'xl/workbook.xml';
+}
+
+async function sheetParts(zip: ZipFile, workbookPart: string, limits: SheetLimits): Promise<{ sheets: SheetInfo[]; sharedStrings: string | undefined }> {
+  const rels = await elementsOf(zip, relsOf(workbookPart), new Set(['Relationship']), limits);
+  const targets = new Map(rels.map((r) => [r.attributes.Id ?? '', resolveTarget(workbookPart, r.attributes.Target ?? '')]));
+  const shared = rels.find((r) => (r.attributes.Type ?? '').endsWith('/sharedStrings'));
+  const sheets: SheetInfo[] = [];
+  for (const { attributes } of await elementsOf(zip, workbookPart, new Set(['sheet']), limits)) {
+    // The relationship id's prefix is usually r:, but it is the namespace that counts.
+    const idKey = Object.keys(attributes).find((k) => k.endsWith(':id'));
+    const part = targets.get(idKey === undefined ? '' : attributes[idKey]!);
+    if (part === undefined || attributes.name === undefined) continue;
+    // Chart sheets and macro sheets are listed too; only worksheets hold rows.
+    if (!zip.find(part) || !/worksheets?\//i.test(part)) continue;
+    sheets.push({ name: attributes.name, part, state: attributes.state ?? 'visible' });
+  }
+  if (!zip.find(workbookPart)) throw damagedError(zip.file, `it has no ${workbookPart} (is it an .xlsx workbook?)`);
+  const sharedStrings = shared?.attributes.Target ? resolveTarget(workbookPart, shared.attributes.Target) : zip.find('xl/sharedStrings.xml') ? 'xl/sharedStrings.xml' : undefined;
+  return { sheets, sharedStrings };
+}
+
+/** `<si>` items: the text of their `<t>`s, phonetic guides (`<rPh>`) left out. */
+async function readSharedStrings(zip: ZipFile, entry: ZipEntry, strings: SharedStrings, limits: SheetLimits): Promise<void> {
+  let text = '';
+  let inText = false;
+  let phonetic = 0;
+  const handlers: XmlHandlers = {
+    open(name) {
+      if (name === 'si') text = '';
+      else if (name === 't') inText = phonetic === 0;
+      else if (name === 'rPh') phonetic += 1;
+    },
+    text(chunk) {
+      if (!inText) return;
+      text += chunk;
+      if (text.length > limits.maxCellChars) throw limitError(zip.file, `a shared string is longer than ${limits.maxCellChars.toLocaleString('en-US')} characters (Excel's limit for a cell)`);
+    },
+    close(name) {
+      if (name === 't') inText = false;
+      else if (name === 'rPh') phonetic -= 1;
+      else if (name === 'si') strings.add(text);
+    },
+  };
+  await readXmlPart(zip, entry, handlers, limits.maxCellChars);
+}
+
+/** `B12` → 1 (0-based column); -1 when it is not a cell reference. */
+export function columnOf(ref: string): number {
+  let col = 0;
+  let i = 0;
+  for (; i < ref.length; i += 1) {
+    const code = ref.charCodeAt(i);
+    if (code >= 65 && code <= 90) col = col * 26 + (code - 64);
+    else if (code >= 97 && code <= 122) col = col * 26 + (code - 96);
+    else break;
+    if (col > MAX_COLUMNS) return MAX_COLUMNS;
+  }
+  return i === 0 ? -1 : col - 1;
+}
+
+/** Builds rows from a sheet's events; completed rows wait in `ready`. */
+export class RowBuilder implements XmlHandlers {
+  readonly ready: SheetRow[] = [];
+  private row: SheetRow | undefined;
+  private cell: SheetCell | undefined;
+  private capture: 'v' | 'f' | 't' | undefined;
+  private phonetic = 0;
+  private inInline = false;
+  private nextCol = 0;
+  private lastRow = 0;
+  private rows = 0;
+  private rowChars = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly limits: SheetLimits,
+  ) {}
+
+  open(name: string, attributes: Record<string, string>): void {
+    if (name === 'row') this.openRow(attributes);
+    else if (name === 'c' && this.row) this.openCell(attributes);
+    else if (this.cell === undefined) return;
+    else if (name === 'v') this.capture = name;
+    else if (name === 'f') {
+      this.capture = name;
+      this.cell.formula = '';
+      this.cell.formulaAttributes = attributes;
+    }
+    else if (name === 'is') this.inInline = true;
+    else if (name === 't' && this.inInline && this.phonetic === 0) this.capture = 't';
+    else if (name === 'rPh') this.phonetic += 1;
+  }
+
+  private openRow(attributes: Record<string, string>): void {
+    const { r, ...rest } = attributes;
+    const number = r === undefined ? this.lastRow + 1 : Number(r);
+    this.rows += 1;
+    if (this.rows > this.limits.maxRows || !(number >= 1 && number <= this.limits.maxRows)) {
+      throw limitError(this.file, `the sheet has more rows than Excel's ${this.limits.maxRows.toLocaleString('en-US')}`);
+    }
+    this.lastRow = number;
+    this.row = { number, cells: [], attributes: rest };
+    this.nextCol = 0;
+    this.rowChars = 0;
+  }
+
+  private openCell(attributes: Record<string, string>): void {
+    if (this.row!.cells.length >= MAX_COLUMNS) throw damagedError(this.file, `row ${this.row!.number} has more cells than Excel's ${MAX_COLUMNS.toLocaleString('en-US')} columns`);
+    const col = attributes.r === undefined ? this.nextCol : columnOf(attributes.r);
+    if (col < 0 || col >= MAX_COLUMNS) throw damagedError(this.file, `a cell of row ${this.row!.number} is past Excel's last column (${attributes.r ?? ''})`);
+    this.nextCol = col + 1;
+    const { r: _r, t, s, ...extra } = attributes;
+    this.cell = { col, type: t ?? 'n', style: s, value: '', formula: undefined, extra };
+  }
+
+  text(text: string): void {
+    const cell = this.cell;
+    if (cell === undefined || this.capture === undefined) return;
+    if (this.capture === 'f') cell.formula = (cell.formula ?? '') + text;
+    else cell.value += text;
+    this.rowChars += text.length;
+    if (cell.value.length > this.limits.maxCellChars) {
+      throw limitError(this.file, `the cell in row ${this.row!.number}, column ${cell.col + 1} is longer than ${this.limits.maxCellChars.toLocaleString('en-US')} characters (Excel's limit for a cell)`);
+    }
+    if (this.rowChars > this.limits.maxRowChars) throw limitError(this.file, `row ${this.row!.number} holds more than ${formatBytes(this.limits.maxRowChars)} of text`);
+  }
+
+  close(name: string): void {
+    if (name === 'v' || name === 'f' || name === 't') this.capture = undefined;
+    else if (name === 'rPh') this.phonetic -= 1;
+    else if (name === 'is') this.inInline = false;
+    else if (name === 'c' && this.cell) {
+      this.row!.cells.push(this.cell);
+      this.cell = undefined;
+    } else if (name === 'row' && this.row) {
+      this.ready.push(this.row);
+      this.row = undefined;
+    }
+  }
+}
+
+async function* sheetRows(zip: ZipFile, entry: ZipEntry, limits: SheetLimits): AsyncGenerator<SheetRow> {
+  const builder = new RowBuilder(zip.file, limits);
+  const feed = new XmlFeed(zip, entry, builder, limits.maxCellChars);
+  for await (const chunk of zip.inflate(entry)) {
+    feed.write(chunk);
+    if (builder.ready.length > 0) yield* builder.ready.splice(0);
+  }
+  feed.end();
+  yield* builder.ready.splice(0);
+}
+
+/** Excel keeps 15 significant digits: a whole number of more digits has lost its last ones. */
+const EXACT_DIGITS = 15;
+
+/** A number cell's text: as written, but in scientific notation when digits were lost (the account check says so). */
+export function numberText(raw: string): string {
+  const value = Number(raw);
+  if (raw.trim() === '' || Number.isNaN(value)) return raw;
+  if (Number.isInteger(value) && Math.abs(value) >= 10 ** EXACT_DIGITS) return value.toExponential().toUpperCase();
+  return String(value);
+}
+
+export function cellValueText(cell: SheetCell, strings: SharedStrings): string {
+  switch (cell.type) {
+    case 's':
+      return strings.get(Number(cell.value));
+    case 'b':
+      return cell.value === '1' ? 'TRUE' : cell.value === '0' ? 'FALSE' : cell.value;
+    case 'n':
+      return numberText(cell.value);
+    case 'd':
+      return cell.value.slice(0, 10);
+    default:
+      // str (a formula's text), inlineStr, e (#N/A …).
+      return cell.value;
+  }
+}

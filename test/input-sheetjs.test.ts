@@ -1,0 +1,81 @@
+/**
+ * .xls (BIFF), .ods and the HTML tables banks save as .xls, through the real CLI against the
+ * sandbox (issue #29): the payee sheet found by its content, the rows verified; a file too large
+ * to read whole, and an .ods zip bomb, refused with exit 2 before any call.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
+import { startSandbox } from '../src/sandbox/index.js';
+import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+import { ZipWriter } from '../src/output/zip-writer.js';
+
+const PAYEES = [
+  ['Beneficiary Name', 'Beneficiary Account No', 'IFSC', 'Amount'],
+  ['Asha Verma', '001234567811', 'SBIN0000001', 1500],
+  ['Ravi Kumar', 500100000048, 'HDFC0000001', 2500],
+];
+
+function book(): XLSX.WorkBook {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Prepared by accounts'], ['see the next sheet']]), 'Notes');
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(PAYEES), 'Vendor Payees');
+  return wb;
+}
+
+for (const [kind, file, bookType] of [['.xls (BIFF8)', 'payees.xls', 'biff8'], ['.ods', 'payees.ods', 'ods']] as const) {
+  test(`${kind}: the payee sheet is found by its content and verified`, async (t) => {
+    const sandbox = await startSandbox();
+    t.after(() => sandbox.close());
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, file), XLSX.write(book(), { type: 'buffer', bookType }));
+    const r = await runCli(['bank', file, '-o', 'out.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const rows = readCsvObjects(path.join(dir, 'out.csv'));
+    assert.deepEqual(rows.map((row) => [row['Beneficiary Account No'], row.verify_status]), [['001234567811', 'VERIFIED'], ['500100000048', 'VERIFIED']]);
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: { sheet: string } };
+    assert.equal(summary.input.sheet, 'Vendor Payees');
+    assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+  });
+}
+
+test('an HTML table saved as .xls (what bank portals export) is read as a sheet', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const cells = (row: ReadonlyArray<string | number>, tag: string) => `<tr>${row.map((c) => `<${tag}>${c}</${tag}>`).join('')}</tr>`;
+  fs.writeFileSync(path.join(dir, 'statement.xls'), `<html><body><table>${cells(PAYEES[0]!, 'th')}${PAYEES.slice(1).map((r) => cells(r, 'td')).join('')}</table></body></html>`);
+  const r = await runCli(['bank', 'statement.xls', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(rows.length, 2);
+  assert.equal(rows[1]!.verify_status, 'VERIFIED');
+});
+
+test('an .xls too large to read whole and an .ods zip bomb stop with exit 2, no call', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const big = Buffer.alloc(33 * 1024 ** 2);
+  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(big);
+  fs.writeFileSync(path.join(dir, 'big.xls'), big);
+  const tooBig = await runCli(['bank', 'big.xls', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(tooBig.code, 2, tooBig.stderr);
+  assert.match(tooBig.stderr, /big\.xls: it is 33 MiB; an \.xls or \.ods is read whole, up to 32 MiB; save it from Excel as \.xlsx/);
+
+  const zip = new ZipWriter(fs.createWriteStream(path.join(dir, 'bomb.ods')));
+  await zip.add('mimetype', ['application/vnd.oasis.opendocument.spreadsheet']);
+  const block = ' '.repeat(1024 ** 2);
+  await zip.add('content.xml', (function* () {
+    yield '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0">';
+    for (let i = 0; i < 1024; i += 1) yield block;
+    yield '</office:document-content>';
+  })(), 9);
+  await zip.finish();
+  const bomb = await runCli(['bank', 'bomb.ods', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(bomb.code, 2, bomb.stderr);
+  assert.match(bomb.stderr, /content\.xml inflates to more than 100× its compressed size .*zip bomb/);
+  assert.equal(Object.keys(sandbox.stats().requests).length, 0);
+});

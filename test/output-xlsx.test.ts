@@ -1,0 +1,89 @@
+/**
+ * The .xlsx output of an .xlsx input through the real CLI (issue #29): every sheet kept, the
+ * payee sheet's name, row numbers, styles, formulas and merged cells kept, amounts numbers and
+ * account numbers text; read back by two independent readers (exceljs and SheetJS).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import * as XLSX from '@e965/xlsx';
+import { startSandbox } from '../src/sandbox/index.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { openXlsxWriter } from '../src/output/xlsx.js';
+
+test('.xlsx out keeps the workbook: other sheets, sheet name, row numbers, styles, formulas, merged cells, cell types', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  const cover = book.addWorksheet('Cover');
+  cover.addRow(['Payout batch 2026-11-25']);
+  cover.getCell('A3').value = { formula: 'SUM(Payees!D5:D7)', result: 6000 };
+  const sheet = book.addWorksheet('Vendor Payees');
+  sheet.mergeCells('A1:C1');
+  sheet.getCell('A1').value = 'ACME Industries Pvt Ltd';
+  sheet.getCell('A1').font = { bold: true };
+  sheet.addRow([]);
+  sheet.addRow([]);
+  sheet.addRow(['Vendor Name', 'Vendor A/c No.', 'Vendor IFSC', 'Amount']);
+  sheet.addRow(['Asha Verma', '001234567811', 'SBIN0000001', 1500]);
+  sheet.addRow([]);
+  sheet.addRow(['Ravi Kumar', 500100000048, 'HDFC0000001', 2500]);
+  sheet.addRow(['Meena Iyer', '500100000053', 'ICIC0000002', { formula: 'D5+D7', result: 4000 }]);
+  sheet.getCell('D5').numFmt = '#,##0.00';
+  sheet.getColumn(1).width = 30;
+  book.addWorksheet('Notes').addRow(['keep me']);
+  await book.xlsx.writeFile(path.join(dir, 'batch.xlsx'));
+
+  const r = await runCli(['bank', 'batch.xlsx', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = new ExcelJS.Workbook();
+  await out.xlsx.readFile(path.join(dir, 'batch.verified.xlsx'));
+  assert.deepEqual(out.worksheets.map((w) => w.name), ['Cover', 'Vendor Payees', 'Notes']);
+  assert.equal(out.getWorksheet('Notes')!.getCell('A1').value, 'keep me');
+  assert.deepEqual(out.getWorksheet('Cover')!.getCell('A3').value, { formula: 'SUM(Payees!D5:D7)', result: 6000 });
+  const payees = out.getWorksheet('Vendor Payees')!;
+  assert.equal(payees.getCell('A1').value, 'ACME Industries Pvt Ltd');
+  assert.equal(payees.getCell('A1').font?.bold, true, 'styles kept');
+  assert.ok(payees.getCell('B1').isMerged, 'merged cells kept');
+  assert.equal(payees.getColumn(1).width, 30, 'column widths kept');
+  const header = (payees.getRow(4).values as unknown[]).slice(1) as string[];
+  const col = (name: string) => header.indexOf(name) + 1;
+  assert.ok(col('verify_status') > 4, 'the tool\'s columns after the input\'s');
+  // Row numbers kept: the blank row 6 is still between Asha (5) and Ravi (7).
+  assert.equal(payees.getCell(5, col('verify_status')).value, 'VERIFIED');
+  assert.equal(payees.getCell(6, 1).value, null);
+  assert.equal(payees.getCell(7, 1).value, 'Ravi Kumar');
+  assert.equal(payees.getCell(7, col('verify_status')).value, 'VERIFIED');
+  assert.equal(payees.getCell(5, 4).value, 1500, 'amounts stay numbers');
+  assert.equal(payees.getCell(5, 4).numFmt, '#,##0.00', 'with their number format');
+  assert.equal(payees.getCell(7, 2).value, '500100000048', 'an account number stored as a number becomes its text');
+  assert.deepEqual(payees.getCell(8, 4).value, { formula: 'D5+D7', result: 4000 }, 'formulas kept');
+
+  // An independent reader agrees.
+  const sheetjs = XLSX.read(fs.readFileSync(path.join(dir, 'batch.verified.xlsx')));
+  assert.deepEqual(sheetjs.SheetNames, ['Cover', 'Vendor Payees', 'Notes']);
+  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheetjs.Sheets['Vendor Payees']!, { header: 1, blankrows: true });
+  assert.equal(rows[4]![col('verify_status') - 1], 'VERIFIED');
+  assert.equal(fs.statSync(path.join(dir, 'batch.verified.xlsx')).mode & 0o777, 0o600);
+});
+
+test('openXlsxWriter with a source: discard mid-way settles and leaves no file; a missing sheet fails the write', async (t) => {
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('Payees').addRow(['Account No', 'IFSC']);
+  await book.xlsx.writeFile(path.join(dir, 'in.xlsx'));
+  const temp = path.join(dir, 'out.tmp');
+  const writer = openXlsxWriter(temp, undefined, { file: path.join(dir, 'in.xlsx'), sheet: 'Payees' });
+  await writer.writeRows([['Account No', 'IFSC', 'verify_status']]);
+  await writer.discard();
+  assert.equal(fs.existsSync(temp), false);
+  const wrong = openXlsxWriter(path.join(dir, 'wrong.tmp'), undefined, { file: path.join(dir, 'in.xlsx'), sheet: 'Gone' });
+  await assert.rejects(async () => {
+    await wrong.writeRows([['Account No', 'IFSC']]);
+    await wrong.commit();
+  }, /has no sheet "Gone"/);
+  assert.equal(fs.existsSync(path.join(dir, 'wrong.tmp')), false, 'a failed commit leaves no file');
+});
