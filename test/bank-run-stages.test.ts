@@ -21,7 +21,7 @@ import { MAX_NAME_CHARS, nameVerdict } from '../src/pipeline/bank-run/row-output
 import { StopControl } from '../src/pipeline/bank-run/stop.js';
 import { allFinal, countRow, createSummary, exitCodeOf } from '../src/pipeline/bank-run/summary.js';
 import type { BankRunDeps, BankRunOptions, PayeeTask, Slot } from '../src/pipeline/bank-run/types.js';
-import type { CsvOutput } from '../src/pipeline/write.js';
+import type { OutputSink } from '../src/output/sink.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { BankStore } from '../src/state/bank-store.js';
 import { openDatabase } from '../src/state/db.js';
@@ -247,7 +247,7 @@ test('plan: the stored-payee scan reads the run in file order, a chunk at a time
 
 test('ordered writer: rows leave in input order, whenever their payee is answered', async () => {
   const written: string[][] = [];
-  const output: CsvOutput = { writeRows: async (rows) => void written.push(...rows.map((r) => [...r])), commit: async () => {}, discard: async () => {} };
+  const output: OutputSink = { writeRows: async (rows) => void written.push(...rows.map((r) => [...r])), commit: async () => {}, discard: async () => {} };
   const stop = new StopControl(10);
   const writer = new OrderedWriter(output, (slot, outcome) => [slot.fields[0]!, outcome.status, outcome.source], stop);
   const task: PayeeTask = { payee: 'p', firstRow: 1, stored: true, account: 'a', ifsc: 'i', outcome: undefined };

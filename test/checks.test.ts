@@ -5,7 +5,8 @@ import { resolveColumns } from '../src/input/recognise.js';
 import { ColumnError, UsageError } from '../src/errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { parse } from 'csv-parse/sync';
-import { encodeCsv, neutralise } from '../src/pipeline/write.js';
+import { neutralise } from '../src/pipeline/columns.js';
+import { encodeCsv } from '../src/output/csv.js';
 import { nextIstMidnight, parseDuration } from '../src/pipeline/time.js';
 
 test('checkAccount: normalises and recognises spreadsheet damage', () => {

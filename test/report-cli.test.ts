@@ -91,3 +91,15 @@ test('a report of an old run reads its rows only from its own file: after night 
   assert.doesNotMatch(html, /NightTwo/, 'night two\'s rows are never shown as night one\'s');
   assert.match(html, /has been replaced since \(a later run writing the same -o\)/);
 });
+
+test('bank … -o out.xlsx --report r.html: the report lists the rows paid at risk from the workbook the run wrote', { timeout: 120_000 }, async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 12); // "Payee i" against the sandbox's generated holders: every verified row is paid at risk
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.xlsx', '--state', 's.sqlite', '--base-url', sandbox.url, '--report', 'r.html'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const html = fs.readFileSync(path.join(dir, 'r.html'), 'utf8');
+  assert.doesNotMatch(html, /enriched CSV, which was not found/);
+  assert.match(html, /Payee 0/, 'an at-risk row from the .xlsx output');
+});

@@ -72,11 +72,7 @@ export function resolveNumber(flag: number | undefined, envValue: string | undef
 }
 
 /** Default output path beside the input: payees.csv → payees.verified.csv. */
-export function defaultOutputPath(input: string): string {
-  // [input] an .xlsx input gets an .xlsx output.
-  if (/\.(xlsx|xlsm|xls|ods)$/i.test(input)) return input.replace(/\.(xlsx|xlsm|xls|ods)$/i, '.verified.xlsx');
-  return input.replace(/(\.csv)?$/i, '.verified.csv');
-}
+export { defaultOutputPath } from '../output/sink.js';
 
 /** The URL's password, if it parses and has one. */
 function urlPassword(text: string | undefined): string | undefined {

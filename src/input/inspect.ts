@@ -66,7 +66,7 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
     throw new InputError(`cannot read input ${inputPath}: ${(error as Error).message}`);
   }
   if (bytes === 0 || !first) throw new InputError(`input ${inputPath} is empty: it needs a header row and payee rows`);
-  // [input] An .xlsx workbook is a zip: src/input/xlsx.ts reads it; only its fingerprint is wanted here.
+  // An .xlsx workbook is a zip: src/input/xlsx.ts reads it; only its fingerprint is wanted here.
   if (/\.(xlsb|numbers)$/i.test(inputPath)) {
     throw new InputError(`input ${inputPath} is a spreadsheet format vas-verify does not read: save it as .xlsx (Excel Workbook) or as "CSV UTF-8"`);
   }

@@ -4,7 +4,7 @@
  * condition. The page prints the exact command for each list it cuts short (LIST_FILTERS).
  */
 import fs from 'node:fs';
-import { parse } from 'csv-parse';
+import { readOutputRecords } from '../output/read.js';
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
 import { shellQuote } from '../shell-quote.js';
@@ -70,12 +70,11 @@ function isHeader(record: readonly string[]): boolean {
  */
 export async function filterRows(csvPath: string, conditions: readonly Condition[], write: (text: string) => void): Promise<number> {
   if (!fs.existsSync(csvPath)) throw new UsageError(`${csvPath} does not exist: give the enriched CSV the run wrote (-o)`);
-  const parser = fs.createReadStream(csvPath).pipe(parse({ bom: true, relax_column_count: true }));
   let at: number[] | undefined;
   let seen = 0;
   let count = 0;
   let batch: string[][] = [];
-  for await (const record of parser as AsyncIterable<string[]>) {
+  for await (const { fields: record } of readOutputRecords(csvPath)) {
     if (!at) {
       seen += 1;
       if (isHeader(record)) {

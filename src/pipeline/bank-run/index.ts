@@ -13,7 +13,7 @@ import path from 'node:path';
 import { OutputError } from '../../errors.js';
 import { fileIdentity, inputChange } from '../../input/unchanged.js';
 import type { Limiter } from '../../limiter/index.js';
-import { checkOutputPath, openCsvOutput, type CsvOutput } from '../write.js';
+import { checkOutputPath, openOutput, type OutputSink } from '../../output/sink.js';
 import { Caller, createLimiter } from './caller.js';
 import { OrderedWriter } from './ordered-writer.js';
 import { DEFAULT_DEPOSIT_MEMORY_MS, PayeeLedger } from './ledger.js';
@@ -36,7 +36,7 @@ interface Stages {
   input: OpenedInput;
   run: ChosenRun;
   stop: StopControl;
-  output: CsvOutput | undefined;
+  output: OutputSink | undefined;
   writer: OrderedWriter;
   planner: Planner;
   caller: Caller;
@@ -125,7 +125,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const { header, columns } = input;
   // An .xlsx output of an .xlsx input keeps its workbook: the other sheets, the sheet's name, cell types.
   const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
-  const output = options.dryRun ? undefined : openCsvOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
+  const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
@@ -156,7 +156,7 @@ async function readRows({ input, stop, writer, planner, progress }: Stages): Pro
       if (stop.reason) break;
       const next = await input.records.next();
       if (next.done) break;
-      // [input] Rows that are not payees keep their place in the output and cost nothing.
+      // Rows that are not payees keep their place in the output and cost nothing.
       if (next.value.notPayee !== undefined) {
         planner.skip(writer.admit(next.value.fields, next.value.line), next.value.notPayee);
         writer.pump();

@@ -3,7 +3,8 @@
  * soon as their payee is answered, in batches. It also bounds what is read ahead of the oldest
  * unwritten row, so memory does not grow with the file.
  */
-import type { CsvOutput, RowOutcome } from '../write.js';
+import type { OutputSink } from '../../output/sink.js';
+import type { RowOutcome } from '../columns.js';
 import { SignalEvent, type StopControl } from './stop.js';
 import type { Slot } from './types.js';
 
@@ -20,7 +21,7 @@ const COMPACT_AFTER_ROWS = 8_192;
 export type FinishRow = (slot: Slot, outcome: RowOutcome) => string[] | undefined;
 
 export class OrderedWriter {
-  private readonly output: CsvOutput | undefined;
+  private readonly output: OutputSink | undefined;
   private readonly finish: FinishRow;
   private readonly stop: StopControl;
   private readonly slots: Array<Slot | undefined> = [];
@@ -32,7 +33,7 @@ export class OrderedWriter {
   /** Why the output could not be written, if it could not. */
   writeError: unknown;
 
-  constructor(output: CsvOutput | undefined, finish: FinishRow, stop: StopControl) {
+  constructor(output: OutputSink | undefined, finish: FinishRow, stop: StopControl) {
     this.output = output;
     this.finish = finish;
     this.stop = stop;

@@ -63,7 +63,7 @@ export class Planner {
       summary.avoided.local += 1;
       return;
     }
-    // [input] Account and IFSC may share one cell ("1234567890 / SBIN0001234"): payeeCells splits it.
+    // Account and IFSC may share one cell ("1234567890 / SBIN0001234"): payeeCells splits it.
     const cells = payeeCells(fields, columns);
     const check = checkRow(cells.account, cells.ifsc);
     // The IFSC registry: a bank code that issues no IFSCs is INVALID, with no call; what it says
@@ -89,7 +89,7 @@ export class Planner {
     }
   }
 
-  /** [input] A row that is not a payee (src/input/row-kind.ts): copied through, SKIPPED, no call, no state. */
+  /** A row that is not a payee (src/input/row-kind.ts): copied through, SKIPPED, no call, no state. */
   skip(slot: Slot, reason: string): void {
     slot.outcome = { status: 'SKIPPED', reason: `not a payee row: ${reason}`, source: '', result: undefined, requestId: '' };
   }

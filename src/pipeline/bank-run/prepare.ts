@@ -13,7 +13,7 @@ import type { BankStore } from '../../state/bank-store.js';
 import { describeHolder, heartbeatMoved, lockIdentity, LEASE_POLL_MS, LOCK_HEARTBEAT_MS, LOCK_LEASE_MS, SYSTEM_PROBE, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from '../../state/run-lock.js';
 import { inspectInput, type InputInfo } from '../../input/inspect.js';
 import { fileIdentity, type FileIdentity } from '../../input/unchanged.js';
-import { appendedColumns } from '../write.js';
+import { appendedColumns } from '../columns.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
 
 export interface OpenedInput {

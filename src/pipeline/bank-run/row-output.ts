@@ -1,6 +1,6 @@
 /** A row that leaves: its name verdict, its counts, and its output record. */
 import { registryBankName, registryNote, type IfscRegistry } from '../../input/ifsc-registry.js';
-import { outcomeCells, type RowOutcome } from '../write.js';
+import { outcomeCells, type RowOutcome } from '../columns.js';
 import { countNameMatch, countRow } from './summary.js';
 import type { BankRunSummary, NameMatcher, Slot } from './types.js';
 

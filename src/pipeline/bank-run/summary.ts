@@ -3,7 +3,7 @@
  * kept as rows leave and calls are made, and the exit code they come to at the end.
  */
 import type { InputSummary } from '../../input/payee-file.js';
-import type { RowOutcome, RowStatus } from '../write.js';
+import type { RowOutcome, RowStatus } from '../columns.js';
 import type { BankRunOptions, BankRunSummary, StopReason } from './types.js';
 
 export const STATUSES: readonly RowStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'SKIPPED'];

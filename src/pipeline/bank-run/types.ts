@@ -11,7 +11,7 @@ import type { InputSummary } from '../../input/payee-file.js';
 import type { ColumnOverrides } from '../../input/recognise.js';
 import type { InputInfo } from '../../input/inspect.js';
 import type { Delimiter } from '../../input/read-csv.js';
-import type { RowOutcome, RowStatus } from '../write.js';
+import type { RowOutcome, RowStatus } from '../columns.js';
 
 export interface BankRunOptions {
   inputPath: string;
@@ -32,9 +32,9 @@ export interface BankRunOptions {
   headerRow?: number | undefined;
   /** `--sheet NAME` of an .xlsx input (default: the first sheet, or the one whose content is a payee list). */
   sheet?: string | undefined;
-  /** `--delimiter` [input]: the CSV delimiter (default: sniffed). */
+  /** `--delimiter`: the CSV delimiter (default: sniffed). */
   delimiter?: Delimiter | undefined;
-  /** `--explain-columns` [input]: log each column's header meaning and content scores (default: off). */
+  /** `--explain-columns`: log each column's header meaning and content scores (default: off). */
   explainColumns?: boolean | undefined;
   /** Where a spreadsheet may spool its shared strings (the state file's folder). Default: nothing spooled. */
   spoolDir?: string | undefined;

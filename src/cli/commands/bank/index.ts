@@ -9,7 +9,7 @@ import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
 import { runBank, type BankRunOptions, type BankRunSummary } from '../../../pipeline/bank-run/index.js';
 import { MIN_DEPOSIT_MEMORY_MS } from '../../../pipeline/bank-run/ledger.js';
-import { checkOutputPath } from '../../../pipeline/write.js';
+import { checkOutputPath } from '../../../output/sink.js';
 import type { InputInfo } from '../../../input/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { UsageError } from '../../../errors.js';
-import { checkOutputPath } from '../../../pipeline/write.js';
+import { checkOutputPath } from '../../../output/sink.js';
 import { writeReportFromState } from '../../../report/index.js';
 import { resolveNumber, resolveStatePath } from '../../config.js';
 import type { CommandIo } from '../../io.js';

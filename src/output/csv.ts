@@ -1,0 +1,102 @@
+/**
+ * The CSV sink of the output (docs/ARCHITECTURE.md, "Layout", src/output/): RFC 4180 text through
+ * csv-stringify, in the input's delimiter, BOM and line endings, written to the temporary file
+ * and renamed into place by commit().
+ */
+import { stringify } from 'csv-stringify/sync';
+import fs from 'node:fs';
+import { once } from 'node:events';
+import { OutputError } from '../errors.js';
+import type { CsvFormat } from '../input/read-csv.js';
+import type { OutputSink, SinkPlace } from './types.js';
+
+/**
+ * csv-stringify's options for the output: RFC 4180 quoting (a cell is quoted only when it holds a
+ * comma, a quote or a line break; quotes are doubled), records ending with \n, and a bare CR
+ * quoted too — csv-stringify leaves it bare by default, and a reader that splits records on CR
+ * would cut the row there.
+ */
+const CSV_OPTIONS = { eof: true, record_delimiter: 'unix', quoted_match: '\r' } as const;
+/**
+ * Records per csv-stringify call. Its sync API keeps every record's text of a call until it joins
+ * them at the end: measured on 50,000 output rows of 28 cells, 4.4 µs a row in calls of 64
+ * records against 6.4 µs in calls of 512 (a batch of the ordered writer). A string for
+ * `quoted_match` instead of a RegExp saved another 0.4 µs.
+ */
+const RECORDS_PER_CALL = 64;
+
+/** Output records as CSV text, one batch at a time (a few sync calls per batch, not a stream transform per row). */
+export function encodeCsv(rows: readonly (readonly string[])[], options: typeof CSV_OPTIONS | CsvStringifyOptions = CSV_OPTIONS): string {
+  if (rows.length <= RECORDS_PER_CALL) return stringify(rows as string[][], options);
+  let text = '';
+  for (let at = 0; at < rows.length; at += RECORDS_PER_CALL) text += stringify(rows.slice(at, at + RECORDS_PER_CALL) as string[][], options);
+  return text;
+}
+
+type CsvStringifyOptions = { eof: true; record_delimiter: string; quoted_match: '\r'; delimiter: string };
+
+/** The input's delimiter and line endings for the output (its BOM is written by openCsvSink). */
+function stringifyOptions(format: CsvFormat | undefined): typeof CSV_OPTIONS | CsvStringifyOptions {
+  if (!format || (format.delimiter === ',' && format.eol === '\n')) return CSV_OPTIONS;
+  return { eof: true, record_delimiter: format.eol, quoted_match: '\r', delimiter: format.delimiter };
+}
+
+/** How the output keeps the input's form: a CSV's delimiter, BOM and line endings; an .xlsx input's workbook. */
+/** The CSV sink: `first` (the preamble and the header) then the rows, in the input's delimiter, BOM and line endings. */
+export function openCsvSink(place: SinkPlace, first: readonly (readonly string[])[], format: CsvFormat | undefined): OutputSink {
+  const { outputPath, target, temp } = place;
+  const file = fs.createWriteStream(temp, { mode: 0o600 });
+  const csvOptions = stringifyOptions(format);
+  if (format?.bom) file.write('\uFEFF');
+  const state: { failure: Error | undefined } = { failure: undefined };
+  const remember = (error: Error) => {
+    state.failure ??= error;
+  };
+  file.on('error', remember);
+  let done = false;
+
+  /** Waits for 'drain' or a failure, and leaves no listener behind either way. */
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        file.off('drain', done);
+        file.off('error', done);
+        resolve();
+      };
+      file.on('drain', done);
+      file.on('error', done);
+    });
+  const check = () => {
+    if (state.failure) throw new OutputError(`cannot write ${temp}: ${state.failure.message}`);
+  };
+  // Rows go out as one string per batch: a stream transform per row cost more than the quoting.
+  const writeRows = async (rows: readonly (readonly string[])[]) => {
+    check();
+    if (rows.length === 0) return;
+    if (!file.write(encodeCsv(rows, csvOptions))) await drained();
+    check();
+  };
+  void writeRows(first).catch(remember);
+
+  return {
+    writeRows,
+    async commit() {
+      if (done) return;
+      done = true;
+      file.end();
+      if (!file.closed) await Promise.race([once(file, 'close'), once(file, 'error')]);
+      if (state.failure) {
+        await fs.promises.rm(temp, { force: true });
+        throw new OutputError(`cannot write ${outputPath}: ${state.failure.message}`);
+      }
+      await fs.promises.rename(temp, target);
+    },
+    async discard() {
+      if (done) return;
+      done = true;
+      file.destroy();
+      await fs.promises.rm(temp, { force: true });
+    },
+  };
+}
+

@@ -1,0 +1,100 @@
+/**
+ * The output file (docs/ARCHITECTURE.md, "Layout", src/output/): its format chosen once, from its
+ * path; one sink interface with a CSV and an .xlsx implementation, each written to a temporary
+ * file beside the target and renamed into place only by commit(). Used by the bank run, and by
+ * every later writer of an enriched or released file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { symlinkProblem } from '../safe-path.js';
+import { OutputError } from '../errors.js';
+import type { CsvFormat } from '../input/read-csv.js';
+import { openCsvSink } from './csv.js';
+import { openXlsxSink } from './xlsx-sink.js';
+import type { XlsxSource } from './xlsx.js';
+import type { OutputSink } from './types.js';
+
+export type { OutputSink, SinkPlace } from './types.js';
+
+/** What an output file is written as. */
+export type OutputFormat = 'csv' | 'xlsx';
+
+/** The format of an output, from its path: .xlsx (and .xlsm) is a workbook, anything else CSV. Decided here only. */
+export function outputFormatOf(outputPath: string): OutputFormat {
+  return /\.(xlsx|xlsm)$/i.test(outputPath) ? 'xlsx' : 'csv';
+}
+
+/** The output a bank run writes by default for an input: .verified beside it, a workbook for a spreadsheet input. */
+export function defaultOutputPath(input: string): string {
+  if (/\.(xlsx|xlsm|xls|ods)$/i.test(input)) return input.replace(/\.(xlsx|xlsm|xls|ods)$/i, '.verified.xlsx');
+  return input.replace(/(\.csv)?$/i, '.verified.csv');
+}
+
+
+/** How the output keeps the input's form: a CSV's delimiter, BOM and line endings; an .xlsx input's workbook. */
+export interface OutputSource {
+  /** The input's delimiter, BOM and line endings (default: comma, no BOM, LF). */
+  format?: CsvFormat | undefined;
+  /** An .xlsx input, whose workbook an .xlsx output copies (src/output/xlsx.ts). */
+  xlsxSource?: XlsxSource | undefined;
+}
+
+/**
+ * Opens the output at `outputPath`: the preamble and the header first, then rows as they come.
+ * Temporary files that killed runs left beside it go first (`isAlive` tells a live run's).
+ */
+export function openOutput(outputPath: string, header: readonly string[], isAlive: (pid: number) => boolean = () => true, preamble: readonly (readonly string[])[] = [], source: OutputSource = {}): OutputSink {
+  const target = path.resolve(outputPath);
+  removeStaleTemps(target, isAlive);
+  const place = { outputPath, target, temp: path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`) };
+  const first = [...preamble, header];
+  return outputFormatOf(outputPath) === 'xlsx' ? openXlsxSink(place, first, source.xlsxSource) : openCsvSink(place, first, source.format);
+}
+
+/** Fails early (before any call) when the output cannot be written where asked. */
+export function checkOutputPath(outputPath: string, flag = '-o'): void {
+  // A link there would be written through (src/safe-path.ts).
+  const linked = symlinkProblem(outputPath, `${flag} path`);
+  if (linked) throw new OutputError(linked);
+  const dir = path.dirname(path.resolve(outputPath));
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw new OutputError(`output directory ${dir} does not exist: create it or choose another ${flag} path`);
+  }
+  if (!stat.isDirectory()) throw new OutputError(`output directory ${dir} is not a directory`);
+  try {
+    if (fs.statSync(outputPath).isDirectory()) throw new OutputError(`output path ${outputPath} is a directory: give a file name`);
+  } catch (error) {
+    if (error instanceof OutputError) throw error;
+  }
+  // Permission bits say nothing for root, a read-only mount or /proc: create a file to know.
+  const probe = path.join(dir, `.${path.basename(outputPath)}.${process.pid}.probe`);
+  try {
+    fs.closeSync(fs.openSync(probe, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new OutputError(`output directory ${dir} is not writable (${code || (error as Error).message}): choose another ${flag} path`);
+  }
+  fs.rmSync(probe, { force: true });
+}
+
+
+/** Temporary files of earlier runs that were killed before they could rename or remove them. */
+function removeStaleTemps(target: string, isAlive: (pid: number) => boolean): void {
+  const dir = path.dirname(target);
+  const prefix = `.${path.basename(target)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
+    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
