@@ -127,3 +127,20 @@ export function collisionAmong(files: readonly NamedFile[]): string | undefined 
   }));
   return findCollision(resolved);
 }
+
+/**
+ * Removes the files in `dir` that processes now gone left behind (a kill -9 leaves its temporary
+ * file): `pidOf` reads the writer's pid from a name of the kind it owns (undefined: not one).
+ */
+export function removeLeftovers(dir: string, pidOf: (name: string) => number | undefined, isAlive: (pid: number) => boolean): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = pidOf(name);
+    if (pid !== undefined && Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}

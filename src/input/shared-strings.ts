@@ -6,6 +6,7 @@
  * spool folder nothing is written anywhere and the table is held in memory up to 64 MiB.
  * Nothing of the payee file is ever written outside the folder given.
  */
+import { removeLeftovers } from '../safe-path.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,17 +20,10 @@ const SPOOL_NAME = /^\.vas-verify-spool-(\d+)-[0-9a-f]+\.tmp$/;
 
 /** Removes the spool files of processes that are gone (a kill -9 leaves its file behind). */
 export function sweepSpool(dir: string, isAlive: (pid: number) => boolean = pidAlive): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  removeLeftovers(dir, (name) => {
     const match = SPOOL_NAME.exec(name);
-    if (!match || isAlive(Number(match[1]))) continue;
-    fs.rmSync(path.join(dir, name), { force: true });
-  }
+    return match ? Number(match[1]) : undefined;
+  }, isAlive);
 }
 
 function pidAlive(pid: number): boolean {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { symlinkProblem } from '../safe-path.js';
+import { removeLeftovers, symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
 import type { CsvFormat } from '../input/read-csv.js';
 import { openCsvSink } from './csv.js';
@@ -83,18 +83,7 @@ export function checkOutputPath(outputPath: string, flag = '-o'): void {
 
 /** Temporary files of earlier runs that were killed before they could rename or remove them. */
 function removeStaleTemps(target: string, isAlive: (pid: number) => boolean): void {
-  const dir = path.dirname(target);
   const prefix = `.${path.basename(target)}.`;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
-    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
-  }
+  removeLeftovers(path.dirname(target), (name) => (name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : undefined), isAlive);
 }
 
