@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { startSandbox, loadRegistry, type RegistryEntry } from '../sandbox/index.js';
+import { EXIT } from './exit.js';
 import { main } from './main.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,7 +49,7 @@ if (fs.existsSync(output)) printSample(output);
 process.stdout.write(`\nsandbox counted ${Object.values(stats.requests).reduce((a, b) => a + b, 0)} requests, ${Object.keys(stats.deposits).length} deposits tonight\n`);
 process.stdout.write(`enriched CSV: ${rel(output)}  (exit code ${code}: 3 means some rows wait for a later --resume, e.g. daily-limit deferrals)\n`);
 if (fs.existsSync(report)) process.stdout.write(`run report (open it in a browser): ${rel(report)}\n`);
-process.exitCode = code === 3 ? 0 : code;
+process.exitCode = code === EXIT.incomplete ? EXIT.ok : code;
 
 /** One night: a sandbox whose bank knows `registry`, and one `vas-verify bank` against it on the demo's state. */
 async function night(registry: RegistryEntry[], args: string[]): Promise<{ code: number; stats: ReturnType<Awaited<ReturnType<typeof startSandbox>>['stats']> }> {

@@ -2,6 +2,7 @@
  * Stage 5 of the bank run (docs/ARCHITECTURE.md, "The bank run"): the counts of what the run did,
  * kept as rows leave and calls are made, and the exit code they come to at the end.
  */
+import { EXIT_CODES } from '../../errors.js';
 import type { InputSummary } from '../../input/payee-file.js';
 import type { RowOutcome, RowStatus } from '../columns.js';
 import type { BankRunOptions, BankRunSummary, StopReason } from './types.js';
@@ -48,9 +49,9 @@ export function allFinal(summary: BankRunSummary): boolean {
  * own; 3 when it stopped otherwise (signal, budget) or left rows not final; 0 when every row is final.
  */
 export function exitCodeOf(stopped: StopReason | null, complete: boolean, dryRun: boolean): 0 | 1 | 3 {
-  if (stopped === 'breaker' || stopped === 'auth' || stopped === 'fatal' || stopped === 'lock-lost' || stopped === 'input-changed') return 1;
-  if (stopped) return 3;
-  return complete || dryRun ? 0 : 3;
+  if (stopped === 'breaker' || stopped === 'auth' || stopped === 'fatal' || stopped === 'lock-lost' || stopped === 'input-changed') return EXIT_CODES.fatal;
+  if (stopped) return EXIT_CODES.incomplete;
+  return complete || dryRun ? EXIT_CODES.ok : EXIT_CODES.incomplete;
 }
 
 /** Fills in how the run ended. */

@@ -1,4 +1,5 @@
 /** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
+import { EXIT } from '../../exit.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -62,7 +63,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     const { cause, remedy } = stateFailure(end.stateFailure ?? 'unknown failure');
     // The failed group of writes was rolled back: the file holds every row committed before it.
     io.log.error(`the state file ${settings.statePath} failed (${cause}); the run stopped, rows checkpointed before this are kept. ${remedy}, then resume with: ${resumeHint}`);
-    return 1;
+    return EXIT.fatal;
   }
   const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
   return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode; // --report
@@ -231,9 +232,9 @@ function reportRun(flags: BankFlags, summary: BankRunSummary, extras: { retries:
   if (summary.stopped) {
     const what = summary.message ?? 'stopped';
     const line = `${what}; every answered row is checkpointed in ${extras.stateFile}. Resume with: ${resumeHint}`;
-    if (summary.exitCode === 1) log.error(line);
+    if (summary.exitCode === EXIT.fatal) log.error(line);
     else log.warn(line);
-  } else if (summary.exitCode === 3) {
+  } else if (summary.exitCode === EXIT.incomplete) {
     const s = summary.statuses;
     log.warn(`${s.DEFERRED} deferred, ${s.FAILED} failed, ${s.UNCONFIRMED} unconfirmed row(s) are not final: re-run later with: ${resumeHint}`);
   }
@@ -280,7 +281,7 @@ async function writeReport(flags: BankFlags, settings: BankSettings, summary: Ba
     io.log.info(`report: ${reportPath}`);
   } catch (error) {
     io.log.error(`--report: could not write ${reportPath}: ${(error as Error).message}`);
-    return exitCode === 0 ? 1 : exitCode;
+    return exitCode === EXIT.ok ? EXIT.fatal : exitCode;
   }
   return exitCode;
 }

@@ -1,4 +1,5 @@
 /** `vas-verify filter OUT.csv --where …`: the rows behind a capped list of the run report (src/report/filter.ts). */
+import { EXIT } from '../../exit.js';
 import { filterRows, parseCondition } from '../../../report/filter.js';
 import type { CommandIo } from '../../io.js';
 import type { FilterFlags } from './options.js';
@@ -7,5 +8,5 @@ export async function filterCommand(flags: FilterFlags, io: CommandIo): Promise<
   const conditions = flags.where.map(parseCondition);
   const rows = await filterRows(flags.csv, conditions, (text) => io.stdout(text));
   io.log.info(`${rows} row(s) of ${flags.csv}`);
-  return 0;
+  return EXIT.ok;
 }

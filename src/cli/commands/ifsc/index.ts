@@ -1,4 +1,5 @@
 /** `vas-verify ifsc CODE`: what the shipped IFSC registry knows of a code (src/input/ifsc-registry.ts). */
+import { EXIT } from '../../exit.js';
 import { UsageError } from '../../../errors.js';
 import { ifscRegistry } from '../../../input/ifsc-registry.js';
 import type { CommandIo } from '../../io.js';
@@ -17,5 +18,5 @@ export async function ifscCommand({ code }: IfscFlags, { stdout }: CommandIo): P
     'unknown-bank': 'no bank issues IFSCs under this code: verification marks it INVALID without a call',
   }[lookup.status];
   stdout(`${JSON.stringify({ ...lookup, meaning, registry: { source: registry.source, published: registry.published } }, null, 2)}\n`);
-  return lookup.status === 'unknown-bank' ? 1 : 0;
+  return lookup.status === 'unknown-bank' ? EXIT.fatal : EXIT.ok;
 }

@@ -1,4 +1,5 @@
 /** `vas-verify name-match`: the same matcher the bank command uses, for a person to see why. */
+import { EXIT } from '../../exit.js';
 import { matchNames, NAME_MATCH_RULES, type NameMatchRule } from '../../../match/index.js';
 
 import type { CommandIo } from '../../io.js';
@@ -21,5 +22,5 @@ export async function nameMatchCommand({ expected, actual, explain }: NameMatchF
     }
   }
   stdout(`${JSON.stringify(out, null, explain ? 2 : undefined)}\n`);
-  return 0;
+  return EXIT.ok;
 }

@@ -2,6 +2,7 @@
  * `vas-verify report --state S.sqlite [--run N] -o run.html`: rebuilds a run's HTML report from
  * the state file (src/report/). `--csv` adds the name verdicts from the run's enriched CSV.
  */
+import { EXIT } from '../../exit.js';
 import fs from 'node:fs';
 import { UsageError } from '../../../errors.js';
 import { checkOutputPath } from '../../../output/sink.js';
@@ -36,5 +37,5 @@ export async function reportCommand(flags: ReportFlags, io: CommandIo): Promise<
   });
   io.log.info(`report of run ${runId}: ${flags.output} (${Math.round(bytes / 1024)} KiB)`);
   io.stdout(`${flags.output}\n`);
-  return 0;
+  return EXIT.ok;
 }

@@ -1,4 +1,5 @@
 /** `vas-verify sandbox`: the embedded sandbox as a server, until SIGINT/SIGTERM. */
+import { EXIT } from '../../exit.js';
 import fs from 'node:fs';
 import { startSandbox, parseFaults, parseLatency, loadRegistry, type SandboxOptions } from '../../../sandbox/index.js';
 import { UsageError } from '../../../errors.js';
@@ -47,5 +48,5 @@ export async function sandboxCommand(args: Record<string, unknown>, io: CommandI
     io.stopSignal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();
-  return 0;
+  return EXIT.ok;
 }
