@@ -75,18 +75,19 @@ test('an unclosed quote stops a penny-drop run mid-file; once it is fixed, the p
   t.after(() => sandbox.close());
   const dir = tempDir(t);
   const input = path.join(dir, 'payees.csv');
-  writePayees(input, 300, (i) => (i === 200 ? '"Broken, Quote' : `Payee ${i}`));
+  // Past the rows the column recogniser samples (300), as at line ~5,000 of a real export.
+  writePayees(input, 1200, (i) => (i === 900 ? '"Broken, Quote' : `Payee ${i}`));
   const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--resume'];
   const broken = await runCli(args, { cwd: dir });
   assert.notEqual(broken.code, 0, 'the bad quote stops the run');
   const paid = sum(sandbox.stats().deposits);
   assert.ok(paid > 0, 'rows before the quote were deposited');
 
-  writePayees(input, 300, (i) => (i === 200 ? '"Fixed, Quote"' : `Payee ${i}`));
+  writePayees(input, 1200, (i) => (i === 900 ? '"Fixed, Quote"' : `Payee ${i}`));
   const fixed = await runCli(args, { cwd: dir });
   assert.equal(fixed.code, 0, fixed.stderr);
   assertOneDepositEach(sandbox.stats().deposits);
-  assert.equal(sum(sandbox.stats().deposits), 300);
+  assert.equal(sum(sandbox.stats().deposits), 1200);
   const rows = readCsvObjects(path.join(dir, 'out.csv'));
   assert.equal(rows.filter((r) => r.verify_source === 'reuse').length, paid, 'every deposit of the broken run reused');
 });
@@ -145,7 +146,11 @@ test('two hosts, clocks 90 s apart: a lease whose heartbeat moves is never taken
   const probe: ProcessProbe = { ...SYSTEM_PROBE, isAlive: () => false };
   const hostA = { ...lockIdentity(process.pid, probe, 'host-a') };
   assert.equal(storeA.acquireLock(hostA, probe).ok, true);
-  const beating = setInterval(() => storeA.heartbeat(), 100);
+  // Two "hosts" in one process: A commits its beat at once, or its open transaction would hold B's.
+  const beating = setInterval(() => {
+    storeA.heartbeat();
+    storeA.flushSync();
+  }, 100);
   const depsB = {
     client: undefined, store: storeB, now: skewed, stopSignal: new AbortController().signal, log: { info: () => {}, warn: () => {} },
     pid: process.pid, isAlive: () => false, lockProbe: probe, host: 'host-b',
