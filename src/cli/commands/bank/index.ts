@@ -66,7 +66,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     return EXIT.fatal;
   }
   const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
-  return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode; // --report
+  return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode;
 }
 
 /**
@@ -112,7 +112,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   checkBankFiles({ input: flags.input, output, dryRun: flags.dryRun, statePath, stateFlag: flags.state !== undefined, summary: flags.summary, report: flags.report });
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
-  if (flags.report) checkOutputPath(flags.report, '--report'); // --report
+  if (flags.report) checkOutputPath(flags.report, '--report');
   return { concurrency, reuseMs, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath, redis };
 }
 
@@ -253,7 +253,7 @@ async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accoun
   return loadRegistry(text);
 }
 
-// ---- --report (src/report/): also after a stop, from what the state keeps of the run ----
+// The report (src/report/) is written after a stop too, from what the state keeps of the run.
 
 /** This package's version, recorded with the run (src/report/ reads package.json). */
 async function packageVersion(): Promise<string> {
@@ -285,4 +285,3 @@ async function writeReport(flags: BankFlags, settings: BankSettings, summary: Ba
   }
   return exitCode;
 }
-// ---- end --report ----

@@ -70,7 +70,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
     .option('deposit-memory', { type: 'string', default: '90d', describe: 'A payee with a penny-drop younger than this (any run, any file) is not sent another; at least 30d' })
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
-    .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' }) // --report
+    .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' })
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
     .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
     .option('sandbox-accounts', { type: 'string', describe: 'With --sandbox: holder registry CSV (accountNumber,ifsc,name[,status]) the sandbox answers from' })
@@ -110,7 +110,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     depositMemory: args['deposit-memory'] as string,
     retryUnconfirmed: args['retry-unconfirmed'] as boolean,
     summary: args.summary as string | undefined,
-    report: args.report as string | undefined, // --report
+    report: args.report as string | undefined,
     baseUrl: args['base-url'] as string | undefined,
     sandbox: args.sandbox as boolean,
     sandboxAccounts: args['sandbox-accounts'] as string | undefined,
