@@ -140,8 +140,9 @@ test('a semicolon CSV with a BOM and CRLF (Excel in another locale): read, rows 
     'Prepared by: payroll;;;',
   ].join('\r\n') + '\r\n';
   fs.writeFileSync(path.join(dir, 'p.csv'), input);
-  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--summary', 's.json', '--report', 'r.html'], { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
+  assert.match(fs.readFileSync(path.join(dir, 'r.html'), 'utf8'), /<g data-key="SKIPPED" data-count="4">/, 'the report counts the rows that are not payees');
   const out = fs.readFileSync(path.join(dir, 'o.csv'), 'utf8');
   assert.ok(out.startsWith('\uFEFFName;Account Number;IFSC;Amount;verify_status;'), 'BOM and delimiter kept');
   const outLines = out.slice(1).split('\r\n');
@@ -161,6 +162,11 @@ test('a header with no payee rows (a failed export) is exit 2, not a run of noth
   const r = await runCli(['bank', 'empty.csv', '-o', 'o.csv', '--dry-run'], { cwd: dir });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /no payee rows in empty\.csv/);
+  // Longer than the first look at the file: found when the last row has been read.
+  fs.writeFileSync(path.join(dir, 'long.csv'), `Beneficiary Name,Account Number,IFSC\n${'\n'.repeat(600)}Total,,\n`);
+  const long = await runCli(['bank', 'long.csv', '-o', 'o.csv', '--dry-run'], { cwd: dir });
+  assert.equal(long.code, 2, long.stderr);
+  assert.match(long.stderr, /no payee rows in long\.csv/);
 });
 
 test('a UTF-8 file with one stray Latin-1 byte stays UTF-8 (names intact, the byte replaced) and the run names its line; an unclosed quote is reported at its line', async (t) => {

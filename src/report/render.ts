@@ -17,6 +17,7 @@ const STATUS_COLOURS: Record<ReportStatus, string> = {
   DEFERRED: '#2f6fca',
   FAILED: '#c62828',
   UNCONFIRMED: '#7b3fb5',
+  SKIPPED: '#cbd5e1',
   PENDING: '#a3acb9',
   IN_FLIGHT: '#a3acb9',
 };
@@ -36,6 +37,7 @@ const STATUS_MEANING: Record<ReportStatus, string> = {
   DEFERRED: 'daily limit reached; tried again the next day',
   FAILED: 'the call failed; re-run with --resume',
   UNCONFIRMED: 'a penny-drop answer was lost; check before re-sending',
+  SKIPPED: 'not a payee row (blank, a total, a repeated header, a note): copied through, never called',
   PENDING: 'not reached: the run stopped first',
   IN_FLIGHT: 'in flight when the run stopped',
 };
@@ -288,9 +290,9 @@ function runFacts(report: RunReport): Array<[string, string]> {
 function statusSection(report: RunReport): string {
   const { statuses } = report;
   const noun = report.statusUnit === 'rows' ? 'Rows' : 'Payees';
-  const order: ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'PENDING'];
+  const order: ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'SKIPPED', 'PENDING'];
   const bars = order
-    .filter((s) => s !== 'PENDING' || statuses.PENDING + statuses.IN_FLIGHT > 0)
+    .filter((s) => (s !== 'PENDING' || statuses.PENDING + statuses.IN_FLIGHT > 0) && (s !== 'SKIPPED' || statuses.SKIPPED > 0))
     .map((s) => ({ key: s, label: s === 'PENDING' ? 'NOT REACHED' : s, value: s === 'PENDING' ? statuses.PENDING + statuses.IN_FLIGHT : statuses[s], colour: STATUS_COLOURS[s] }));
   const legend = bars.map((b) => `<li><b>${escapeHtml(b.label)}</b>: ${escapeHtml(STATUS_MEANING[b.key as ReportStatus])}</li>`).join('');
   return `<section id="statuses"><h2>${noun} by status</h2>

@@ -9,9 +9,10 @@ import Database from 'better-sqlite3';
 import { UsageError } from '../errors.js';
 import type { Db } from './types.js';
 
-export type ReportStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'PENDING' | 'IN_FLIGHT';
+/** SKIPPED: a row that is not a payee (blank, total, note), counted from the run's record; the state keeps no payee for it. */
+export type ReportStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'SKIPPED' | 'PENDING' | 'IN_FLIGHT';
 
-export const REPORT_STATUSES: readonly ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'PENDING', 'IN_FLIGHT'];
+export const REPORT_STATUSES: readonly ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'SKIPPED', 'PENDING', 'IN_FLIGHT'];
 
 /** A list shown on the page, capped: `total` counts every entry, `items` the first few. */
 export interface CappedList<T> {

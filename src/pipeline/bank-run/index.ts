@@ -10,7 +10,7 @@
  * the process.
  */
 import path from 'node:path';
-import { OutputError } from '../../errors.js';
+import { InputError, OutputError } from '../../errors.js';
 import { fileIdentity, inputChange } from '../../input/unchanged.js';
 import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openOutput, type OutputSink } from '../../output/sink.js';
@@ -172,6 +172,13 @@ async function readRows({ input, stop, writer, planner, progress }: Stages): Pro
       if (row % READER_YIELD_ROWS === 0) await new Promise<void>((r) => setImmediate(r));
     }
     progress.totalKnown = !stop.reason;
+    // A file whose rows are all blank, totals or notes (a failed export longer than the first
+    // look at it) must not pass for a run of nothing: cron notices an exit 2.
+    if (row === 0 && !stop.reason) {
+      const empty = new InputError(`no payee rows in ${input.summary.file}: every row under the header is blank, a total, a repeated header or a note; was the export cut short?`);
+      stop.stop('fatal', empty.message);
+      return empty;
+    }
     return undefined;
   } catch (error) {
     stop.stop('fatal', (error as Error).message);
