@@ -82,7 +82,7 @@ test('aggregates: counts by outcome, calls, reuse, changed holders and capped li
   assert.equal(agg.run.mode, 'pd');
   assert.equal(agg.run.startedAt, T0);
   assert.equal(agg.run.updatedAt, T0 + 40_000);
-  assert.deepEqual(agg.payeeStatuses, { VERIFIED: 2, NOT_VERIFIED: 1, INVALID: 1, DEFERRED: 1, FAILED: 3, UNCONFIRMED: 1, PENDING: 1, IN_FLIGHT: 1 });
+  assert.deepEqual(agg.payeeStatuses, { VERIFIED: 2, NOT_VERIFIED: 1, INVALID: 1, DEFERRED: 1, FAILED: 3, UNCONFIRMED: 1, SKIPPED: 0, PENDING: 1, IN_FLIGHT: 1 });
   assert.deepEqual(agg.calls, { pl: 0, pd: 8 });
   assert.equal(agg.reused, 1);
 
