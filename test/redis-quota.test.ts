@@ -155,14 +155,16 @@ test('an unreachable or malformed --redis fails before any call, within 10 s, ex
   const dir = tempDir(t);
   const input = writePayees(dir, 'payees.csv', 5, 8);
   const sandbox = await sandboxFor(t);
-  for (const [url, shown] of [
-    ['redis://127.0.0.1:1', 'redis://127.0.0.1:1'],
-    ['redis://admin:s3cr3t-pw@127.0.0.1:1/0', 'redis://***:***@127.0.0.1:1/0'],
-    ['not-a-url', 'not-a-url'],
-    ['http://127.0.0.1:6379', 'http://127.0.0.1:6379'],
+  // A URL with a password comes from the environment (one on the command line is refused).
+  for (const [url, shown, via] of [
+    ['redis://127.0.0.1:1', 'redis://127.0.0.1:1', 'flag'],
+    ['redis://admin:s3cr3t-pw@127.0.0.1:1/0', 'redis://***:***@127.0.0.1:1/0', 'env'],
+    ['not-a-url', 'not-a-url', 'flag'],
+    ['http://127.0.0.1:6379', 'http://127.0.0.1:6379', 'flag'],
   ] as const) {
     const started = performance.now();
-    const r = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '10', '--redis', url], { cwd: dir });
+    const args = ['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '10', ...(via === 'flag' ? ['--redis', url] : [])];
+    const r = await runCli(args, { cwd: dir, env: via === 'env' ? { VAS_REDIS_URL: url } : {} });
     const tookS = (performance.now() - started) / 1000;
     assert.equal(r.code, 2, `${url}: ${r.stderr}`);
     assert.ok(tookS < 10, `${url}: ${tookS} s`);

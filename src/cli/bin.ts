@@ -11,10 +11,25 @@
  */
 import { nodeVersionProblem, requiredNodeRange } from './node-version.js';
 
+// Signals are followed from here, before the CLI's modules load (a second one exits at once).
+const stop = new AbortController();
+let signals = 0;
+const onSignal = (name: string) => {
+  signals += 1;
+  if (signals > 1) {
+    process.stderr.write(`\nsecond ${name}: exiting now\n`);
+    process.exit(130);
+  }
+  stop.abort();
+};
+process.on('SIGINT', () => onSignal('SIGINT'));
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+
 const problem = nodeVersionProblem(process.version, requiredNodeRange() ?? '>=22.19');
 if (problem) {
   process.stderr.write(`${problem}\n`);
   process.exitCode = 1;
 } else {
-  await import('./start.js');
+  const { start } = await import('./start.js');
+  start(stop.signal);
 }
