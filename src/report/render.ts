@@ -292,7 +292,8 @@ function statusSection(report: RunReport): string {
   const noun = report.statusUnit === 'rows' ? 'Rows' : 'Payees';
   const order: ReportStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'SKIPPED', 'PENDING'];
   const bars = order
-    .filter((s) => (s !== 'PENDING' || statuses.PENDING + statuses.IN_FLIGHT > 0) && (s !== 'SKIPPED' || statuses.SKIPPED > 0))
+    // Rows that are not payees are counted when the run recorded its rows (the state keeps no payee for them).
+    .filter((s) => (s !== 'PENDING' || statuses.PENDING + statuses.IN_FLIGHT > 0) && (s !== 'SKIPPED' || report.statusUnit === 'rows'))
     .map((s) => ({ key: s, label: s === 'PENDING' ? 'NOT REACHED' : s, value: s === 'PENDING' ? statuses.PENDING + statuses.IN_FLIGHT : statuses[s], colour: STATUS_COLOURS[s] }));
   const legend = bars.map((b) => `<li><b>${escapeHtml(b.label)}</b>: ${escapeHtml(STATUS_MEANING[b.key as ReportStatus])}</li>`).join('');
   return `<section id="statuses"><h2>${noun} by status</h2>
