@@ -4,6 +4,7 @@
  * file beside the target and renamed into place only by commit(). Used by the bank run, and by
  * every later writer of an enriched or released file.
  */
+import { isSpreadsheetPath, SPREADSHEET_EXTENSION } from '../input/spreadsheet.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeLeftovers, symlinkProblem } from '../safe-path.js';
@@ -26,7 +27,7 @@ export function outputFormatOf(outputPath: string): OutputFormat {
 
 /** The output a bank run writes by default for an input: .verified beside it, a workbook for a spreadsheet input. */
 export function defaultOutputPath(input: string): string {
-  if (/\.(xlsx|xlsm|xls|ods)$/i.test(input)) return input.replace(/\.(xlsx|xlsm|xls|ods)$/i, '.verified.xlsx');
+  if (isSpreadsheetPath(input)) return input.replace(SPREADSHEET_EXTENSION, '.verified.xlsx');
   return input.replace(/(\.csv)?$/i, '.verified.csv');
 }
 

@@ -1,4 +1,5 @@
 /** `vas-verify bank`: the I/O around runBank — config, client, state file, signals, output. */
+import { isSpreadsheetPath } from '../../../input/spreadsheet.js';
 import { EXIT } from '../../exit.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -96,8 +97,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const redis = sharedQuotaRedis(flags, env);
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
-  if (flags.sheet !== undefined && !/\.(xlsx|xlsm|xls|ods)$/i.test(flags.input)) throw new UsageError('--sheet applies to a spreadsheet input (.xlsx, .xls, .ods) only');
-  if (flags.delimiter !== undefined && /\.(xlsx|xlsm|xls|ods)$/i.test(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
+  if (flags.sheet !== undefined && !isSpreadsheetPath(flags.input)) throw new UsageError('--sheet applies to a spreadsheet input (.xlsx, .xls, .ods) only');
+  if (flags.delimiter !== undefined && isSpreadsheetPath(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
   const reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse, '--reuse');
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const depositMemoryMs = parseDuration(flags.depositMemory, '--deposit-memory');
