@@ -10,7 +10,7 @@
 import { redact } from './redact.js';
 
 /** Process exit codes: 0 every row final · 1 fatal · 2 usage or input error · 3 some rows not final. */
-export const EXIT_CODES = { ok: 0, fatal: 1, usage: 2, incomplete: 3 } as const;
+export const EXIT_CODES = { ok: 0, fatal: 1, usage: 2, incomplete: 3, attention: 4 } as const;
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
 /** Kinds of the API's errors (VasError's ErrorKind in src/api/errors.ts). */

@@ -208,7 +208,7 @@ test('plan: local checks, a later row of a payee joins the first, a dry run coun
     options: options({ dryRun: true }), store, runId: null, resumed: false, header, columns, payees, ledger, summary,
     now: () => T0, dispatch: (task) => dispatched.push(task),
   });
-  const slot = (fields: string[], line: number): Slot => ({ line, fields, size: 0, outcome: undefined, task: undefined, duplicate: false });
+  const slot = (fields: string[], line: number): Slot => ({ line, row: line - 1, fields, size: 0, outcome: undefined, task: undefined, duplicate: false });
   const rows = [
     slot(['A', '100000000012', 'SBIN0001234'], 2),
     slot(['A again', '100000000012', 'sbin0001234'], 3),

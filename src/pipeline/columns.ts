@@ -3,11 +3,13 @@
  * columns unchanged, then these, each row's cells from its outcome, formula-neutralised. The file
  * itself is written by src/output/.
  */
+import type { RowDecision, VerifyReasonCode } from '../decision/index.js';
 import type { ResultRecord } from '../state/types.js';
 
 export const APPENDED_COLUMNS = [
   'verify_status',
   'verify_reason',
+  'verify_reason_code',
   'beneficiary_name',
   'name_match',
   'name_match_score',
@@ -29,6 +31,9 @@ export const APPENDED_COLUMNS = [
   'verify_request_id',
   'verified_at',
   'changed_since',
+  'decision',
+  'decision_reason',
+  'payee_check',
 ] as const;
 
 /** SKIPPED: a row that is not a payee (blank, total, repeated header, note), copied through, never called. */
@@ -42,6 +47,9 @@ export interface RowOutcome {
   result: ResultRecord | undefined;
   requestId: string;
   nameMatch?: { result: string; score: number } | undefined;
+  /** verify_reason_code, and the row's decision (src/decision/): filled in as the row leaves. */
+  reasonCode?: VerifyReasonCode | undefined;
+  decision?: RowDecision | undefined;
 }
 
 /** The appended columns for this input: the name-match pair only when a name column exists. */
@@ -77,6 +85,7 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean, registry?: {
   const cells = [
     outcome.status,
     cell(note === '' ? outcome.reason : outcome.reason === '' ? note : `${outcome.reason}; ${note}`),
+    outcome.reasonCode ?? '',
     cell(r?.beneficiaryName),
   ];
   if (hasName) {
@@ -101,6 +110,9 @@ export function outcomeCells(outcome: RowOutcome, hasName: boolean, registry?: {
     cell(outcome.requestId || r?.requestId),
     r ? new Date(r.verifiedAt).toISOString() : '',
     cell(r?.changedSince),
+    outcome.decision?.decision ?? '',
+    outcome.decision?.reason ?? '',
+    outcome.decision?.payeeCheck ?? '',
   );
   return cells;
 }

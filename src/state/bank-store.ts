@@ -8,8 +8,10 @@ import { describeChange, type PreviousResult } from './changes.js';
 import { DepositHistory } from './deposits.js';
 import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
+import { RunRows } from './run-rows.js';
+import { Reviews, type PayeeStanding } from './reviews.js';
 import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
-import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, VerifyMode } from './types.js';
+import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, RunRowRecord, VerifyMode } from './types.js';
 
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
   transaction_remark AS transactionRemark, bank_name AS bankName, bank_branch AS bankBranch,
@@ -51,6 +53,8 @@ export class BankStore {
   private readonly lock: RunLock;
   private readonly stats: RunStats;
   private readonly deposits: DepositHistory;
+  private readonly rows: RunRows;
+  private readonly reviews: Reviews;
   private readonly stmt;
 
   constructor(db: Db, now: () => number) {
@@ -59,6 +63,8 @@ export class BankStore {
     this.commits = new GroupCommit(db, () => this.stats.write());
     this.lock = new RunLock(db, this.commits, now);
     this.deposits = new DepositHistory(db);
+    this.rows = new RunRows(db);
+    this.reviews = new Reviews(db);
     this.stmt = {
       latestRun: db.prepare(
         `SELECT id, fingerprint, mode, status, total_rows AS totalRows, created_at AS createdAt
@@ -253,6 +259,24 @@ export class BankStore {
         requestId: c[8] as string | null, dueAt: c[9] as number | null, attempts: c[10] as number, result,
       };
     });
+  }
+
+  // ---- decisions (run-rows.ts, reviews.ts) ----
+
+  /** A payee row's decision as the run writes it. */
+  saveRow(row: RunRowRecord): void {
+    this.commits.begin();
+    this.rows.save(row);
+  }
+
+  /** Every payee anyone has reviewed (`account|ifsc`). */
+  reviewedPayees(): Set<string> {
+    return this.reviews.reviewedPayees();
+  }
+
+  /** What reviewers said of a payee, for the holder it has now. */
+  reviewStanding(account: string, ifsc: string, holder: string | null): PayeeStanding | undefined {
+    return this.reviews.standing(account, ifsc, holder);
   }
 
   // ---- results ----

@@ -17,3 +17,8 @@ export function describeChange(previous: PreviousResult | undefined, current: Pi
   if (changes.length === 0) return null;
   return `${new Date(previous.verifiedAt).toISOString().slice(0, 10)}: ${changes.join('; ')}`;
 }
+
+/** Whether a `changed_since` says the holder's name changed (a status change alone is not a new holder). */
+export function holderChangedIn(changedSince: string | null | undefined): boolean {
+  return changedSince !== null && changedSince !== undefined && changedSince.includes('beneficiary name "');
+}

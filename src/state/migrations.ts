@@ -225,4 +225,58 @@ export const MIGRATIONS: readonly string[] = [
     SELECT account, ifsc, run_id, first_row, NULL, 'UNCONFIRMED', NULL, request_id, updated_at, updated_at
     FROM run_payees WHERE mode = 'pd' AND status IN ('IN_FLIGHT', 'UNCONFIRMED');
   `,
+  // 7: decisions (docs/ARCHITECTURE.md, "Decisions"), review and release.
+  // - run_rows: each payee row's decision as the run wrote it (one per data row, SKIPPED rows
+  //   not kept): what the review page lists and the release copies. The payee name and the
+  //   amount are the file's cells; the holder and the evidence come from the payee's result.
+  // - reviews: what a person said of a payee: ACCEPTED for one exact holder name (a later run that
+  //   gets that holder pays it), or REJECTED (held until someone accepts it).
+  // - audit: every decision, automatic or by a person, append-only (triggers refuse UPDATE and
+  //   DELETE) and hash-chained (each entry's hash covers the previous one's), so a change made
+  //   to the file by other means is found by `vas-verify audit`.
+  `
+  CREATE TABLE run_rows (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    row INTEGER NOT NULL,                  -- the data row (1-based), as run_payees.first_row counts
+    line INTEGER NOT NULL,                 -- the file's line, for people
+    account TEXT,                          -- its payee (run_payees by account and IFSC); NULL when its checks failed
+    ifsc TEXT,
+    name TEXT,                             -- the payee name in the file
+    amount TEXT,                           -- the amount cell, where the file has an amount column
+    status TEXT NOT NULL,                  -- verify_status
+    reason_code TEXT NOT NULL,             -- verify_reason_code
+    name_match TEXT,
+    name_score INTEGER,
+    decision TEXT NOT NULL,                -- PAY | REVIEW | HOLD
+    decision_reason TEXT NOT NULL,
+    PRIMARY KEY (run_id, row)
+  ) WITHOUT ROWID;
+  CREATE INDEX run_rows_by_decision ON run_rows (run_id, decision, row);
+
+  CREATE TABLE reviews (
+    id INTEGER PRIMARY KEY,
+    account TEXT NOT NULL,
+    ifsc TEXT NOT NULL,
+    holder TEXT NOT NULL,                  -- the bank's holder name the reviewer decided on
+    verdict TEXT NOT NULL,                 -- ACCEPTED | REJECTED
+    reviewer TEXT NOT NULL,
+    note TEXT,
+    run_id INTEGER,
+    row INTEGER,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX reviews_by_payee ON reviews (account, ifsc, id);
+
+  CREATE TABLE audit (
+    seq INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    run_id INTEGER,
+    kind TEXT NOT NULL,                    -- decision | review | release | run
+    entry TEXT NOT NULL,                   -- canonical JSON of what was decided, by whom, on what evidence
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL                     -- sha256(prev_hash + entry)
+  );
+  CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+  CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+  `,
 ];

@@ -126,3 +126,40 @@ export type Claim =
   | { kind: 'deposited'; deposit: DepositRecord }
   | { kind: 'taken' }
   | { kind: 'lock-lost'; holder: LockHolder | undefined };
+
+/** A payee row's decision as the run wrote it (table run_rows; docs/ARCHITECTURE.md, "Decisions"). */
+export interface RunRowRecord {
+  runId: number;
+  /** The data row (1-based). */
+  row: number;
+  /** The file's line. */
+  line: number;
+  /** Its payee; null when the row failed its local checks. */
+  account: string | null;
+  ifsc: string | null;
+  /** The payee name in the file, or null without a name column. */
+  name: string | null;
+  /** The amount cell, or null without an amount column. */
+  amount: string | null;
+  status: string;
+  reasonCode: string;
+  nameMatch: string | null;
+  nameScore: number | null;
+  decision: string;
+  decisionReason: string;
+}
+
+/** What a person said of a payee (table reviews). */
+export interface ReviewRecord {
+  id: number;
+  account: string;
+  ifsc: string;
+  /** The bank's holder name the reviewer decided on. */
+  holder: string;
+  verdict: 'ACCEPTED' | 'REJECTED';
+  reviewer: string;
+  note: string | null;
+  runId: number | null;
+  row: number | null;
+  at: number;
+}

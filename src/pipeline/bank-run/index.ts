@@ -9,6 +9,7 @@
  * Everything it touches (client, store, clock, stop signal, logger) is handed in; it never reads
  * the process.
  */
+import { DEFAULT_POLICY } from '../../decision/index.js';
 import path from 'node:path';
 import { InputError, OutputError } from '../../errors.js';
 import { fileIdentity, inputChange } from '../../input/unchanged.js';
@@ -126,7 +127,12 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   // An .xlsx output of an .xlsx input keeps its workbook: the other sheets, the sheet's name, cell types.
   const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
-  const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
+  const finish = createRowFinisher({
+    header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
+    // A dry run verifies nothing, so it decides nothing.
+    policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
+    recorder: options.dryRun || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees() },
+  });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
   const payees = new LivePayees();
@@ -164,7 +170,9 @@ async function readRows({ input, stop, writer, planner, progress }: Stages): Pro
       }
       row += 1;
       progress.rowsRead = row;
-      planner.plan(writer.admit(next.value.fields, next.value.line), row);
+      const slot = writer.admit(next.value.fields, next.value.line);
+      slot.row = row;
+      planner.plan(slot, row);
       writer.pump();
       progress.report(false);
       // Parsed rows resolve as microtasks: without a yield the reader would take thousands of
@@ -203,7 +211,7 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
       if (written) outputFile = JSON.stringify({ ...written, mtimeNs: String(written.mtimeNs) });
     }
     const end = deps.now();
-    closeSummary(summary, { stopped: stop.reason, message: stop.message, durationMs: end - started, complete });
+    closeSummary(summary, { stopped: stop.reason, message: stop.message, durationMs: end - started, complete, failOn: options.failOn });
     if (run.runId !== null && !options.dryRun) {
       if (!stop.reason) store.finishRun(run.runId, complete, summary.rows);
       store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs, outputFile });

@@ -44,7 +44,7 @@ export class OrderedWriter {
   admit(fields: string[], line: number): Slot {
     const size = recordSize(fields);
     this.bufferedBytes += size;
-    const slot: Slot = { line, fields, size, outcome: undefined, task: undefined, duplicate: false };
+    const slot: Slot = { line, row: 0, fields, size, outcome: undefined, task: undefined, duplicate: false };
     this.slots.push(slot);
     return slot;
   }

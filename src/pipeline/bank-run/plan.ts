@@ -77,6 +77,7 @@ export class Planner {
       summary.avoided.local += 1;
       return;
     }
+    slot.payee = { account: check.account, ifsc: check.ifsc };
     const live = this.parts.payees.waitingFor(`${check.account}|${check.ifsc}`);
     if (live) {
       slot.task = live;

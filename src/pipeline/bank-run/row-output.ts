@@ -1,7 +1,11 @@
-/** A row that leaves: its name verdict, its counts, and its output record. */
+/** A row that leaves: its name verdict, its decision, its counts, and its output record. */
+import { decide, verifyReasonCode, type DecisionPolicy, type ReviewStanding } from '../../decision/index.js';
 import { registryBankName, registryNote, type IfscRegistry } from '../../input/ifsc-registry.js';
+import type { NameMatchResult } from '../../match/verdict.js';
+import type { BankStore } from '../../state/bank-store.js';
+import { holderChangedIn } from '../../state/changes.js';
 import { outcomeCells, type RowOutcome } from '../columns.js';
-import { countNameMatch, countRow } from './summary.js';
+import { countDecision, countNameMatch, countRow } from './summary.js';
 import type { BankRunSummary, NameMatcher, Slot } from './types.js';
 
 /** Longer than any payee name (banks keep 35–140 characters): not matched, NO_MATCH. */
@@ -16,19 +20,32 @@ export function nameVerdict(expected: string, beneficiary: string | null | undef
   return matchNames(expected, beneficiary);
 }
 
+/** Where the run keeps each row's decision (absent for a dry run, which decides nothing). */
+export interface DecisionRecorder {
+  store: BankStore;
+  runId: number;
+  /** Payees anyone has reviewed (`account|ifsc`): only these are asked for their standing. */
+  reviewed: ReadonlySet<string>;
+}
+
 export interface RowOutputContext {
   header: readonly string[];
   /** Index of the payee name column; -1 when the file has none. */
   nameColumn: number;
+  /** Index of the amount column; -1 when the file has none. */
+  amountColumn?: number | undefined;
   matchNames: NameMatcher | undefined;
   /** The shipped IFSC registry: bank_name where the API gave none, its note in verify_reason. Absent: not consulted. */
   ifscRegistry?: IfscRegistry | undefined;
   summary: BankRunSummary;
   /** Whether a file is written (not for a dry run). */
   writes: boolean;
+  /** The decision policy (src/decision/policy.ts); absent: rows are not decided (a dry run). */
+  policy?: DecisionPolicy | undefined;
+  recorder?: DecisionRecorder | undefined;
 }
 
-/** The writer's FinishRow: counts the row, gives it its name verdict, and returns its output record. */
+/** The writer's FinishRow: counts the row, gives it its name verdict and decision, and returns its output record. */
 export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome: RowOutcome) => string[] | undefined {
   const { header, nameColumn, matchNames, ifscRegistry, summary, writes } = parts;
   const hasName = nameColumn >= 0;
@@ -41,12 +58,38 @@ export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome
         countNameMatch(summary, match.result);
       }
     }
+    if (parts.policy) decideRow(parts, parts.policy, slot, outcome);
     if (!writes) return undefined;
     const fields = slot.fields.length === header.length ? slot.fields : padTo(slot.fields, header.length);
     // bank_name from the registry where the API gave none; the registry's note in verify_reason.
     const registry = ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, ifscRegistry) } : undefined;
     return fields.concat(outcomeCells(outcome, hasName, registry));
   };
+}
+
+/** The row's verify_reason_code and decision, counted, and kept in the state for review and release. */
+function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, outcome: RowOutcome): void {
+  const { recorder, summary } = parts;
+  outcome.reasonCode = verifyReasonCode(outcome.status, outcome.reason);
+  const holder = outcome.result?.beneficiaryName ?? null;
+  const payee = slot.payee;
+  const review = recorder && payee && recorder.reviewed.has(`${payee.account}|${payee.ifsc}`) ? standing(recorder, payee, holder) : undefined;
+  const decision = decide({ status: outcome.status, nameMatch: outcome.nameMatch?.result as NameMatchResult | undefined, holderChanged: holderChangedIn(outcome.result?.changedSince), review }, policy);
+  outcome.decision = decision;
+  const amount = parts.amountColumn !== undefined && parts.amountColumn >= 0 ? (slot.fields[parts.amountColumn] ?? '') : null;
+  countDecision(summary, decision, amount);
+  if (!recorder || outcome.status === 'SKIPPED') return;
+  const name = parts.nameColumn >= 0 ? (slot.fields[parts.nameColumn] ?? '') : null;
+  recorder.store.saveRow({
+    runId: recorder.runId, row: slot.row, line: slot.line, account: payee?.account ?? null, ifsc: payee?.ifsc ?? null, name, amount,
+    status: outcome.status, reasonCode: outcome.reasonCode, nameMatch: outcome.nameMatch?.result ?? null, nameScore: outcome.nameMatch?.score ?? null,
+    decision: decision.decision, decisionReason: decision.reason,
+  });
+}
+
+function standing(recorder: DecisionRecorder, payee: { account: string; ifsc: string }, holder: string | null): ReviewStanding | undefined {
+  const found = recorder.store.reviewStanding(payee.account, payee.ifsc, holder);
+  return found ? { verdict: found.verdict, reviewers: found.reviewers } : undefined;
 }
 
 function padTo(fields: string[], length: number): string[] {

@@ -2,10 +2,11 @@
  * Stage 5 of the bank run (docs/ARCHITECTURE.md, "The bank run"): the counts of what the run did,
  * kept as rows leave and calls are made, and the exit code they come to at the end.
  */
+import { DEFAULT_POLICY, parseAmount, type RowDecision } from '../../decision/index.js';
 import { EXIT_CODES } from '../../errors.js';
 import type { InputSummary } from '../../input/payee-file.js';
 import type { RowOutcome, RowStatus } from '../columns.js';
-import type { BankRunOptions, BankRunSummary, StopReason } from './types.js';
+import type { BankRunOptions, BankRunSummary, FailOn, StopReason } from './types.js';
 
 export const STATUSES: readonly RowStatus[] = ['VERIFIED', 'NOT_VERIFIED', 'INVALID', 'DEFERRED', 'FAILED', 'UNCONFIRMED', 'SKIPPED'];
 
@@ -34,6 +35,10 @@ export function createSummary(options: BankRunOptions, input?: InputSummary): Ba
     stopped: null,
     message: null,
     durationMs: 0,
+    decisions: { PAY: 0, REVIEW: 0, HOLD: 0 },
+    decisionReasons: {},
+    amounts: null,
+    policy: { source: options.policy?.source ?? 'default', ...(options.policy?.policy ?? DEFAULT_POLICY) },
     exitCode: 0,
   };
 }
@@ -54,13 +59,36 @@ export function exitCodeOf(stopped: StopReason | null, complete: boolean, dryRun
   return complete || dryRun ? EXIT_CODES.ok : EXIT_CODES.incomplete;
 }
 
+/**
+ * Exit 4 instead of 0 (`--fail-on`): every row is final, but payees need a person: on HOLD
+ * (`hold`), or on HOLD or to REVIEW (`review`). A run that is not final keeps its own code.
+ */
+export function attentionExitCode(exitCode: 0 | 1 | 3, decisions: BankRunSummary['decisions'], failOn: FailOn | undefined): 0 | 1 | 3 | 4 {
+  if (exitCode !== EXIT_CODES.ok || failOn === undefined) return exitCode;
+  const waiting = failOn === 'hold' ? decisions.HOLD : decisions.HOLD + decisions.REVIEW;
+  return waiting > 0 ? EXIT_CODES.attention : exitCode;
+}
+
 /** Fills in how the run ended. */
-export function closeSummary(summary: BankRunSummary, end: { stopped: StopReason | null; message: string | null; durationMs: number; complete: boolean }): BankRunSummary {
+export function closeSummary(summary: BankRunSummary, end: { stopped: StopReason | null; message: string | null; durationMs: number; complete: boolean; failOn?: FailOn | undefined }): BankRunSummary {
   summary.stopped = end.stopped;
   summary.message = end.message;
   summary.durationMs = end.durationMs;
-  summary.exitCode = exitCodeOf(end.stopped, end.complete, summary.dryRun);
+  summary.exitCode = attentionExitCode(exitCodeOf(end.stopped, end.complete, summary.dryRun), summary.decisions, end.failOn);
   return summary;
+}
+
+/** Counts a row's decision, and its amount where the file has an amount column (`amount` null: none). */
+export function countDecision(summary: BankRunSummary, decision: RowDecision, amount: string | null): void {
+  summary.decisionReasons[decision.reason] = (summary.decisionReasons[decision.reason] ?? 0) + 1;
+  if (decision.decision === '') return;
+  summary.decisions[decision.decision] += 1;
+  if (amount === null) return;
+  summary.amounts ??= { PAY: 0, REVIEW: 0, HOLD: 0, unreadable: 0 };
+  const value = parseAmount(amount);
+  if (value === undefined) summary.amounts.unreadable += 1;
+  // Paise kept exact: sums of two-decimal amounts in floating point drift.
+  else summary.amounts[decision.decision] = Math.round((summary.amounts[decision.decision] + value) * 100) / 100;
 }
 
 /** Counts a row that leaves. */

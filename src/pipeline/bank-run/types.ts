@@ -12,6 +12,7 @@ import type { ColumnOverrides } from '../../input/recognise.js';
 import type { InputInfo } from '../../input/inspect.js';
 import type { Delimiter } from '../../input/read-csv.js';
 import type { RowOutcome, RowStatus } from '../columns.js';
+import type { Decision, DecisionPolicy, DecisionReason } from '../../decision/index.js';
 
 export interface BankRunOptions {
   inputPath: string;
@@ -39,6 +40,10 @@ export interface BankRunOptions {
   /** Where a spreadsheet may spool its shared strings (the state file's folder). Default: nothing spooled. */
   spoolDir?: string | undefined;
   maxCalls?: number | undefined;
+  /** `--policy FILE`: which verdicts PAY, REVIEW or HOLD (src/decision/policy.ts); default DEFAULT_POLICY. */
+  policy?: { source: string; policy: DecisionPolicy } | undefined;
+  /** `--fail-on`: exit 4 when every row is final but payees are on HOLD (`hold`), or on HOLD or REVIEW (`review`). Default: never. */
+  failOn?: FailOn | undefined;
   maxSpend?: number | undefined;
   pricePl: number;
   pricePd: number;
@@ -56,6 +61,9 @@ export interface BankRunOptions {
   /** Recorded with the run's stats for its report (src/state/run-stats.ts): the command that continues it, and the tool's version. Default: none. */
   recorded?: { resumeCommand?: string | undefined; toolVersion?: string | undefined } | undefined;
 }
+
+/** What `--fail-on` turns into exit 4: payees on HOLD, or payees on HOLD or to REVIEW. */
+export type FailOn = 'hold' | 'review';
 
 export interface Logger {
   info(message: string): void;
@@ -123,7 +131,15 @@ export interface BankRunSummary {
   stopped: StopReason | null;
   message: string | null;
   durationMs: number;
-  exitCode: 0 | 1 | 3;
+  /** Payee rows by decision (SKIPPED rows have none); all zero for a dry run, which decides nothing. */
+  decisions: Record<Decision, number>;
+  /** Rows by decision_reason. */
+  decisionReasons: Partial<Record<DecisionReason, number>>;
+  /** Where the file has an amount column: the amounts by decision (rupees), and the cells that were not amounts. */
+  amounts: { PAY: number; REVIEW: number; HOLD: number; unreadable: number } | null;
+  /** The decision policy the run used, and where it came from (`default` or the --policy file). */
+  policy: { source: string } & DecisionPolicy;
+  exitCode: 0 | 1 | 3 | 4;
 }
 
 /** What a payee's calls (or the state) came to; every row of the payee takes it. */
@@ -153,6 +169,10 @@ export interface PayeeTask {
 /** One data row between reading and writing. */
 export interface Slot {
   line: number;
+  /** The data row (1-based, as the state counts payees' rows); 0 for a row that is not a payee. */
+  row: number;
+  /** Its payee, once its local checks passed. */
+  payee?: { account: string; ifsc: string } | undefined;
   fields: string[];
   /** Characters held, for the read-ahead bound. */
   size: number;

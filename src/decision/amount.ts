@@ -1,0 +1,19 @@
+/**
+ * An amount cell as payout files write it: `1,23,456.78`, `₹ 5,000`, `Rs. 500/-`, `INR 1200.50`,
+ * `(250.00)` for a negative. Pure; the summary adds the amounts held and to review.
+ */
+const CURRENCY = /^(?:₹|rs\.?|inr|rupees)\s*/i;
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** The cell's value in rupees, or undefined when it is not an amount. */
+export function parseAmount(cell: string): number | undefined {
+  let text = cell.trim().replace(CURRENCY, '').replace(/\/-$/, '').replace(/[\s,]/g, '');
+  let sign = 1;
+  if (/^\(.*\)$/.test(text)) {
+    sign = -1;
+    text = text.slice(1, -1);
+  }
+  if (!NUMBER.test(text)) return undefined;
+  const value = Number(text) * sign;
+  return Number.isFinite(value) ? value : undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * A row's decision (docs/ARCHITECTURE.md, "Decisions"): from its status, its name verdict,
+ * whether its holder changed and what a reviewer said, under a policy. Pure: the bank run, the
+ * review page and the release all ask this one function, so they cannot disagree.
+ */
+import type { NameMatchResult } from '../match/verdict.js';
+import type { Decision, DecisionReason, PayeeCheck } from './codes.js';
+import type { DecisionPolicy } from './policy.js';
+
+/** A row's verify_status, as the output writes it. */
+export type VerifyStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'SKIPPED';
+
+/**
+ * What reviewers said of a payee: `ACCEPTED` for the holder the row has now (an acceptance is for
+ * one exact holder name), by these distinct reviewers; `REJECTED`: held until someone accepts it.
+ */
+export interface ReviewStanding {
+  verdict: 'ACCEPTED' | 'REJECTED';
+  reviewers: readonly string[];
+}
+
+export interface DecisionInput {
+  status: VerifyStatus;
+  /** The name verdict; undefined when nothing was compared (no name column, an empty name, no holder). */
+  nameMatch: NameMatchResult | undefined;
+  /** The holder or the status differs from an earlier check of the payee (`changed_since`). */
+  holderChanged: boolean;
+  review?: ReviewStanding | undefined;
+}
+
+export interface RowDecision {
+  /** Empty for a row that is not a payee. */
+  decision: Decision | '';
+  reason: DecisionReason;
+  /** Empty for a row that is not a payee. */
+  payeeCheck: PayeeCheck | '';
+}
+
+const NOT_A_PAYEE: RowDecision = Object.freeze({ decision: '', reason: 'NOT_A_PAYEE', payeeCheck: '' });
+
+/** The decision for one row. */
+export function decide(input: DecisionInput, policy: DecisionPolicy): RowDecision {
+  if (input.status === 'SKIPPED') return NOT_A_PAYEE;
+  const payeeCheck = payeeCheckOf(input);
+  const held = (reason: DecisionReason): RowDecision => ({ decision: 'HOLD', reason, payeeCheck });
+  if (input.review?.verdict === 'REJECTED') return held('REVIEW_REJECTED');
+  if (input.status === 'INVALID') return held('ACCOUNT_INVALID');
+  if (input.status === 'NOT_VERIFIED') return held('ACCOUNT_NOT_VERIFIED');
+  if (input.status !== 'VERIFIED') return held('NOT_FINAL');
+  // A person who saw this exact holder and accepted it outranks the matcher and the change signal.
+  if (input.review?.verdict === 'ACCEPTED') {
+    const enough = new Set(input.review.reviewers).size >= policy.approvals;
+    return { decision: enough ? 'PAY' : 'REVIEW', reason: enough ? 'REVIEW_ACCEPTED' : 'AWAITING_APPROVAL', payeeCheck };
+  }
+  if (input.holderChanged) return { decision: policy.holderChanged, reason: 'HOLDER_CHANGED', payeeCheck };
+  if (input.nameMatch === undefined) return { decision: policy.noNameToCheck, reason: 'NO_NAME_TO_CHECK', payeeCheck };
+  return { decision: policy.nameMatch[input.nameMatch], reason: nameReason(input.nameMatch), payeeCheck };
+}
+
+function nameReason(verdict: NameMatchResult): DecisionReason {
+  if (verdict === 'DIRECT_MATCH' || verdict === 'GOOD_PARTIAL_MATCH') return 'NAME_MATCH';
+  return verdict === 'MODERATE_PARTIAL_MATCH' ? 'NAME_CLOSE' : 'NAME_MISMATCH';
+}
+
+/** The payee-check schemes' outcome: only a verified account with a name compared can match. */
+export function payeeCheckOf(input: Pick<DecisionInput, 'status' | 'nameMatch'>): PayeeCheck {
+  if (input.status !== 'VERIFIED' || input.nameMatch === undefined) return 'NOT_POSSIBLE';
+  if (input.nameMatch === 'DIRECT_MATCH') return 'MATCH';
+  if (input.nameMatch === 'GOOD_PARTIAL_MATCH' || input.nameMatch === 'MODERATE_PARTIAL_MATCH') return 'CLOSE_MATCH';
+  return 'NO_MATCH';
+}
