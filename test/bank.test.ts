@@ -59,7 +59,7 @@ test('every test-account kind lands in its status with its reason; damaged rows 
   assert.equal(by.Invalid!.verify_status, 'INVALID');
   assert.equal(by.Invalid!.verify_reason, 'Invalid Account Number');
   assert.equal(by.Limited!.verify_status, 'DEFERRED');
-  assert.match(by.Limited!.verify_reason!, /daily transaction limit.*midnight IST/);
+  assert.match(by.Limited!.verify_reason!, /daily transaction limit.*deferred until \d+ \w+ \d{4}, 00:00 IST/);
   assert.equal(by.Flaky!.verify_status, 'VERIFIED');
   assert.equal(by.Formula!.verify_status, 'VERIFIED');
   assert.ok(by.Formula!.beneficiary_name!.startsWith("'="), `neutralised: ${by.Formula!.beneficiary_name}`);

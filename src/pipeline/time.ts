@@ -22,3 +22,21 @@ export function parseDuration(text: string, what: string): number {
   if (!match) throw new UsageError(`${what}: "${text}" is not a duration: use a number and a unit, e.g. 30d, 12h, 15m, 30s`);
   return Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
 }
+
+const IST_FORMAT = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false,
+});
+
+/** A time for people in India: "26 Nov 2026, 00:00 IST" (files keep ISO-8601 UTC). */
+export function formatIst(ms: number): string {
+  const parts = Object.fromEntries(IST_FORMAT.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  return `${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} IST`;
+}
+
+/** A duration for people: "7d", "36h", "90m" (the largest whole unit). */
+export function formatDurationShort(ms: number): string {
+  for (const [unit, size] of [['d', DAY_MS], ['h', 3600_000], ['m', 60_000], ['s', 1000]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}

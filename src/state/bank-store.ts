@@ -10,7 +10,7 @@ import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunRows } from './run-rows.js';
 import { Reviews, type PayeeStanding } from './reviews.js';
-import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
+import { RunStats, type EarlierInvocations, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
 import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, RunRowRecord, VerifyMode } from './types.js';
 
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
@@ -311,9 +311,9 @@ export class BankStore {
   // ---- what the run did, for its report (run-stats.ts) ----
 
   /** Starts keeping a run's counters (calls, retries, upstream errors over time); they are written with each group commit. */
-  startRunStats(start: RunStart): void {
+  startRunStats(start: RunStart): EarlierInvocations {
     this.commits.begin();
-    this.stats.begin(start);
+    return this.stats.begin(start);
   }
 
   /** A request the client will send again, and why. */

@@ -279,4 +279,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   `,
+  // 8: a run's calls and spend over every invocation (run_calls_pl, run_calls_pd, run_spend),
+  // beside the last invocation's (calls_pl, calls_pd, spend): a run resumed twice paid for all
+  // three; and the decision policy it used (JSON), for the review page and the release.
+  `
+  ALTER TABLE run_stats ADD COLUMN run_calls_pl INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE run_stats ADD COLUMN run_calls_pd INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE run_stats ADD COLUMN run_spend REAL NOT NULL DEFAULT 0;
+  ALTER TABLE run_stats ADD COLUMN policy TEXT;
+  UPDATE run_stats SET run_calls_pl = calls_pl, run_calls_pd = calls_pd, run_spend = spend;
+  `,
 ];

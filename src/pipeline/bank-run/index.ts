@@ -105,10 +105,13 @@ async function checkInputUnchanged(options: BankRunOptions, { input, stop }: Sta
 /** The run's stats in the state (calls, retries, upstream errors over time, how it ends), for its report. */
 function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number): void {
   const registry = deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null;
-  deps.store.startRunStats({
+  const earlier = deps.store.startRunStats({
     runId, startedAt: started, resumed: summary.resumed, outputName: options.outputPath, outputPath: path.resolve(options.outputPath),
-    resumeCommand: options.recorded?.resumeCommand ?? null, toolVersion: options.recorded?.toolVersion ?? null, registry, totals: () => summary,
+    resumeCommand: options.recorded?.resumeCommand ?? null, toolVersion: options.recorded?.toolVersion ?? null, registry,
+    policy: JSON.stringify(options.policy?.policy ?? DEFAULT_POLICY), totals: () => summary,
   });
+  // The whole run's counts: the earlier invocations', to which this one's are added at its end (closeSummary).
+  summary.run = earlier;
 }
 
 /** What runBank has set up before the stages are assembled. */
@@ -128,7 +131,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({
-    header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
+    header, nameColumn: columns.name, amountColumn: columns.amount ?? -1, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
     // A dry run verifies nothing, so it decides nothing.
     policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
     recorder: options.dryRun || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees() },

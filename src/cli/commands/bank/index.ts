@@ -9,6 +9,7 @@ import { isStateFailure, openDatabase, stateFailure } from '../../../state/db.js
 import { BankStore } from '../../../state/bank-store.js';
 import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
+import { parsePolicy } from '../../../decision/index.js';
 import { runBank, type BankRunOptions, type BankRunSummary } from '../../../pipeline/bank-run/index.js';
 import { MIN_DEPOSIT_MEMORY_MS } from '../../../pipeline/bank-run/ledger.js';
 import { checkOutputPath } from '../../../output/sink.js';
@@ -21,7 +22,7 @@ import type { Connection as ApiConnection } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { CommandIo } from '../../io.js';
 import { createProgress } from '../../progress.js';
-import { formatSummary, summaryJson } from '../../summary.js';
+import { attentionLines, formatSummary, staleAnswersWarning, summaryJson, type SummaryExtras } from '../../summary.js';
 import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
@@ -33,6 +34,10 @@ import { shellCommand } from '../../../shell-quote.js';
 interface BankSettings {
   concurrency: number;
   reuseMs: number | undefined;
+  /** --max-age; undefined: `off`. */
+  maxAgeMs: number | undefined;
+  /** --policy, read and checked. */
+  policy: BankRunOptions['policy'];
   depositMemoryMs: number;
   /** VAS_LOCK_LEASE: how long another host's lock must stand still before it is taken over. */
   lockLeaseMs: number | undefined;
@@ -66,8 +71,23 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     io.log.error(`the state file ${settings.statePath} failed (${cause}); the run stopped, rows checkpointed before this are kept. ${remedy}, then resume with: ${resumeHint}`);
     return EXIT.fatal;
   }
-  const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
-  return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode;
+  const extras = { retries: end.retries, stateFile: settings.statePath, prices: { pl: settings.pricePl, pd: settings.pricePd } };
+  const exitCode = reportRun(flags, end.summary, extras, resumeHint, io);
+  const final = flags.report ? await writeReport(flags, settings, end.summary, io, exitCode) : exitCode;
+  noticePeople(flags, end.summary, settings.statePath, final, io);
+  return final;
+}
+
+/**
+ * The cron notice, always last: how many payees are on HOLD and to REVIEW, by reason, and what
+ * to run next. A warning, so `--quiet` keeps it; nothing at all when nobody needs to look.
+ */
+function noticePeople(flags: BankFlags, summary: BankRunSummary, stateFile: string, exitCode: number, io: CommandIo): void {
+  const stale = staleAnswersWarning(summary, io.now());
+  if (stale) io.log.warn(stale);
+  const lines = attentionLines(summary, { stateFile, stateFlag: flags.state, exitCode, failOn: flags.failOn });
+  if (lines) for (const line of lines) io.log.warn(line);
+  else if (!summary.dryRun && summary.rows > 0 && !summary.stopped) io.log.info('no payee on HOLD or to REVIEW');
 }
 
 /**
@@ -100,6 +120,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.sheet !== undefined && !isSpreadsheetPath(flags.input)) throw new UsageError('--sheet applies to a spreadsheet input (.xlsx, .xls, .ods) only');
   if (flags.delimiter !== undefined && isSpreadsheetPath(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
   const reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse, '--reuse');
+  const maxAgeMs = flags.maxAge === 'off' ? undefined : parseDuration(flags.maxAge, '--max-age');
+  const policy = flags.policy === undefined ? undefined : readPolicy(flags.policy);
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const depositMemoryMs = parseDuration(flags.depositMemory, '--deposit-memory');
   const lockLeaseMs = resolveLockLease(env);
@@ -114,7 +136,20 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report');
-  return { concurrency, reuseMs, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath, redis };
+  return { concurrency, reuseMs, maxAgeMs, policy, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath, redis };
+}
+
+/** The --policy file, checked before anything is opened: one line naming the field that is wrong. */
+function readPolicy(file: string): BankRunOptions['policy'] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--policy: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const parsed = parsePolicy(text);
+  if (!parsed.ok) throw new UsageError(`--policy ${file}: ${parsed.problem}; see "The nightly decision" in the README for the fields`);
+  return { source: file, policy: parsed.policy };
 }
 
 /** --redis or VAS_REDIS_URL, its password from the environment only (src/cli/config.ts). */
@@ -200,6 +235,9 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     resume: flags.resume,
     retryUnconfirmed: flags.retryUnconfirmed,
     reuseMs: settings.reuseMs,
+    maxAgeMs: settings.maxAgeMs,
+    policy: settings.policy,
+    failOn: flags.failOn,
     depositMemoryMs: settings.depositMemoryMs,
     lockLeaseMs: settings.lockLeaseMs,
     rate: flags.rate,
@@ -221,7 +259,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
 }
 
 /** The summary on stderr (and --summary JSON), and what to do next when the run is not done. */
-function reportRun(flags: BankFlags, summary: BankRunSummary, extras: { retries: Record<string, number>; stateFile: string }, resumeHint: string, io: CommandIo): number {
+function reportRun(flags: BankFlags, summary: BankRunSummary, extras: SummaryExtras, resumeHint: string, io: CommandIo): number {
   const { log } = io;
   log.info(formatSummary(summary, extras));
   if (flags.summary) {
