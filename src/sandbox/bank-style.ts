@@ -6,16 +6,12 @@
  * the file) and a small share answer a holder that changes from one IST day to the next (the
  * fraud signal `changed_since` exists for). Pure and deterministic: a seeded hash of the account.
  */
-import { givenNameGender, holderNameFor, MALE_GIVEN_NAMES, personFor, type Gender } from './data/names.js';
+import { FEMALE_MARKERS, givenNameGender, holderNameFor, maleNameFor, personFor, type Gender } from './data/names.js';
 import { pick, randomFor, type Random } from './prng.js';
 
-/** Share of accounts whose holder is another person than the file's payee (NO_MATCH, like a wrong account number). */
-export const DIFFERENT_HOLDER_SHARE = 0.03;
-/**
- * Share of accounts whose holder changes from one IST day to the next: the payee's name on even
- * days, another person's on odd days, so any two consecutive nights show `changed_since` on them.
- */
-export const CHANGED_HOLDER_SHARE = 0.02;
+import { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE } from './holder-shares.js';
+
+export { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE };
 
 /** Field lengths banks cut a name at, and how often each is the account's bank's. */
 const FIELD_LENGTHS: readonly (readonly [length: number, weight: number])[] = [[50, 0.6], [35, 0.2], [30, 0.1], [25, 0.06], [20, 0.04]];
@@ -71,9 +67,9 @@ function title(random: Random, gender: Gender): string {
   return pick(random, ['SMT', 'MRS', 'MS', 'KUMARI']);
 }
 
-/** A relation clause (S/O, D/O, W/O) naming a father or husband with the payee's surname. */
-function relationClause(random: Random, gender: Gender, surname: string): string {
-  const father = `${pick(random, MALE_GIVEN_NAMES)} ${surname}`;
+/** A relation clause (S/O, D/O, W/O) naming a father or husband, with the payee's surname where the name has one. */
+function relationClause(random: Random, gender: Gender, last: string): string {
+  const father = FEMALE_MARKERS.has(last) ? maleNameFor(random, last) : `${maleNameFor(random, last)} ${last}`;
   if (gender === 'M') return `S/O ${father}`;
   return `${random() < 0.5 ? 'D/O' : 'W/O'} ${father}`;
 }

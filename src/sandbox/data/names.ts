@@ -276,8 +276,11 @@ export function holderNameFor(accountNumber: string, seed = 1): string {
   return random() < 0.08 ? toTitleCase(name) : name;
 }
 
-/** Every male given name of the tables (single words), for a father's name in a relation clause. */
-export const MALE_GIVEN_NAMES: readonly string[] = [...new Set(COMMUNITIES.flatMap((c) => c.male).filter((n) => !n.includes(' ')))];
+/** A male given name of the community that carries `surname` (any community's when none does): a father's or husband's name. */
+export function maleNameFor(random: Random, surname: string): string {
+  const community = COMMUNITIES.find((c) => c.surnames.includes(surname)) ?? pickCommunity(random);
+  return pick(random, community.male);
+}
 
 // A given name only one gender carries in the tables (GURPREET, LAKSHMI… are both or ambiguous).
 const GENDER_BY_NAME: ReadonlyMap<string, Gender> = (() => {
@@ -288,7 +291,8 @@ const GENDER_BY_NAME: ReadonlyMap<string, Gender> = (() => {
   for (const name of female) if (!male.has(name)) byName.set(name, 'F');
   return byName;
 })();
-const FEMALE_MARKERS = new Set(['KAUR', 'DEVI', 'BEGUM', 'KHATOON', 'BIBI', 'BAI']);
+/** Words that end women's names and are no surname (SUNITA DEVI, JASLEEN KAUR). */
+export const FEMALE_MARKERS: ReadonlySet<string> = new Set(['KAUR', 'DEVI', 'BEGUM', 'KHATOON', 'BIBI', 'BAI']);
 
 /** The gender an (upper-case) name's words tell by its given name (its first word longer than an initial) or KAUR/DEVI/BEGUM, or undefined when they do not. */
 export function givenNameGender(words: readonly string[]): Gender | undefined {
