@@ -46,6 +46,7 @@ test('bankStyleHolder writes a payee name the ways banks print it (table)', () =
     ['Green Valley Landscaping', '500000000102', 'GREEN VALLEY LANDSCAPING', 'a line of business by its ending'],
     ['Deshmukh, Prakash', '500000000100', 'PRAKASH DESHMUKH', 'punctuation dropped (and the order turned)'],
     ['Ramesh Kumar S/o Shyam Lal', '500000000100', 'RAMESH KUMAR S/O SHYAM LAL', 'a relation clause the file gives is kept'],
+    ['Shri Ramesh Kumar S/o Shyam Lal', '500000000100', 'RAMESH KUMAR S/O SHYAM LAL', 'and its title dropped'],
   ];
   for (const [name, account, holder, what] of table) assert.equal(bankStyleHolder(name, account), holder, `${name} (${account}): ${what}`);
   assert.equal(bankStyleHolder('  ', '500000000100'), holderNameFor('500000000100'), 'no name: the generated holder');

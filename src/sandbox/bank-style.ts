@@ -8,7 +8,6 @@
  */
 import { FEMALE_MARKERS, givenNameGender, holderNameFor, maleNameFor, personFor, type Gender } from './data/names.js';
 import { pick, randomFor, type Random } from './prng.js';
-
 import { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE } from './holder-shares.js';
 
 export { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE };
@@ -87,9 +86,10 @@ export function bankStyleHolder(name: string, accountNumber: string, seed = 1): 
   const random = randomFor(`bank-style:${accountNumber}`, seed);
   const length = fieldLength(random);
   if (isFirm(upper)) return cut(firmStyle(random, upper, length), length);
-  if (RELATION.test(upper)) return cut(upper, length);
   const words = upper.split(' ');
   while (words.length > 1 && TITLES.has(words[0] as string)) words.shift();
+  // A relation clause the file gives stays where it is, after the name.
+  if (RELATION.test(upper)) return cut(words.join(' '), length);
   let holder = personStyle(random, words).join(' ');
   // A title or a relation clause only where the given name tells the gender (the sandbox's tables).
   const gender = givenNameGender(words);
