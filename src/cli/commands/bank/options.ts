@@ -4,9 +4,10 @@ import type { InputInfo } from '../../../input/inspect.js';
 import type { Delimiter } from '../../../input/read-csv.js';
 import { inspectInBackground } from '../../../input/inspect.js';
 import type { RunMode } from '../../../state/types.js';
-import { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE } from '../../../sandbox/holder-shares.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
 import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
+// The documented shares alone (no sandbox code), for --sandbox's help.
+import { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE } from '../../../sandbox/holder-shares.js';
 
 export interface BankFlags {
   input: string;
