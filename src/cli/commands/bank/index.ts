@@ -28,6 +28,7 @@ import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
 import type { BankFlags } from './options.js';
 import { checkBankFiles } from '../../distinct-files.js';
+import { MAX_SANDBOX_PAYEES, readSandboxPayees } from './sandbox-payees.js';
 import { shellCommand } from '../../../shell-quote.js';
 
 /** The flags checked and resolved against the environment, before anything is opened. */
@@ -62,8 +63,9 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
   // Read before the state file is opened, so a wrong path costs nothing.
   const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
+  const sandbox = connection?.kind === 'sandbox' ? await sandboxOptions(flags, settings, io, inspection, sandboxAccounts) : undefined;
   const resumeHint = resumeCommand(flags, settings.output);
-  const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts, resumeHint);
+  const end = await runWithState(flags, settings, connection, io, inspection, sandbox, resumeHint);
   if (!('summary' in end)) {
     // The cause names the remedy: a full disk, a lock, a damaged file (src/state/db.ts).
     const { cause, remedy } = stateFailure(end.stateFailure ?? 'unknown failure');
@@ -172,7 +174,7 @@ async function runWithState(
   connection: ApiConnection | undefined,
   io: CommandIo,
   inspection: Promise<InputInfo> | undefined,
-  sandboxAccounts: SandboxOptions['accounts'] | undefined,
+  sandbox: SandboxOptions | undefined,
   resumeHint: string,
 ): Promise<RunEnd> {
   const db = openDatabase(settings.statePath, { durable: flags.mode !== 'pl' });
@@ -191,7 +193,7 @@ async function runWithState(
         ...settings.limits,
         connections: Math.max(settings.concurrency, 1),
         retry: BULK_RETRY,
-        sandbox: sandboxAccounts === undefined ? undefined : { accounts: sandboxAccounts },
+        sandbox,
         onRetry: (event: RetryEvent) => {
           const cause = retryCause(event.error);
           retries[cause] = (retries[cause] ?? 0) + 1;
@@ -290,6 +292,18 @@ async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accoun
     throw new UsageError(`--sandbox-accounts: cannot read ${file}: ${(error as Error).message}`);
   }
   return loadRegistry(text);
+}
+
+/**
+ * The in-process sandbox's options: the --sandbox-accounts registry, or else the file's own payee
+ * names (src/sandbox/bank-style.ts), and the command's clock (a test's injected one crosses IST days).
+ */
+async function sandboxOptions(flags: BankFlags, settings: BankSettings, io: CommandIo, inspection: Promise<InputInfo> | undefined, accounts: SandboxOptions['accounts'] | undefined): Promise<SandboxOptions> {
+  if (accounts !== undefined) return { accounts, now: io.now };
+  const { columns, headerRow, sheet, delimiter, spoolDir } = runOptions(flags, settings, undefined, inspection);
+  const payees = await readSandboxPayees(flags.input, inspection, { columns, headerRow, sheet, delimiter, spoolDir });
+  if (payees.capped) io.log.warn(`--sandbox: the sandbox answers the payee names of the file's first ${MAX_SANDBOX_PAYEES.toLocaleString('en-IN')} accounts; later accounts answer generated holders (mostly NO_MATCH)`);
+  return { payeeNames: payees.names, now: io.now };
 }
 
 // The report (src/report/) is written after a stop too, from what the state keeps of the run.

@@ -6,6 +6,8 @@ import { inspectInBackground } from '../../../input/inspect.js';
 import type { RunMode } from '../../../state/types.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_AGE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
 import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
+// The documented shares alone (no sandbox code), for --sandbox's help.
+import { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE } from '../../../sandbox/holder-shares.js';
 
 export interface BankFlags {
   input: string;
@@ -81,7 +83,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
     .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' })
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
-    .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
+    .option('sandbox', { type: 'boolean', default: false, describe: `Run against an in-process sandbox; without --sandbox-accounts each account's holder is its payee name as a bank prints it (initials, surname first, cut), ${percent(DIFFERENT_HOLDER_SHARE)} another person, ${percent(CHANGED_HOLDER_SHARE)} a holder that changes every IST day` })
     .option('sandbox-accounts', { type: 'string', describe: 'With --sandbox: holder registry CSV (accountNumber,ifsc,name[,status]) the sandbox answers from' })
     .option('max-calls', { type: 'number', describe: 'Stop dispatching after this many calls (resumable)' })
     .option('max-spend', { type: 'number', describe: 'Stop dispatching before the estimated spend passes this' })
@@ -96,6 +98,8 @@ function bankOptions<T>(y: Argv<T>) {
     .example('$0 bank samples/payees.csv --sandbox --sandbox-accounts samples/holders.csv', 'The demo: bank-side names that differ the way real ones do')
     .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run');
 }
+
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
 const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
