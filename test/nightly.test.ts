@@ -9,7 +9,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadRegistry, startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import Database from 'better-sqlite3';
+import { AuditTrail } from '../src/state/audit.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+
+/** The audit trail as the state keeps it, each entry with whether the chain holds there. */
+function auditOf(dir: string): { kind: string; entry: Record<string, unknown>; problem: string | undefined }[] {
+  const db = new Database(path.join(dir, 's.sqlite'), { readonly: true });
+  try {
+    return [...new AuditTrail(db).entries()].map(({ entry, problem }) => ({ kind: entry.kind, entry: entry.entry, problem }));
+  } finally {
+    db.close();
+  }
+}
 
 const DAY = 86_400_000;
 const PAYEES = [
@@ -47,6 +59,11 @@ test('the cron line over three nights: answers re-checked by age, a changed hold
   assert.equal(calls(first), 4);
   assert.equal(one.stderr, '', 'nothing to look at: a quiet cron mail is empty');
   assert.deepEqual(readCsvObjects(path.join(dir, 'out.csv')).map((r) => r.decision), ['PAY', 'PAY', 'PAY', 'PAY']);
+  // New PAY decisions are committed by the run's entry (its digest), not one entry each.
+  const firstAudit = auditOf(dir);
+  assert.deepEqual(firstAudit.map((e) => e.kind), ['run']);
+  assert.equal(firstAudit[0]!.entry.rowsDecided, 4);
+  assert.match(String(firstAudit[0]!.entry.rowsDigest), /^[0-9a-f]{64}$/);
 
   // Night two, eight days on: every answer is older than --max-age 7d and is asked again; one holder changed.
   writeFiles(dir, { '500100000013': 'SUNITA DEVI' });
@@ -74,6 +91,12 @@ test('the cron line over three nights: answers re-checked by age, a changed hold
   assert.deepEqual(summary.run.calls, { pl: 8, pd: 0 }, 'the whole run: both nights');
   assert.deepEqual(summary.calls, { pl: 4, pd: 0 }, 'this invocation');
   assert.equal(summary.exitCode, 4);
+  // The changed decision has an entry of its own, naming what it was; the chain holds.
+  const secondAudit = auditOf(dir);
+  assert.deepEqual(secondAudit.map((e) => e.kind), ['run', 'decision', 'run']);
+  assert.deepEqual(secondAudit.map((e) => e.problem), [undefined, undefined, undefined]);
+  const changed = secondAudit[1]!.entry;
+  assert.deepEqual([changed.decision, changed.reason, changed.holder, changed.before], ['HOLD', 'HOLDER_CHANGED', 'SUNITA DEVI', { decision: 'PAY', reason: 'NAME_MATCH' }]);
 
   // Night three, a day later: the answers are a day old, re-emitted with no call; the hold stands.
   const three = await night(dir, second.url, 9, ['--fail-on', 'review']);
@@ -84,6 +107,7 @@ test('the cron line over three nights: answers re-checked by age, a changed hold
   assert.equal(third.reverify.rechecked, 0);
   assert.equal(readCsvObjects(path.join(dir, 'out.csv')).find((r) => r['Payee Name'] === 'Imran Khan')!.decision_reason, 'HOLDER_CHANGED');
   assert.match(three.stderr.trim().split('\n').at(-1)!, /1 payee\(s\) on HOLD, 0 to REVIEW \(exit 4: --fail-on review\)/);
+  assert.deepEqual(auditOf(dir).map((e) => e.kind), ['run', 'decision', 'run', 'run'], 'an unchanged HOLD is not entered again');
 });
 
 test('--policy: a stricter file sends even a DIRECT_MATCH to REVIEW; a file that would pay a changed holder is refused before any call', async (t) => {

@@ -9,6 +9,7 @@ import { DepositHistory } from './deposits.js';
 import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunRows } from './run-rows.js';
+import { AuditTrail, type AuditKind } from './audit.js';
 import { Reviews, type PayeeStanding } from './reviews.js';
 import { RunStats, type EarlierInvocations, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
 import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, RunRowRecord, VerifyMode } from './types.js';
@@ -55,6 +56,7 @@ export class BankStore {
   private readonly deposits: DepositHistory;
   private readonly rows: RunRows;
   private readonly reviews: Reviews;
+  private readonly auditTrail: AuditTrail;
   private readonly stmt;
 
   constructor(db: Db, now: () => number) {
@@ -65,6 +67,7 @@ export class BankStore {
     this.deposits = new DepositHistory(db);
     this.rows = new RunRows(db);
     this.reviews = new Reviews(db);
+    this.auditTrail = new AuditTrail(db);
     this.stmt = {
       latestRun: db.prepare(
         `SELECT id, fingerprint, mode, status, total_rows AS totalRows, created_at AS createdAt
@@ -263,10 +266,18 @@ export class BankStore {
 
   // ---- decisions (run-rows.ts, reviews.ts) ----
 
-  /** A payee row's decision as the run writes it. */
-  saveRow(row: RunRowRecord): void {
+  /** A payee row's decision as the run writes it; returns the decision it had before (undefined for a row never decided). */
+  saveRow(row: RunRowRecord): { decision: string; reason: string } | undefined {
     this.commits.begin();
+    const before = this.rows.decisionOf(row.runId, row.row);
     this.rows.save(row);
+    return before;
+  }
+
+  /** Appends to the audit trail in the group's transaction (src/state/audit.ts). */
+  audit(runId: number | null, kind: AuditKind, entry: Record<string, unknown>): void {
+    this.commits.begin();
+    this.auditTrail.append(this.now(), runId, kind, entry);
   }
 
   /** Every payee anyone has reviewed (`account|ifsc`). */

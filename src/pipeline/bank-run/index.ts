@@ -9,6 +9,7 @@
  * Everything it touches (client, store, clock, stop signal, logger) is handed in; it never reads
  * the process.
  */
+import { DecisionAudit } from './decision-audit.js';
 import { DEFAULT_POLICY } from '../../decision/index.js';
 import path from 'node:path';
 import { InputError, OutputError } from '../../errors.js';
@@ -43,6 +44,8 @@ interface Stages {
   caller: Caller;
   progress: ProgressReporter;
   limiter: Limiter | undefined;
+  /** The automatic decisions' audit entries; none for a dry run. */
+  audit: DecisionAudit | undefined;
 }
 
 export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promise<BankRunSummary> {
@@ -129,12 +132,13 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const { header, columns } = input;
   // An .xlsx output of an .xlsx input keeps its workbook: the other sheets, the sheet's name, cell types.
   const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
+  const audit = options.dryRun || run.runId === null ? undefined : new DecisionAudit(store, run.runId);
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({
     header, nameColumn: columns.name, amountColumn: columns.amount ?? -1, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
     // A dry run verifies nothing, so it decides nothing.
     policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
-    recorder: options.dryRun || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees() },
+    recorder: audit === undefined || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees(), audit },
   });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
@@ -152,7 +156,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
     dispatch: (task) => caller.dispatch(task),
   });
   const progress = new ProgressReporter(deps.onProgress, now, started, summary, input.info.lines);
-  return { input, run, stop, output, writer, planner, caller, progress, limiter };
+  return { input, run, stop, output, writer, planner, caller, progress, limiter, audit };
 }
 
 /** The reader: each row is admitted to the writer, planned, and written as soon as it can be. Returns a read failure. */
@@ -217,6 +221,11 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
     closeSummary(summary, { stopped: stop.reason, message: stop.message, durationMs: end - started, complete, failOn: options.failOn });
     if (run.runId !== null && !options.dryRun) {
       if (!stop.reason) store.finishRun(run.runId, complete, summary.rows);
+      stages.audit?.close({
+        by: 'vas-verify', exitCode: summary.exitCode, stopped: summary.stopped, decisions: summary.decisions, reasons: summary.decisionReasons,
+        policy: summary.policy, toolVersion: options.recorded?.toolVersion ?? null,
+        registry: deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null,
+      });
       store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs, outputFile });
       await store.flush();
     }
