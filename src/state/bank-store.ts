@@ -10,6 +10,7 @@ import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunRows } from './run-rows.js';
 import { AuditTrail, type AuditKind } from './audit.js';
+import { FinishedRuns } from './finished-runs.js';
 import { Reviews, type PayeeStanding } from './reviews.js';
 import { RunStats, type EarlierInvocations, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
 import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, RunRowRecord, VerifyMode } from './types.js';
@@ -57,6 +58,8 @@ export class BankStore {
   private readonly rows: RunRows;
   private readonly reviews: Reviews;
   private readonly auditTrail: AuditTrail;
+  /** What finished runs left, for a re-emit by copy (finished-runs.ts). */
+  readonly finishedRuns: FinishedRuns;
   private readonly stmt;
 
   constructor(db: Db, now: () => number) {
@@ -68,6 +71,7 @@ export class BankStore {
     this.rows = new RunRows(db);
     this.reviews = new Reviews(db);
     this.auditTrail = new AuditTrail(db);
+    this.finishedRuns = new FinishedRuns(db);
     this.stmt = {
       latestRun: db.prepare(
         `SELECT id, fingerprint, mode, status, total_rows AS totalRows, created_at AS createdAt

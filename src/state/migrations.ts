@@ -281,12 +281,17 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 8: a run's calls and spend over every invocation (run_calls_pl, run_calls_pd, run_spend),
   // beside the last invocation's (calls_pl, calls_pd, spend): a run resumed twice paid for all
-  // three; and the decision policy it used (JSON), for the review page and the release.
+  // three; the decision policy it used (JSON), for the review page and the release; rows by
+  // source (JSON); and the emit key: what else than the answers shaped the output (tool version,
+  // policy, column flags, format), so that a finished run whose output is still on disk, still
+  // its own, and made the same way is re-emitted by copying that file.
   `
   ALTER TABLE run_stats ADD COLUMN run_calls_pl INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE run_stats ADD COLUMN run_calls_pd INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE run_stats ADD COLUMN run_spend REAL NOT NULL DEFAULT 0;
   ALTER TABLE run_stats ADD COLUMN policy TEXT;
+  ALTER TABLE run_stats ADD COLUMN sources TEXT;
+  ALTER TABLE run_stats ADD COLUMN emit_key TEXT;
   UPDATE run_stats SET run_calls_pl = calls_pl, run_calls_pd = calls_pd, run_spend = spend;
   `,
 ];

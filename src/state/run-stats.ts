@@ -13,6 +13,7 @@ import type { Db } from './types.js';
 export interface RunTotals {
   rows: number;
   statuses: Record<string, number>;
+  sources?: Record<string, number> | undefined;
   nameMatch: Record<string, number>;
   calls: { pl: number; pd: number };
   spend: number;
@@ -32,6 +33,8 @@ export interface RunStart {
   registry: string | null;
   /** The decision policy the run uses (JSON), for review and release; null: the default. */
   policy?: string | null | undefined;
+  /** What else than the answers shapes the output (src/pipeline/bank-run/reemit.ts): a finished run made the same way is re-emitted by a copy. */
+  emitKey?: string | null | undefined;
   totals: () => RunTotals;
 }
 
@@ -100,19 +103,20 @@ export class RunStats {
     this.now = now;
     this.stmt = {
       start: db.prepare(
-        `INSERT INTO run_stats (run_id, started_at, updated_at, resumed, output_name, output_path, resume_command, tool_version, registry, policy)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO run_stats (run_id, started_at, updated_at, resumed, output_name, output_path, resume_command, tool_version, registry, policy, emit_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (run_id) DO UPDATE SET invocations = invocations + 1, started_at = excluded.started_at,
            updated_at = excluded.updated_at, finished_at = NULL, exit_code = NULL, stopped = NULL, message = NULL,
            duration_ms = NULL, resumed = excluded.resumed, calls_pl = 0, calls_pd = 0, spend = 0, rows_out = 0,
            statuses = NULL, name_match = NULL, avoided = NULL, retries = NULL, output_file = NULL, output_name = excluded.output_name,
            output_path = excluded.output_path, resume_command = excluded.resume_command,
-           tool_version = excluded.tool_version, registry = excluded.registry, policy = excluded.policy`,
+           tool_version = excluded.tool_version, registry = excluded.registry, policy = excluded.policy,
+           emit_key = excluded.emit_key, sources = NULL`,
       ),
       earlier: db.prepare(`SELECT invocations, run_calls_pl AS pl, run_calls_pd AS pd, run_spend AS spend FROM run_stats WHERE run_id = ?`),
       totals: db.prepare(
         `UPDATE run_stats SET updated_at = ?, calls_pl = ?, calls_pd = ?, spend = ?, rows_out = ?, statuses = ?, name_match = ?,
-           avoided = ?, retries = ?, run_calls_pl = ?, run_calls_pd = ?, run_spend = ? WHERE run_id = ?`,
+           avoided = ?, retries = ?, run_calls_pl = ?, run_calls_pd = ?, run_spend = ?, sources = ? WHERE run_id = ?`,
       ),
       end: db.prepare(`UPDATE run_stats SET finished_at = ?, exit_code = ?, stopped = ?, message = ?, duration_ms = ?, output_file = ? WHERE run_id = ?`),
       bucket: db.prepare(
@@ -139,7 +143,7 @@ export class RunStats {
     this.earlier = before
       ? { invocations: before.invocations + 1, calls: { pl: before.pl, pd: before.pd }, spend: before.spend }
       : { invocations: 1, calls: { pl: 0, pd: 0 }, spend: 0 };
-    this.stmt.start.run(s.runId, s.startedAt, s.startedAt, s.resumed ? 1 : 0, s.outputName, s.outputPath, s.resumeCommand, s.toolVersion, s.registry, s.policy ?? null);
+    this.stmt.start.run(s.runId, s.startedAt, s.startedAt, s.resumed ? 1 : 0, s.outputName, s.outputPath, s.resumeCommand, s.toolVersion, s.registry, s.policy ?? null, s.emitKey ?? null);
     return this.earlier;
   }
 
@@ -176,7 +180,8 @@ export class RunStats {
     this.stmt.totals.run(
       at, totals.calls.pl, totals.calls.pd, totals.spend, totals.rows, JSON.stringify(totals.statuses),
       JSON.stringify(totals.nameMatch), JSON.stringify(totals.avoided), JSON.stringify(this.retries),
-      this.earlier.calls.pl + totals.calls.pl, this.earlier.calls.pd + totals.calls.pd, this.earlier.spend + totals.spend, run.runId,
+      this.earlier.calls.pl + totals.calls.pl, this.earlier.calls.pd + totals.calls.pd, this.earlier.spend + totals.spend,
+      JSON.stringify(totals.sources ?? {}), run.runId,
     );
   }
 

@@ -9,6 +9,7 @@
  * Everything it touches (client, store, clock, stop signal, logger) is handed in; it never reads
  * the process.
  */
+import { emitKey, reemitByCopy } from './reemit.js';
 import { DecisionAudit } from './decision-audit.js';
 import { DEFAULT_POLICY } from '../../decision/index.js';
 import path from 'node:path';
@@ -73,7 +74,18 @@ async function runOpened(options: BankRunOptions, deps: BankRunDeps, input: Open
   const summary = createSummary(options, input.summary);
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
   const run = await chooseRun(options, deps, input, summary, (message) => stop.stop('lock-lost', message));
-  if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started);
+  const key = emitKey(options, deps);
+  if (run.runId !== null && summary.resumed && !options.dryRun) {
+    let copied: boolean;
+    try {
+      copied = reemitByCopy(options, deps, run.runId, summary, key);
+    } catch (error) {
+      run.release();
+      throw error;
+    }
+    if (copied) return finishCopied(options, deps, run, summary, started, key);
+  }
+  if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started, key);
   const stages = assemble(options, deps, { input, run, stop, limiter, summary, started });
   const following = stages.stop.follow(deps.stopSignal);
   const readError = await readRows(stages);
@@ -105,13 +117,31 @@ async function checkInputUnchanged(options: BankRunOptions, { input, stop }: Sta
   stop.stop('input-changed', `the input ${options.inputPath} changed while it was read (${change}): its output is discarded and nothing is recorded as done for the new file; run again once the file is complete`);
 }
 
+/** A run re-emitted by a copy of its output: its invocation recorded, the summary closed, the lock let go. */
+async function finishCopied(options: BankRunOptions, deps: BankRunDeps, run: ChosenRun, summary: BankRunSummary, started: number, key: string): Promise<BankRunSummary> {
+  const runId = run.runId!;
+  try {
+    startRunStats(options, deps, runId, summary, started, key);
+    const end = deps.now();
+    closeSummary(summary, { stopped: null, message: null, durationMs: end - started, complete: true, failOn: options.failOn });
+    const written = fileIdentity(options.outputPath);
+    const outputFile = written ? JSON.stringify({ ...written, mtimeNs: String(written.mtimeNs) }) : null;
+    deps.store.audit(runId, 'run', { by: 'vas-verify', reemitted: 'copy', exitCode: summary.exitCode, decisions: summary.decisions, output: path.resolve(options.outputPath) });
+    deps.store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: null, message: null, durationMs: summary.durationMs, outputFile });
+    await deps.store.flush();
+  } finally {
+    run.release();
+  }
+  return summary;
+}
+
 /** The run's stats in the state (calls, retries, upstream errors over time, how it ends), for its report. */
-function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number): void {
+function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number, key: string): void {
   const registry = deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null;
   const earlier = deps.store.startRunStats({
     runId, startedAt: started, resumed: summary.resumed, outputName: options.outputPath, outputPath: path.resolve(options.outputPath),
     resumeCommand: options.recorded?.resumeCommand ?? null, toolVersion: options.recorded?.toolVersion ?? null, registry,
-    policy: JSON.stringify(options.policy?.policy ?? DEFAULT_POLICY), totals: () => summary,
+    policy: JSON.stringify(options.policy?.policy ?? DEFAULT_POLICY), emitKey: key, totals: () => summary,
   });
   // The whole run's counts: the earlier invocations', to which this one's are added at its end (closeSummary).
   summary.run = earlier;
