@@ -65,7 +65,7 @@ export function formatSummary(summary: BankRunSummary, extras: SummaryExtras): s
   const matches = Object.entries(summary.nameMatch);
   if (matches.length > 0) lines.push(`name match: ${matches.map(([k, n]) => `${k} ${count(n)}`).join(', ')}`);
   const d = summary.decisions;
-  if (d.PAY + d.REVIEW + d.HOLD > 0) lines.push(`decision: PAY ${count(d.PAY)}, REVIEW ${count(d.REVIEW)}, HOLD ${count(d.HOLD)}${amountsText(summary)}`);
+  if (d.PAY + d.REVIEW + d.HOLD > 0 && !summary.stopped) lines.push(`decision: PAY ${count(d.PAY)}, REVIEW ${count(d.REVIEW)}, HOLD ${count(d.HOLD)}${amountsText(summary)}`);
   if (summary.output && !summary.stopped) lines.push(`output: ${summary.output}`);
   return lines.join('\n');
 }
