@@ -270,10 +270,13 @@ export class BankStore {
 
   // ---- decisions (run-rows.ts, reviews.ts) ----
 
-  /** A payee row's decision as the run writes it; returns the decision it had before (undefined for a row never decided). */
-  saveRow(row: RunRowRecord): { decision: string; reason: string } | undefined {
+  /**
+   * A payee row's decision as the run writes it; returns the decision it had before (undefined
+   * for a row never decided). `fresh`: the run is new, no row of it was decided before (no lookup).
+   */
+  saveRow(row: RunRowRecord, fresh = false): { decision: string; reason: string } | undefined {
     this.commits.begin();
-    const before = this.rows.decisionOf(row.runId, row.row);
+    const before = fresh ? undefined : this.rows.decisionOf(row.runId, row.row);
     this.rows.save(row);
     return before;
   }

@@ -168,7 +168,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
     header, nameColumn: columns.name, amountColumn: columns.amount ?? -1, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
     // A dry run verifies nothing, so it decides nothing.
     policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
-    recorder: audit === undefined || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees(), audit },
+    recorder: audit === undefined || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees(), audit, fresh: !summary.resumed },
   });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.

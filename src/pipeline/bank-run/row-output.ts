@@ -29,6 +29,8 @@ export interface DecisionRecorder {
   reviewed: ReadonlySet<string>;
   /** The automatic decisions' audit entries. */
   audit: DecisionAudit;
+  /** A new run: none of its rows was decided before. */
+  fresh: boolean;
 }
 
 export interface RowOutputContext {
@@ -87,7 +89,7 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
     row: slot.row, line: slot.line, account: payee?.account ?? null, ifsc: payee?.ifsc ?? null, status: outcome.status, reasonCode: outcome.reasonCode,
     nameMatch: outcome.nameMatch?.result ?? null, nameScore: outcome.nameMatch?.score ?? null,
   };
-  const before = recorder.store.saveRow({ ...row, runId: recorder.runId, name, amount, decision: decision.decision, decisionReason: decision.reason });
+  const before = recorder.store.saveRow({ ...row, runId: recorder.runId, name, amount, decision: decision.decision, decisionReason: decision.reason }, recorder.fresh);
   recorder.audit.note({ ...row, holder, requestId: outcome.requestId || outcome.result?.requestId || null, decision, before });
 }
 
