@@ -18,7 +18,7 @@
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
-import { areListedVariants, isAttestedName, isFemaleName } from './name-lexicon.js';
+import { areListedVariants, isAttestedName, isFemaleName, isRareBeside } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
@@ -240,8 +240,9 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // the lexicon lists both spellings.
   const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
   if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
-  if (isAttestedName(x.text) && isAttestedName(y.text)) return { sim: 0, how: 'both-names' };
-  if (typoBetween(x.text, y.text) !== null) return { sim: TYPO_SIMILARITY, how: 'typo' };
+  const typo = typoBetween(x.text, y.text) !== null;
+  if (isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text))) return { sim: 0, how: 'both-names' };
+  if (typo) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
   if (byVowel !== null) return byVowel;
   if (KNOWN.has(x.key) && KNOWN.has(y.key)) return { sim: 0, how: 'known-names-differ' };
@@ -689,11 +690,12 @@ function truncatedScore(expected: ParsedName, actual: ParsedName, actualRaw: str
   if (actualRaw.trim().length < MIN_TRUNCATED_LENGTH || cut.length >= expected.core.length || !expected.core.startsWith(cut)) return -1;
   const visible = cut.split(' ');
   const visibleWords = visible.filter((w) => w.length >= 2).length;
-  // A cut that ends on another whole name (ABHILASHA cut to ABHILASH, CHANDRANI to CHANDRAN)
-  // shows a different person's name, not a hidden part of this one.
+  // A cut one letter short of the word, on another whole name (ABHILASHA cut to ABHILASH,
+  // CHANDRANI to CHANDRAN), shows the other gender's form, another person's name; a longer
+  // hidden tail (KRISHNASWAMY cut to KRISHNA) is what a field width does.
   const last = visible.at(-1) ?? '';
   const whole = expected.core.split(' ')[visible.length - 1] ?? '';
-  if (last !== whole && isAttestedName(last) && isAttestedName(whole)) return -1;
+  if (last !== whole && whole.length - last.length === 1 && isAttestedName(last) && isAttestedName(whole)) return -1;
   // Only a legal form was cut (… ENTERPRISES PRI): nothing that says which firm is hidden.
   const named = expected.holders[0]?.tokens.map((t) => t.text).join(' ') ?? '';
   if (expected.entity === 'business' && named !== '' && cut.includes(named)) return 95;

@@ -64,6 +64,25 @@ export function nameFrequency(word: string): number {
   return entry === undefined ? 0 : entry.given + entry.surname;
 }
 
+/**
+ * How many times more frequent the common spelling must be before an unlisted rare spelling one
+ * slip from it is read as that slip (SHRMA beside SHARMA) rather than as a second name.
+ */
+export const SLIP_RATIO = 20;
+
+/**
+ * Whether one of two attested words is most likely a slip of the other: no curated list names
+ * the rarer one, and the other is at least SLIP_RATIO times as frequent. Frequency sources hold
+ * their own typing slips (SHRMA twice beside SHARMA 427 times); a rare name the lists know, or
+ * two names of like frequency (Khan / Khanna are both surnames), stay two names.
+ */
+export function isRareBeside(a: string, b: string): boolean {
+  const [ea, eb] = [load().get(a), load().get(b)];
+  if (ea === undefined || eb === undefined) return false;
+  const [rare, common] = ea.given + ea.surname <= eb.given + eb.surname ? [ea, eb] : [eb, ea];
+  return !rare.listed && common.given + common.surname >= SLIP_RATIO * Math.max(1, rare.given + rare.surname);
+}
+
 /** Number of names in the lexicon (for the README and tests). */
 export function lexiconSize(): number {
   return load().size;

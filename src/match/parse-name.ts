@@ -246,7 +246,10 @@ export function parseName(raw: string): ParsedName {
   const script = hasIndicScript(raw) ? fold(transliterateIndic(raw.normalize('NFC'))) : null;
   const folded = (script ?? fold(raw))
     .replace(/\(\s*i\s*\)/g, ' india ')
-    .replace(/\bhindu\s+undivided\s+family\b/g, ' huf ');
+    .replace(/\bhindu\s+undivided\s+family\b/g, ' huf ')
+    // Legal forms spelled out, read as their abbreviations.
+    .replace(/\blimited\s+liability\s+partnership\b/g, ' llp ')
+    .replace(/\bone\s+person\s+company\b/g, ' opc ');
   const { main: withMs, relation } = splitRelation(folded);
   // M/s (messrs) before the holder split, whose "/" would cut it in two.
   const main = withMs.replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ');

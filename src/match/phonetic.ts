@@ -178,7 +178,7 @@ function differsByInnerSchwa(short: string, long: string): boolean {
 /**
  * Whether two words are one name spelled two ways by the rules above, or by the schwa: an inner
  * a written or not between consonants (Bhardwaj / Bharadwaj), or a final a after two consonants
- * (Dutt / Dutta, Gupt / Gupta) where `finalA` allows it — on surnames; on given names a final
+ * (Dutt / Dutta, Gupt / Gupta, never Gupte / Gupta) where `finalA` allows it — on surnames; on given names a final
  * -a may be the feminine form (Laksh / Laksha). Never a final a after one consonant: Khan /
  * Khanna, Sen / Sena, Chetan / Chetana are two names.
  */
@@ -191,6 +191,8 @@ export function isSpellingVariant(a: string, b: string, finalA: boolean): boolea
   if (!finalA) return false;
   // sh is one consonant (Amish / Amisha is not a cluster).
   const [la, lb] = [spellLetters(a).replace(/sh/g, 'S'), spellLetters(b).replace(/sh/g, 'S')];
-  const [s, l] = la.length < lb.length ? [la, lb] : [lb, la];
-  return l === `${s}a` && /[^aeiou]{2}$/.test(s);
+  const [s, l, written] = la.length < lb.length ? [la, lb, a] : [lb, la, b];
+  // The shorter word must end on its consonants as written: a final -e is a written vowel, not a
+  // schwa left out (Gupte / Gupta are two surnames).
+  return l === `${s}a` && /[^aeiou]{2}$/.test(s) && !/[aeiou]$/.test(written);
 }
