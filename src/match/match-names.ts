@@ -227,8 +227,9 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   }
   const vowel = trailingVowel(x.key, y.key);
   const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
-  // Another gender's form is another person, whatever a variant list or the lexicon says.
-  if (byVowel?.how === 'gender-differs') return byVowel;
+  // Another gender's form is another person, whatever a variant list or the lexicon says — when
+  // the ending is written (Vimal / Vimala), not made by the key's folds (Anusha / ANUSHS, a slip).
+  if (byVowel?.how === 'gender-differs' && trailingVowel(x.spelling, y.spelling) !== null) return byVowel;
   if (isListedVariant(x, y)) {
     // A short form (Md, Mohd, Kr) is no name of its own; Puja / Pooja are two spellings.
     const short = x.text.length <= y.text.length ? x.text : y.text;

@@ -68,7 +68,7 @@ export function nameFrequency(word: string): number {
  * How many times more frequent the common spelling must be before an unlisted rare spelling one
  * slip from it is read as that slip (SHRMA beside SHARMA) rather than as a second name.
  */
-export const SLIP_RATIO = 20;
+export const SLIP_RATIO = 30;
 
 /**
  * Whether one of two attested words is most likely a slip of the other: no curated list names

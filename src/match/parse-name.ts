@@ -14,6 +14,7 @@ import {
   FILLERS,
   GENERATIONS,
   HONORIFICS,
+  KNOWN_NAMES,
   LEGAL_FORMS,
   RESPECT_SUFFIXES,
   STOP_WORDS,
@@ -134,8 +135,15 @@ function isDescriptor(w: string): boolean {
   return BUSINESS_DESCRIPTORS.has(w) || BUSINESS_DESCRIPTORS.has(singular) || BUSINESS_DESCRIPTORS.has(`${w}s`) || DESCRIPTOR_SPELLINGS.has(w);
 }
 
+/**
+ * Lines of business that are also common surnames (Mandal: a society, and a Bengali surname).
+ * Alone they mark no firm (Somnath Mandal is a person); beside another firm word they do
+ * (Mahila Mandal Samiti), and in a person's name they are name words.
+ */
+const SURNAME_DESCRIPTORS: ReadonlySet<string> = new Set(KNOWN_NAMES.filter((w) => isDescriptor(w)));
+
 function looksLikeFirm(list: readonly string[]): boolean {
-  return list.some((w) => LEGAL_FORMS.has(w) || isDescriptor(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w));
+  return list.some((w) => !SURNAME_DESCRIPTORS.has(w) && (LEGAL_FORMS.has(w) || isDescriptor(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w)));
 }
 
 /**
@@ -161,7 +169,7 @@ function makeToken(text: string, index: number, isFirm: boolean): NameToken {
 function readToken(text: string, index: number, isFirm: boolean): NameToken {
   if (text.length === 1) return { text, key: text, spelling: text, kind: 'initial', aliased: false, index };
   const singular = text.length > 4 && text.endsWith('s') ? text.slice(0, -1) : text;
-  if (isDescriptor(text)) {
+  if (isDescriptor(text) && (isFirm || !SURNAME_DESCRIPTORS.has(text))) {
     // Chemical / Chemicals, Polymer / Polymers: one key for both.
     const spelled = DESCRIPTOR_SPELLINGS.get(text) ?? (BUSINESS_DESCRIPTORS.has(text) ? text : BUSINESS_DESCRIPTORS.has(`${text}s`) ? `${text}s` : singular);
     const key = spelled.length > 4 && spelled.endsWith('s') ? spelled.slice(0, -1) : spelled;
