@@ -252,12 +252,12 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
 export function parseName(raw: string): ParsedName {
   // Before the Unicode fold, which would split vowel signs such as Bengali ৌ into two.
   const script = hasIndicScript(raw) ? fold(transliterateIndic(raw.normalize('NFC'))) : null;
-  const folded = (script ?? fold(raw))
-    .replace(/\(\s*i\s*\)/g, ' india ')
-    .replace(/\bhindu\s+undivided\s+family\b/g, ' huf ')
-    // Legal forms spelled out, read as their abbreviations.
-    .replace(/\blimited\s+liability\s+partnership\b/g, ' llp ')
-    .replace(/\bone\s+person\s+company\b/g, ' opc ');
+  let folded = script ?? fold(raw);
+  if (folded.includes('(')) folded = folded.replace(/\(\s*i\s*\)/g, ' india ');
+  // Legal forms spelled out, read as their abbreviations (looked for only when the words are there).
+  if (folded.includes('hindu')) folded = folded.replace(/\bhindu\s+undivided\s+family\b/g, ' huf ');
+  if (folded.includes('liability')) folded = folded.replace(/\blimited\s+liability\s+partnership\b/g, ' llp ');
+  if (folded.includes('person')) folded = folded.replace(/\bone\s+person\s+company\b/g, ' opc ');
   const { main: withMs, relation } = splitRelation(folded);
   // M/s (messrs) before the holder split, whose "/" would cut it in two.
   const main = withMs.replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ');

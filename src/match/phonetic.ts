@@ -48,6 +48,23 @@ function letter(match: string, aspirated: string | undefined): string {
 
 /** The phonetic key of one lower-case ASCII word. */
 export function toPhoneticKey(word: string): string {
+  const cached = KEY_CACHE.get(word);
+  if (cached !== undefined) return cached;
+  const key = phoneticKeyOf(word);
+  if (KEY_CACHE.size >= KEY_CACHE_SIZE) KEY_CACHE.clear();
+  KEY_CACHE.set(word, key);
+  return key;
+}
+
+/**
+ * Keys already taken, by word: the matcher asks for the keys of the same words and of the same
+ * words joined (Raj + Kumar) pair after pair. A key is a pure function of the word, so the cache
+ * changes no answer; it is bounded and emptied when full.
+ */
+const KEY_CACHE = new Map<string, string>();
+const KEY_CACHE_SIZE = 50_000;
+
+function phoneticKeyOf(word: string): string {
   let w = /^[a-z]+$/.test(word) ? word : word.replace(/[^a-z]/g, '');
   if (w.length === 0) return w;
   w = w.replace(/([^aeiou])\1+/g, '$1');
