@@ -99,7 +99,11 @@ function splitRelation(text: string): { main: string; relation: ParsedName['rela
   return { main, relation: { marker: match[0].trim(), relative } };
 }
 
+/** Lower-case letters, digits and single spaces only: most names, read without any rewriting. */
+const PLAIN_WORDS = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
+
 function words(text: string): string[] {
+  if (PLAIN_WORDS.test(text)) return text.split(' ');
   return text
     .replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ')
     .replace(/&/g, ' & ')
@@ -280,7 +284,7 @@ export function parseName(raw: string): ParsedName {
     .slice(0, MAX_HOLDERS)
     .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected))
     .filter((h) => h.tokens.length > 0);
-  const plain = folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+  const plain = PLAIN_WORDS.test(folded) ? folded : folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');
   while (plainWords.length > 1 && HONORIFICS.has(plainWords[0] as string)) plainWords.shift();
   const core = plainWords.join(' ');
