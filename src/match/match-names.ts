@@ -242,7 +242,10 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
   if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
   const typo = typoBetween(x.text, y.text) !== null;
-  if (isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text))) return { sim: 0, how: 'both-names' };
+  // A word read from an Indian script is a transliteration's guess at the Latin letters (ज़ / ज
+  // both read j): that the guess is also a name says nothing; the keys below decide, at most GOOD.
+  const guessed = x.fromScript === true || y.fromScript === true;
+  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text))) return { sim: 0, how: 'both-names' };
   if (typo) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
   if (byVowel !== null) return byVowel;

@@ -38,6 +38,8 @@ export interface NameToken {
   readonly aliased: boolean;
   /** Position among the holder's tokens. */
   readonly index: number;
+  /** Read from an Indian script: the Latin letters are a transliteration's guess, not a spelling. */
+  readonly fromScript?: boolean;
 }
 
 export interface Holder {
@@ -194,7 +196,7 @@ interface Collected {
   respect: string[];
 }
 
-function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected): Holder {
+function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean): Holder {
   let rest = [...list];
   // Titles come first, possibly several ("Mr. Dr."); only there, since several are also names.
   let title: string | null = null;
@@ -248,7 +250,7 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
     }
     kept.push(w);
   }
-  const tokens = kept.map((w, i) => makeToken(w, i, isFirm));
+  const tokens = kept.map((w, i) => (fromScript ? { ...makeToken(w, i, isFirm), fromScript } : makeToken(w, i, isFirm)));
   return { tokens, generation, title };
 }
 
@@ -282,7 +284,7 @@ export function parseName(raw: string): ParsedName {
   // Bounded work whatever the input: a real name has a few holders of a few words each.
   const holders = parts
     .slice(0, MAX_HOLDERS)
-    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected))
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null))
     .filter((h) => h.tokens.length > 0);
   const plain = PLAIN_WORDS.test(folded) ? folded : folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');
