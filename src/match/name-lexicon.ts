@@ -25,6 +25,8 @@ interface Entry {
 }
 
 let lexicon: ReadonlyMap<string, Entry> | null = null;
+/** Most names are in no variant group: one shared empty list for them. */
+const NO_GROUPS: readonly number[] = [];
 
 function load(): ReadonlyMap<string, Entry> {
   if (lexicon !== null) return lexicon;
@@ -33,7 +35,7 @@ function load(): ReadonlyMap<string, Entry> {
   for (const line of text.split('\n')) {
     const [name, given, surname, listed, sex, groups] = line.split('\t');
     if (name === undefined || name === '') continue;
-    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1', sex: sex ?? '', groups: groups === undefined ? [] : groups.split(',').map(Number) });
+    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1', sex: sex ?? '', groups: groups === undefined ? NO_GROUPS : groups.split(',').map(Number) });
   }
   lexicon = map;
   return map;
