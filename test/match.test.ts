@@ -383,6 +383,7 @@ describe('issue #28: a different letter must earn its match', () => {
     ['Piryanka Sharma', 'PRIYANKA SHARMA', 'GOOD_PARTIAL_MATCH', 'typo-model'],
     // A slip is not a feminine ending the key's folds happen to make (sh / s, doubled s).
     ['Anusha Ravi', 'ANUSHS RAVI', 'GOOD_PARTIAL_MATCH', 'typo-model'],
+    ['Kalpana Bose', 'KALPAAN BOSE', 'GOOD_PARTIAL_MATCH', 'typo-model'],
     // Mandal is a surname here (a society only beside another firm word).
     ['Somnath Mandal', 'SOMNATH MANDAK', 'GOOD_PARTIAL_MATCH', 'typo-model'],
     ['Amit Ghosh', 'AMIT GHOSE', 'GOOD_PARTIAL_MATCH', 'variant-list'],

@@ -228,8 +228,10 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   const vowel = trailingVowel(x.key, y.key);
   const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
   // Another gender's form is another person, whatever a variant list or the lexicon says — when
-  // the ending is written (Vimal / Vimala), not made by the key's folds (Anusha / ANUSHS, a slip).
-  if (byVowel?.how === 'gender-differs' && trailingVowel(x.spelling, y.spelling) !== null) return byVowel;
+  // the ending is written (Vimal / Vimala), not made by the key's folds (Anusha / ANUSHS) or by a
+  // slip of the typo model (Kalpana / KALPAAN); those go on to the lexicon and the typo model.
+  const slip = typoBetween(x.text, y.text) !== null && trailingVowel(x.text, y.text) === null;
+  if (byVowel?.how === 'gender-differs' && trailingVowel(x.spelling, y.spelling) !== null && !slip) return byVowel;
   if (isListedVariant(x, y)) {
     // A short form (Md, Mohd, Kr) is no name of its own; Puja / Pooja are two spellings.
     const short = x.text.length <= y.text.length ? x.text : y.text;
