@@ -426,6 +426,8 @@ describe('issue #28: a different letter must earn its match', () => {
     assert.deepEqual(typo.explanation?.pairs.map((p) => p.rule), ['same letters', 'typo model: keyboard']);
     const variant = matchNames('Lakshmi Devi', 'LAXMI DEVI', { explain: true });
     assert.match(variant.explanation?.pairs[0]?.rule ?? '', /^variant list/);
+    const slip = matchNames('Piryanka Sharma', 'PRIYANKA SHARMA', { explain: true });
+    assert.equal(slip.explanation?.pairs[0]?.rule, 'typo model: transposition (lexicon: the other spelling is at least 30 times as frequent)');
     const names = matchNames('Imran Khan', 'IMRAN KHANNA', { explain: true });
     assert.deepEqual(names.explanation?.unmatchedExpected, ['khan (both-names)']);
     const script = matchNames('राम कुमार शर्मा', 'RAM KUMAR SHARMA', { explain: true });

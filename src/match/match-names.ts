@@ -18,7 +18,7 @@
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
-import { areListedVariants, isAttestedName, isFemaleName, isRareBeside } from './name-lexicon.js';
+import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
@@ -57,7 +57,10 @@ const PAIRING_RULES: Readonly<Record<PairHow, string>> = {
 
 function pairingRule(how: PairHow, expected: string, actual: string): string {
   if (how !== 'typo') return PAIRING_RULES[how];
-  return `typo model: ${typoBetween(expected, actual) ?? 'dropped-letter'}`;
+  const kind = typoBetween(expected, actual) ?? 'dropped-letter';
+  // Both attested, yet a slip: say the frequency that decided it.
+  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${SLIP_RATIO} times as frequent)`;
+  return `typo model: ${kind}`;
 }
 
 /** How one side was read; `transliterated` is the Latin reading of a name in an Indian script. */
