@@ -419,6 +419,10 @@ describe('issue #28: a different letter must earn its match', () => {
     // another name, while a different name stays apart.
     ['जीशान खान', 'ZEESHAN KHAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['रमेश खान', 'RAMESH KHANNA', 'POOR_PARTIAL_MATCH'],
+    // The inherent a a transliteration keeps after two consonants is no feminine ending; a
+    // written long ā after one consonant is (Kamala is not Kamal).
+    ['सुपर्ण घोष', 'SUPARN GHOSH', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['कमला', 'KAMAL', 'NO_MATCH'],
   ]);
 
   it('--explain names the rule behind each pairing and shows the transliteration', () => {

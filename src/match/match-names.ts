@@ -234,6 +234,10 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // the ending is written (Vimal / Vimala), not made by the key's folds (Anusha / ANUSHS) or by a
   // slip of the typo model (Kalpana / KALPAAN); those go on to the lexicon and the typo model.
   const slip = typoBetween(x.text, y.text) !== null && trailingVowel(x.text, y.text) === null;
+  // A transliteration keeps the inherent a after two consonants (सुपर्ण: suparna, नरेन्द्र:
+  // narendra): against the same letters without it, that a is the script's, not a feminine -a.
+  const [shorter, longer] = x.text.length < y.text.length ? [x, y] : [y, x];
+  if (longer.fromScript === true && longer.text === `${shorter.text}a` && /[^aeiou]{2}a$/.test(longer.text)) return { sim: 1, how: 'transliteration' };
   if (byVowel?.how === 'gender-differs' && trailingVowel(x.spelling, y.spelling) !== null && !slip) return byVowel;
   if (isListedVariant(x, y)) {
     // A short form (Md, Mohd, Kr) is no name of its own; Puja / Pooja are two spellings.
