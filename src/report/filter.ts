@@ -9,8 +9,12 @@ import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
 import { shellQuote } from '../shell-quote.js';
 
-/** The conditions of each list the report caps. */
+/** The conditions of each list the report caps (`decision` and `decision_reason` are output columns like any other). */
 export const LIST_FILTERS = {
+  held: ['decision=HOLD'],
+  review: ['decision=REVIEW'],
+  notVerified: ['verify_status=NOT_VERIFIED,INVALID'],
+  mismatchedPaid: ['verify_status=VERIFIED', 'name_match=POOR_PARTIAL_MATCH,NO_MATCH', 'decision=PAY'],
   atRisk: ['verify_status=VERIFIED', 'name_match=POOR_PARTIAL_MATCH,NO_MATCH'],
   changed: ['changed_since!='],
   deferred: ['verify_status=DEFERRED'],
