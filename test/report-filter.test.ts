@@ -1,7 +1,7 @@
 /**
  * Every capped list of the report names a command that lists all of it from the enriched CSV
  * (src/report/filter.ts, `vas-verify filter`). A run with a changed holder, deferred accounts and
- * names that do not match, reported with --limit 1 (from the state, where the run recorded its
+ * names that do not match (all held), reported with --limit 1 (from the state, where the run recorded its
  * output's path): each command on the page, run as written, gives exactly the list's rows.
  */
 import assert from 'node:assert/strict';
@@ -75,7 +75,8 @@ test('each capped list of a rebuilt report names a command that gives all of its
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
   const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
   const lists = [...html.matchAll(/…and (\d+) more (payee|row)\(s\)\.[^<]*<code class="cmd" data-testid="filter">([^<]+)<\/code>/g)];
-  assert.equal(lists.length, 3, 'changed holders, deferred and paid at risk are cut short');
+  assert.equal(lists.length, 3, 'the held list, changed holders and deferred are cut short');
+  assert.ok(lists.some(([, , , encoded]) => encoded!.includes('--where decision=HOLD')), 'the held list names its filter by decision');
   const output = parse(fs.readFileSync(path.join(dir, 'res', 'night 2.csv'))) as string[][];
   for (const [, more, unit, encoded] of lists) {
     const command = unescapeHtml(encoded!);

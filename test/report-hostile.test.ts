@@ -136,7 +136,10 @@ test('a hostile CSV run end to end: bank --report and report --csv write a page 
   assert.ok(r.code === 0 || r.code === 3, r.stderr);
   const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
   assertNoInjectedMarkup(html);
-  assert.match(html, /Paid at risk/);
+  assert.match(html, /data-testid="held"/, 'the held list, from the state');
+  assert.ok(html.includes('<bdi>&lt;script&gt;alert(1)&lt;/script&gt;</bdi>'), 'a hostile payee name, as text in its own <bdi>');
+  assert.ok(html.includes('<bdi>=HYPERLINK(&quot;http://example.invalid/x&quot;,&quot;N M JAIN&quot;)</bdi>'), 'a formula holder name as the bank sent it: no formula-escape quote');
+  assert.doesNotMatch(html, /&#39;=/, 'no formula-escape artefact on the page');
   const again = await runCli(['report', '--state', 's.sqlite', '--csv', output, '-o', 'again.html'], { cwd: dir });
   assert.equal(again.code, 0, again.stderr);
   assertNoInjectedMarkup(fs.readFileSync(path.join(dir, 'again.html'), 'utf8'));

@@ -33,10 +33,11 @@ export function rest<T>(list: CappedList<T>, where: readonly string[], output: s
 /**
  * The row's place in the file, as every list shows it: the file's line (the line a spreadsheet or
  * an editor shows, the header's line and any lines above it counted). A state that does not
- * record the line (a run before schema 7) gives the data row, marked as such.
+ * record the line (a run before schema 7) gives the data row, marked as such ("row 3": 1 is the
+ * first row under the header).
  */
 export function lineCell(line: number | null, row: number): string {
-  return line === null ? `<span class="mono" title="data row (1 = the first row under the header)">row ${row}</span>` : `<span class="mono">${line}</span>`;
+  return line === null ? `<span class="mono muted">row ${row}</span>` : `<span class="mono">${line}</span>`;
 }
 
 /** A code from a closed list as a coloured tag (`NO_MATCH` → "NO MATCH"). */

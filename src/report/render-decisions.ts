@@ -44,14 +44,14 @@ function amountOf(d: RunDecisions, decision: 'HOLD' | 'REVIEW' | 'PAY'): string 
   return d.amounts ? ` (${formatRupees(d.amounts[decision])})` : '';
 }
 
-/** The banner's headline: what to do with the payees, or that every one can be paid. */
+/** The banner's headline: what to do with the payees ("12 payees held, 30 to review — ₹ 4,52,000 held, …"), or that every one can be paid. */
 export function decisionHeadline(d: RunDecisions): string {
   const { HOLD: held, REVIEW: review, PAY: pay } = d.decisions;
   if (held + review === 0) return `All ${plural(pay, 'payee')} can be paid${amountOf(d, 'PAY')}.`;
-  const parts: string[] = [];
-  if (held > 0) parts.push(`${plural(held, 'payee')} held${d.amounts ? `, ${formatRupees(d.amounts.HOLD)}` : ''}`);
-  if (review > 0) parts.push(`${held > 0 ? formatCount(review) : plural(review, 'payee')} to review${d.amounts ? `, ${formatRupees(d.amounts.REVIEW)}` : ''}`);
-  return `${parts.join('; ')}.`;
+  const counts = [held > 0 ? `${plural(held, 'payee')} held` : '', review > 0 ? `${held > 0 ? formatCount(review) : plural(review, 'payee')} to review` : ''];
+  const amounts = d.amounts ? [held > 0 ? `${formatRupees(d.amounts.HOLD)} held` : '', review > 0 ? `${formatRupees(d.amounts.REVIEW)} to review` : ''] : [];
+  const join = (parts: string[]) => parts.filter(Boolean).join(', ');
+  return amounts.length > 0 ? `${join(counts)} — ${join(amounts)}.` : `${join(counts)}.`;
 }
 
 /** What to do, below the headline. */
@@ -59,7 +59,8 @@ function decisionAdvice(d: RunDecisions): string {
   const { HOLD: held, REVIEW: review, PAY: pay } = d.decisions;
   if (held + review === 0) return 'Every payee row is PAY.';
   const what = [held > 0 ? 'do not pay the held ones' : '', review > 0 ? 'check the ones to review before paying them' : ''].filter(Boolean).join('; ');
-  return `Pay only the ${plural(pay, 'payee')} marked PAY${amountOf(d, 'PAY')}; ${what}. The lists below say why.`;
+  const payable = pay === 0 ? 'No payee is PAY' : `Pay only the ${plural(pay, 'payee')} marked PAY${amountOf(d, 'PAY')}`;
+  return `${payable}; ${what}. The lists below say why.`;
 }
 
 /**
