@@ -131,7 +131,7 @@ test('report from the state alone: payees, unfinished, resume command, no raw ac
   assert.match(html, /data-testid="state" data-finished="false"/);
   assert.match(html, /<g data-key="FAILED" data-count="3">/);
   assert.match(html, /<g data-key="PENDING" data-count="2">/);
-  assert.match(html, /…and 1 more payee\(s\)\. All their rows, duplicates included: <code class="cmd" data-testid="filter">vas-verify filter &lt;the enriched CSV&gt; --where verify_status=FAILED<\/code>/);
+  assert.match(html, /…and 1 more payee\(s\)\. All their rows, duplicates included: <code class="cmd" data-testid="filter">vas-verify filter &lt;the enriched CSV&gt; --where verify_status=FAILED --line<\/code>/);
   assert.match(html, /RAVI KUMAR/);
   assert.match(html, /SURESH PATEL/);
 });

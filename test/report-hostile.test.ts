@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { CHROMIUM, openChromium } from './helpers/chromium.js';
+import { CHROMIUM, openChromium, recordPageEvents } from './helpers/chromium.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { openDatabase } from '../src/state/db.js';
 import { BankStore } from '../src/state/bank-store.js';
@@ -162,13 +162,7 @@ test('a hostile CSV run end to end: bank --report and report --csv write a page 
   }
   const context = await openChromium(t);
   const page = context.pages()[0] ?? (await context.newPage());
-  const events: string[] = [];
-  page.on('dialog', (dialog) => {
-    events.push(`dialog ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('request', (request) => events.push(`request ${request.url()}`));
-  page.on('pageerror', (error) => events.push(`error ${error.message}`));
+  const events = recordPageEvents(page);
   const url = pathToFileURL(path.join(dir, 'run.html')).href;
   await page.goto(url, { waitUntil: 'load' });
   const active = (await page.evaluate("document.querySelectorAll('script, img, iframe, object, embed, link, base, a, form, input').length")) as number;

@@ -39,7 +39,7 @@ export interface BuildOptions {
   prices?: { pl: number; pd: number } | undefined;
   /** Why the run's own enriched file was not read (it was replaced by a later run's), when it was not. */
   outputNote?: string | undefined;
-  /** Rows paid at risk, read from the run's enriched CSV. */
+  /** VERIFIED rows whose name does not match, read from the enriched CSV of a run that kept no decisions in the state. */
   atRisk?: CappedList<AtRiskRow> | undefined;
   /** Rows by name verdict, read from the run's enriched CSV (the run's own counts win). */
   nameMatch?: Record<string, number> | undefined;

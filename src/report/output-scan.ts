@@ -1,7 +1,7 @@
 /**
  * The run's enriched file (CSV or .xlsx, read through src/output/read.ts), read once for what the
  * state does not keep: the payee name of the file and the name-match verdict of each row. Gives
- * the rows paid at risk (VERIFIED, but the holder's name is a POOR_PARTIAL_MATCH or NO_MATCH) and
+ * the verified rows whose name does not match (the holder's name is a POOR_PARTIAL_MATCH or NO_MATCH) and
  * the counts by verdict. A run that keeps its decisions in the state (schema 7) is reported from
  * the state alone: this scan serves the runs before it.
  */
@@ -40,7 +40,7 @@ interface Columns {
   name: number;
 }
 
-/** Finds the output's header and its columns, then counts verdicts and keeps the rows paid at risk. */
+/** Finds the output's header and its columns, then counts verdicts and keeps the verified rows whose name does not match. */
 class VerdictCounter {
   private col: Columns | undefined;
   private records = 0;

@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { parseAmount } from '../decision/amount.js';
 import { UsageError } from '../errors.js';
-import type { Db } from './types.js';
+import type { Db, RunRowRecord } from './types.js';
 
 /** SKIPPED: a row that is not a payee (blank, total, note), counted from the run's record; the state keeps no payee for it. */
 export type ReportStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'SKIPPED' | 'PENDING' | 'IN_FLIGHT';
@@ -431,25 +431,8 @@ function readChangedHolders(db: Db, runId: number, listCap: number, total: numbe
 
 // ---- decisions (run_rows, schema 7) ----
 
-/** A payee row's decision as the run wrote it, with the bank's holder and reason from the payee's result. */
-export interface DecisionRow {
-  /** The data row (1-based). */
-  row: number;
-  /** The file's line: the one numbering people are shown. */
-  line: number;
-  /** Null when the row failed its local checks. */
-  account: string | null;
-  ifsc: string | null;
-  /** The payee name in the file; null without a name column. */
-  name: string | null;
-  /** The amount cell as the file has it; null without an amount column. */
-  amount: string | null;
-  status: string;
-  reasonCode: string;
-  nameMatch: string | null;
-  nameScore: number | null;
-  decision: string;
-  decisionReason: string;
+/** A payee row's decision as the run wrote it (the file's line, name and amount cell), with the bank's holder and reason from the payee's result. */
+export interface DecisionRow extends Omit<RunRowRecord, 'runId'> {
   /** The bank's holder (beneficiary_name), as the bank sent it; null when it named none. */
   holder: string | null;
   /** verify_reason as the bank or the run gave it; null for a row that failed its local checks (the state keeps no text for it). */
