@@ -4,7 +4,6 @@
  * did not verify — each row with the file's line, the payee name of the file, the bank's holder,
  * why, the name verdict and the amount. Pure; every value escaped, every name in its own <bdi>.
  */
-import { parseAmount } from '../decision/amount.js';
 import { escapeCut, escapeHtml, isolate } from './escape.js';
 import { LIST_FILTERS } from './filter.js';
 import { formatCount, formatRupees, plural } from './format.js';
@@ -88,9 +87,9 @@ function verdictCell(r: DecisionRow): string {
   return r.nameMatch === null ? '<span class="muted">—</span>' : `${codeTag(r.nameMatch)} ${r.nameScore ?? ''}`;
 }
 
-function amountCell(cell: string | null, value: number | undefined): string {
+function amountCell(cell: string | null, value: number | null): string {
   if (cell === null) return '';
-  return value === undefined ? `<span class="muted">${isolate(escapeCut(cell, 40))}</span>` : escapeHtml(formatRupees(value));
+  return value === null ? `<span class="muted">${isolate(escapeCut(cell, 40))}</span>` : escapeHtml(formatRupees(value));
 }
 
 /** verify_reason as the bank or the run gave it; for a row that failed its local checks, what its code means. */
@@ -109,7 +108,7 @@ function decisionTable(testid: string, list: CappedList<DecisionRow>, withAmount
   const head = ['Line', 'Payee (file)', 'Holder (bank)', 'Account', 'Why', 'Name match', ...(withAmount ? ['Amount'] : [])];
   const rows = list.items.map((r) => [
     lineCell(r.line, r.row), nameCell(r.name), nameCell(r.holder), accountCell(r), whyCell(r), verdictCell(r),
-    ...(withAmount ? [amountCell(r.amount, r.amount === null ? undefined : parseAmount(r.amount))] : []),
+    ...(withAmount ? [amountCell(r.amount, r.amountValue)] : []),
   ]);
   return table(testid, head, rows);
 }

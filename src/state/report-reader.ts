@@ -437,6 +437,8 @@ export interface DecisionRow extends Omit<RunRowRecord, 'runId'> {
   holder: string | null;
   /** verify_reason as the bank or the run gave it; null for a row that failed its local checks (the state keeps no text for it). */
   reason: string | null;
+  /** The amount cell in rupees; null without one, or when it is not an amount. */
+  amountValue: number | null;
 }
 
 /** Amounts by decision (rupees, to the paisa), and the amount cells that are not amounts. */
@@ -525,8 +527,8 @@ function readDecisionList(db: Db, runId: number, where: string, listCap: number,
        WHERE rr.run_id = ? AND ${where}
        ORDER BY rr.row LIMIT ?`,
     )
-    .all(runId, listCap) as DecisionRow[];
-  return { items, total };
+    .all(runId, listCap) as Array<Omit<DecisionRow, 'amountValue'>>;
+  return { items: items.map((r) => ({ ...r, amountValue: r.amount === null ? null : parseAmount(r.amount) ?? null })), total };
 }
 
 /** The amount cells summed by decision; null when no row has one. */
