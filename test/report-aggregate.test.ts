@@ -315,13 +315,17 @@ test('calls and spend: the whole run where the state records it (schema 8), and 
   });
   store.endRunStats({ finishedAt: T0 + 50_000, exitCode: 3, stopped: null, message: null, durationMs: 50_000, outputFile: null });
   store.flushSync();
+  // A state before schema 8 (which adds the whole run's columns): without them.
+  const whole = ['run_calls_pl', 'run_calls_pd', 'run_spend'];
+  const columns = new Set((db.prepare('PRAGMA table_info(run_stats)').all() as Array<{ name: string }>).map((c) => c.name));
+  for (const column of whole) if (columns.has(column)) db.exec(`ALTER TABLE run_stats DROP COLUMN ${column}`);
   const page = () => renderReport(buildReport(readRunAggregates(db, run, 50), { generatedAt: T0, toolVersion: '1', registry: null }));
   let html = page();
   assert.match(html, /<td>Last invocation<\/td><td><span data-testid="calls-pl">0<\/span><\/td><td><span data-testid="calls-pd">3<\/span><\/td><td><span data-testid="spend">4\.50<\/span><\/td>/);
   assert.doesNotMatch(html, /data-testid="run-calls-pd"/);
   assert.match(html, /are not recorded for this run: these are its last invocation/);
   // The columns a later schema adds: read where the state has them.
-  for (const column of ['run_calls_pl', 'run_calls_pd', 'run_spend']) db.exec(`ALTER TABLE run_stats ADD COLUMN ${column} ${column === 'run_spend' ? 'REAL' : 'INTEGER'}`);
+  for (const column of whole) db.exec(`ALTER TABLE run_stats ADD COLUMN ${column} ${column === 'run_spend' ? 'REAL' : 'INTEGER'}`);
   db.prepare('UPDATE run_stats SET run_calls_pl = 0, run_calls_pd = 8, run_spend = 12, invocations = 3 WHERE run_id = ?').run(run);
   html = page();
   assert.match(html, /<td>Whole run \(every invocation: 3\)<\/td><td><span data-testid="run-calls-pl">0<\/span><\/td><td><span data-testid="run-calls-pd">8<\/span><\/td><td><span data-testid="run-spend">12\.00<\/span><\/td>/);
