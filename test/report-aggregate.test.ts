@@ -251,7 +251,7 @@ test('the page leads with the decision: banner, then the held and review lists b
   const banner = /<div class="banner (\w+)" data-testid="state" data-finished="false" data-hold="4" data-review="1">(.*?)<\/div>/.exec(html);
   assert.ok(banner, 'the banner counts held and review payees');
   assert.equal(banner[1], 'hold', 'red while payees are held');
-  assert.match(banner[2]!, /<p class="headline" data-testid="decision">4 payees held, 1 to review — ₹ 1,02,517.50 held, ₹ 0 to review\.<\/p>/);
+  assert.match(banner[2]!, /<p class="headline" data-testid="decision">So far: 4 payees held, 1 to review — ₹ 1,02,517.50 held, ₹ 0 to review\.<\/p>/, 'two payees not answered yet: the counts are of the rows decided so far');
   assert.match(banner[2]!, /Pay only the 1 payee marked PAY \(₹ 5,000\); do not pay the held ones; check the ones to review before paying them\./);
   assert.match(banner[2]!, /Unfinished\./);
   assert.doesNotMatch(html, /Finished\./);

@@ -32,6 +32,7 @@ test('an interrupted run writes a report that says it is unfinished; the resumed
   assert.equal(fs.statSync(path.join(dir, 'run.html')).mode & 0o777, 0o600);
   assert.match(html, /data-finished="false"/);
   assert.match(html, /The run stopped early \(stopped by signal\)/);
+  assert.match(html, /data-testid="decision">So far: /, 'the decisions counted are of the rows written before the stop');
   assert.match(html, /vas-verify bank p\.csv -o out\.csv --mode pl --resume --state s\.sqlite/);
   assert.match(html, /counts are payees/, 'a stopped run is counted from what the state checkpointed');
   const answered = Number(/<g data-key="VERIFIED" data-count="(\d+)">/.exec(html)?.[1]);
@@ -92,14 +93,15 @@ test('a report of an old run shows its own rows: after night two wrote the same 
   assert.doesNotMatch(html, /has been replaced since/, 'the enriched file is not needed');
 });
 
-test('bank … -o out.xlsx --report r.html: the report lists the rows paid at risk from the workbook the run wrote', { timeout: 120_000 }, async (t) => {
+test('bank … -o out.xlsx --report r.html: the report lists the held rows of a run written to a workbook', { timeout: 120_000 }, async (t) => {
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());
   const dir = tempDir(t);
-  payees(dir, 12); // "Payee i" against the sandbox's generated holders: every verified row is paid at risk
+  payees(dir, 12); // "Payee i" against the sandbox's generated holders: every verified row is held
   const r = await runCli(['bank', 'p.csv', '-o', 'out.xlsx', '--state', 's.sqlite', '--base-url', sandbox.url, '--report', 'r.html'], { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
   const html = fs.readFileSync(path.join(dir, 'r.html'), 'utf8');
   assert.doesNotMatch(html, /enriched CSV, which was not found/);
-  assert.match(html, /Payee 0/, 'an at-risk row from the .xlsx output');
+  assert.match(html, /data-testid="held-count">12</);
+  assert.match(html, /<td><span class="mono">2<\/span><\/td><td><bdi>Payee 0<\/bdi><\/td>/, 'a held row, at its line');
 });

@@ -70,8 +70,10 @@ export function decisionBanner(report: RunReport, d: RunDecisions, unfinished: s
   const { HOLD: held, REVIEW: review } = d.decisions;
   const tone = held > 0 ? 'hold' : review > 0 || !report.finished ? 'warn' : 'ok';
   const finality = report.finished ? '<p class="sub2">Every row is final.</p>' : `<p class="sub2">${unfinished}</p>`;
+  // Rows the run has not written out yet (it stopped, or has not read its whole input) have no decision: the counts are of the others.
+  const partial = report.invocation?.stopped != null || report.run.totalRows === null || report.action.notReached > 0;
   return `<div class="banner ${tone}" data-testid="state" data-finished="${report.finished}" data-hold="${held}" data-review="${review}">`
-    + `<p class="headline" data-testid="decision">${escapeHtml(decisionHeadline(d))}</p>`
+    + `<p class="headline" data-testid="decision">${partial ? 'So far: ' : ''}${escapeHtml(decisionHeadline(d))}</p>`
     + `<p class="sub2">${escapeHtml(decisionAdvice(d))}</p>${finality}</div>`;
 }
 
