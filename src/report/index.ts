@@ -1,7 +1,8 @@
 /**
- * The HTML run report (docs/ARCHITECTURE.md, "Layout", src/report/; --report): aggregates from the state, the run's own
- * summary when there is one, the enriched CSV for name verdicts, rendered to one page written
- * mode 0600 (it holds payee names).
+ * The HTML run report (docs/ARCHITECTURE.md, "Layout", src/report/; --report): aggregates from the state — each payee
+ * row's decision among them — and the run's own summary when there is one, rendered to one page
+ * written mode 0600 (it holds payee names). A run that kept no decisions (before schema 7) is read
+ * with its enriched CSV too, for its name verdicts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
