@@ -6,7 +6,7 @@
  * them: the report masks account numbers where it shows them (src/report/aggregate.ts).
  */
 import Database from 'better-sqlite3';
-import { parseAmount } from '../decision/amount.js';
+import { parseAmount } from '../input/amount.js';
 import { UsageError } from '../errors.js';
 import type { Db, RunRowRecord } from './types.js';
 
