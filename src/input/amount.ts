@@ -18,6 +18,22 @@ export function parseAmount(cell: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/** Amounts by decision (rupees), and the cells that were not amounts. */
+export interface AmountsByDecision {
+  PAY: number;
+  REVIEW: number;
+  HOLD: number;
+  unreadable: number;
+}
+
+/** Adds an amount cell to its decision's total (a cell that is not an amount is counted apart). */
+export function addAmount(amounts: AmountsByDecision, decision: string, cell: string): void {
+  const value = parseAmount(cell);
+  if (value === undefined) amounts.unreadable += 1;
+  // Paise kept exact: sums of two-decimal amounts in floating point drift.
+  else if (decision === 'PAY' || decision === 'REVIEW' || decision === 'HOLD') amounts[decision] = Math.round((amounts[decision] + value) * 100) / 100;
+}
+
 /** Header words of an amount column (after headerKey's folding: lower case, punctuation to spaces). */
 const AMOUNT_HEADER = /(^| )(amount|amt|net pay|net salary|salary|payable|transfer value|payment value|value rs|rs|inr|राशि|रकम|தொகை|మొత్తం|ಮೊತ್ತ|തുക|টাকা|রাশি|રકમ|ਰਕਮ)( |$)|₹/u;
 

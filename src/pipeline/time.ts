@@ -23,14 +23,19 @@ export function parseDuration(text: string, what: string): number {
   return Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
 }
 
-const IST_FORMAT = new Intl.DateTimeFormat('en-IN', {
-  timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false,
-});
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** A date for people in India: "26 Nov 2026" (IST). */
+export function formatIstDate(ms: number): string {
+  const d = new Date(ms + IST_OFFSET_MS);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
 
 /** A time for people in India: "26 Nov 2026, 00:00 IST" (files keep ISO-8601 UTC). */
 export function formatIst(ms: number): string {
-  const parts = Object.fromEntries(IST_FORMAT.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  return `${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} IST`;
+  const d = new Date(ms + IST_OFFSET_MS);
+  return `${formatIstDate(ms)}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} IST`;
 }
 
 /** A duration for people: "7d", "36h", "90m" (the largest whole unit). */

@@ -4,10 +4,11 @@
  * The files the tool writes keep ISO times in UTC; only the page speaks IST. Pure.
  */
 
+import { formatIst, formatIstDate } from '../pipeline/time.js';
+
 const numberFormat = new Intl.NumberFormat('en-IN');
 const moneyFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const IST_OFFSET_MS = 330 * 60_000;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `1,23,456`: Indian grouping. */
 export function formatCount(n: number): string {
@@ -37,14 +38,12 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** `25 Nov 2026`, the IST date. */
 export function formatDate(ms: number | null | undefined): string {
-  const d = ist(ms);
-  return d ? `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}` : '—';
+  return ist(ms) ? formatIstDate(ms!) : '—';
 }
 
 /** `25 Nov 2026, 23:30 IST`. */
 export function formatTime(ms: number | null | undefined): string {
-  const d = ist(ms);
-  return d ? `${formatDate(ms)}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} IST` : '—';
+  return ist(ms) ? formatIst(ms!) : '—';
 }
 
 /** `23:30:05`, the IST time of day to the second (a chart's axis). */

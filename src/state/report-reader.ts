@@ -6,7 +6,7 @@
  * them: the report masks account numbers where it shows them (src/report/aggregate.ts).
  */
 import Database from 'better-sqlite3';
-import { parseAmount } from '../input/amount.js';
+import { addAmount, parseAmount } from '../input/amount.js';
 import { UsageError } from '../errors.js';
 import type { Db, RunRowRecord } from './types.js';
 
@@ -537,10 +537,7 @@ function readAmounts(db: Db, runId: number): DecisionAmounts | null {
   let amounts: DecisionAmounts | null = null;
   for (const [decision, cell] of cells) {
     amounts ??= { PAY: 0, REVIEW: 0, HOLD: 0, unreadable: 0 };
-    const value = parseAmount(cell);
-    if (value === undefined) amounts.unreadable += 1;
-    // Paise kept exact: sums of two-decimal amounts in floating point drift.
-    else if (decision === 'PAY' || decision === 'REVIEW' || decision === 'HOLD') amounts[decision] = Math.round((amounts[decision] + value) * 100) / 100;
+    addAmount(amounts, decision, cell);
   }
   return amounts;
 }

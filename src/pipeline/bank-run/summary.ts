@@ -3,7 +3,7 @@
  * kept as rows leave and calls are made, and the exit code they come to at the end.
  */
 import { DEFAULT_POLICY, type RowDecision } from '../../decision/index.js';
-import { parseAmount } from '../../input/amount.js';
+import { addAmount } from '../../input/amount.js';
 import { EXIT_CODES } from '../../errors.js';
 import type { InputSummary } from '../../input/payee-file.js';
 import type { RowOutcome, RowStatus } from '../columns.js';
@@ -97,10 +97,7 @@ export function countDecision(summary: BankRunSummary, decision: RowDecision, am
   by[decision.reason] = (by[decision.reason] ?? 0) + 1;
   if (amount === null) return;
   summary.amounts ??= { PAY: 0, REVIEW: 0, HOLD: 0, unreadable: 0 };
-  const value = parseAmount(amount);
-  if (value === undefined) summary.amounts.unreadable += 1;
-  // Paise kept exact: sums of two-decimal amounts in floating point drift.
-  else summary.amounts[decision.decision] = Math.round((summary.amounts[decision.decision] + value) * 100) / 100;
+  addAmount(summary.amounts, decision.decision, amount);
 }
 
 /** Counts a row that leaves. */
