@@ -66,6 +66,8 @@ export const PAGE_SCRIPT = `
       const done = answer.results.filter((one) => one.ok).length;
       status.textContent = done + ' of ' + answer.results.length + ' row(s) ' + (verdict === 'ACCEPTED' ? 'accepted' : 'rejected') + '.';
       for (const tr of chosen) { const box = checkbox(tr); if (box) { box.checked = false; tr.classList.remove('selected'); } }
+      // A note belongs to the decision it was written for: the next one starts without it.
+      if (done > 0) note.value = '';
     } catch (error) {
       status.textContent = 'Not recorded: ' + error.message;
     }
@@ -92,7 +94,7 @@ export const PAGE_SCRIPT = `
   for (const id of ['decision', 'reason']) document.getElementById(id).addEventListener('change', (event) => event.target.form.submit());
   rows.forEach((tr, i) => {
     tr.addEventListener('click', (event) => {
-      if (current !== i) focusRow(i);
+      focusRow(i);
       const button = event.target.closest('button');
       if (button && button.classList.contains('accept')) decide('ACCEPTED', [tr]);
       if (button && button.classList.contains('reject')) decide('REJECTED', [tr]);
