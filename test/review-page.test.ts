@@ -95,6 +95,11 @@ async function textOf(page: Page, selector: string, expected: RegExp): Promise<s
   }
 }
 
+/** An attribute of every element the selector finds, in page order. */
+async function attributes(page: Page, selector: string, name: string): Promise<string[]> {
+  return Promise.all((await page.locator(selector).all()).map(async (element) => (await element.getAttribute(name)) ?? ''));
+}
+
 const standing = (row: number) => `[data-testid="row-${row}"] [data-testid="standing"]`;
 const message = (row: number) => `[data-testid="row-${row}"] [data-testid="msg"]`;
 
@@ -214,20 +219,20 @@ test(
       // The filter by reason (/ focuses it): only that reason's rows.
       await page.keyboard.press('Escape');
       await page.keyboard.press('/');
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'reason');
+      assert.equal(await page.locator('#reason:focus').count(), 1, '/ focused the reason filter');
       await Promise.all([page.waitForURL(/reason=NAME_CLOSE/), page.selectOption('#reason', 'NAME_CLOSE')]);
-      const reasons = await page.locator('tr.row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.reason));
+      const reasons = await attributes(page, 'tr.row', 'data-reason');
       assert.deepEqual(reasons, ['NAME_CLOSE', 'NAME_CLOSE', 'NAME_CLOSE', 'NAME_CLOSE']);
       // Decisions are kept: a new page shows them.
       assert.match((await page.locator(standing(1)).textContent()) ?? '', /^PAY · REVIEW_ACCEPTED · accepted by asha/);
 
       // Pages: at most 200 rows each, in file order, ] and [ move between them, every row on one page.
       await page.goto(`${review.origin}/`);
-      const firstPage = await page.locator('tr.row').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.row)));
+      const firstPage = (await attributes(page, 'tr.row', 'data-row')).map(Number);
       assert.equal(firstPage.length, PAGE_ROWS);
       await page.locator('[data-testid="row-1"] td.line').click();
       await Promise.all([page.waitForURL(/after=/), page.keyboard.press(']')]);
-      const secondPage = await page.locator('tr.row').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.row)));
+      const secondPage = (await attributes(page, 'tr.row', 'data-row')).map(Number);
       const listed = [...firstPage, ...secondPage];
       assert.deepEqual(listed, [...listed].sort((a, b) => a - b));
       assert.deepEqual(listed, [1, 2, 3, 4, 5, 7, 8, ...Array.from({ length: FILLER_ROWS }, (_, i) => 9 + i)]);

@@ -50,8 +50,10 @@ export class ReviewReader {
   constructor(private readonly db: Db) {
     const where = `run_id = ? AND decision = ? AND (? IS NULL OR decision_reason = ?)`;
     this.stmt = {
-      after: db.prepare(`SELECT ${ROW_COLUMNS} FROM run_rows WHERE ${where} AND row > ? ORDER BY row LIMIT ?`),
-      before: db.prepare(`SELECT ${ROW_COLUMNS} FROM run_rows WHERE ${where} AND row < ? ORDER BY row DESC LIMIT ?`),
+      // INDEXED BY: without statistics SQLite would walk the primary key and test each row's
+      // decision, a scan of the whole run when few rows are left to review.
+      after: db.prepare(`SELECT ${ROW_COLUMNS} FROM run_rows INDEXED BY run_rows_by_decision WHERE ${where} AND row > ? ORDER BY row LIMIT ?`),
+      before: db.prepare(`SELECT ${ROW_COLUMNS} FROM run_rows INDEXED BY run_rows_by_decision WHERE ${where} AND row < ? ORDER BY row DESC LIMIT ?`),
       row: db.prepare(`SELECT ${ROW_COLUMNS} FROM run_rows WHERE run_id = ? AND row = ?`),
       counts: db.prepare(
         `SELECT decision, decision_reason AS reason, count(*) AS n FROM run_rows WHERE run_id = ? AND decision IN ('REVIEW', 'HOLD') GROUP BY decision, decision_reason ORDER BY decision, decision_reason`,
