@@ -18,7 +18,7 @@ export { ReviewSession, PAGE_ROWS, type RowAnswer, type Verdict } from './sessio
 
 export interface OpenReviewOptions {
   statePath: string;
-  /** Default: the newest run that decided its rows. */
+  /** Default: the newest run of the state. */
   runId?: number | undefined;
   reviewer: string;
   /** Overrides the policy's approvals. */
@@ -45,8 +45,8 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
   const db = openDatabase(options.statePath);
   try {
     const reader = new ReviewReader(db);
-    const runId = options.runId ?? reader.latestDecidedRun();
-    if (runId === undefined) throw new UsageError(`state file ${options.statePath} has no run with decisions: run vas-verify bank first`);
+    const runId = options.runId ?? reader.latestRun();
+    if (runId === undefined) throw new UsageError(`state file ${options.statePath} has no run: run vas-verify bank first`);
     const run = reader.run(runId);
     if (!run) throw new UsageError(`state file ${options.statePath} has no run ${runId}: leave out --run for the newest`);
     const counts = reader.counts(runId);

@@ -10,6 +10,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { stripControl } from '../terminal.js';
 import { REVIEWED_DECISIONS, type ReviewFilter, type ReviewedDecision } from '../state/review-reader.js';
 import { renderReviewPage } from './page.js';
 import { MAX_NOTE_CHARS, MAX_ROWS_PER_DECISION, PAGE_ROWS, type ReviewSession, type RowAnswer, type Verdict } from './session.js';
@@ -203,7 +204,8 @@ function decideRequest(data: unknown): { verdict: Verdict; rows: number[]; note:
     return `rows must be 1 to ${MAX_ROWS_PER_DECISION} row numbers`;
   }
   if (note !== undefined && note !== null && typeof note !== 'string') return 'note must be text';
-  const text = typeof note === 'string' ? note.trim().slice(0, MAX_NOTE_CHARS) : '';
+  // A note is shown to later reviewers and auditors: no control or bidi characters in it.
+  const text = typeof note === 'string' ? stripControl(note.trim().slice(0, MAX_NOTE_CHARS)) : '';
   return { verdict, rows: [...new Set(rows as number[])].slice(0, PAGE_ROWS * 5), note: text === '' ? null : text };
 }
 

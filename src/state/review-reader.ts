@@ -69,7 +69,7 @@ export class ReviewReader {
          WHERE account = ? AND ifsc = ? AND id < ? ORDER BY verified_at DESC, id DESC LIMIT ?`,
       ),
       run: db.prepare(`SELECT id, input_name AS inputName, status FROM runs WHERE id = ?`),
-      latest: db.prepare(`SELECT max(run_id) AS id FROM run_rows`).pluck(),
+      latest: db.prepare(`SELECT max(id) FROM runs`).pluck(),
     };
     const statsColumns = db.prepare(`SELECT name FROM pragma_table_info('run_stats')`).pluck().all() as string[];
     this.hasPolicy = statsColumns.includes('policy');
@@ -80,8 +80,8 @@ export class ReviewReader {
     return this.stmt.run.get(runId) as { id: number; inputName: string; status: string } | undefined;
   }
 
-  /** The newest run that decided its rows, or undefined. */
-  latestDecidedRun(): number | undefined {
+  /** The newest run of the state, or undefined when it has none. */
+  latestRun(): number | undefined {
     return (this.stmt.latest.get() as number | null) ?? undefined;
   }
 
