@@ -290,6 +290,8 @@ test(
       );
       assert.equal((byPage[0]!.evidence as Record<string, unknown>).nameMatch, 'MODERATE_PARTIAL_MATCH');
       assert.equal((byPage[4]!.evidence as Record<string, unknown>).approvals, 2);
+      assert.match(String((byPage[0]!.evidence as Record<string, unknown>).registry), /\d{4}-\d{2}-\d{2}$/, 'the IFSC registry the evidence came from');
+      assert.match(String((byPage[0]!.evidence as Record<string, unknown>).tool), /^\d+\.\d+\.\d+/, 'the tool (and matcher) version');
     });
   },
 );

@@ -9,6 +9,7 @@ import { DEFAULT_POLICY, parsePolicy, type DecisionPolicy } from '../decision/in
 import { UsageError } from '../errors.js';
 import { ifscRegistry } from '../input/ifsc-registry.js';
 import { openDatabase } from '../state/db.js';
+import { toolVersion } from '../report/index.js';
 import { ReviewReader } from '../state/review-reader.js';
 import type { Db } from '../state/types.js';
 import { ReviewSession } from './session.js';
@@ -53,7 +54,9 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
     const { policy, source } = runPolicy(reader.policyJson(runId), options.approvals);
     const toReview = { REVIEW: 0, HOLD: 0 };
     for (const c of counts) toReview[c.decision] += c.n;
-    const session = new ReviewSession({ db, runId, policy, reviewer: options.reviewer, registry: ifscRegistry(), now: options.now });
+    const registry = ifscRegistry();
+    const versions = { tool: toolVersion(), registry: `${registry.source} ${registry.published}` };
+    const session = new ReviewSession({ db, runId, policy, reviewer: options.reviewer, registry, versions, now: options.now });
     return { db, session, runId, inputName: run.inputName, policy, policySource: source, toReview, close: () => db.close() };
   } catch (error) {
     db.close();

@@ -39,6 +39,8 @@ export interface ReviewSessionOptions {
   policy: DecisionPolicy;
   reviewer: string;
   registry: IfscRegistry;
+  /** The tool (and so the matcher) and the IFSC registry the reviewer's evidence came from, kept in each audit entry. */
+  versions: { tool: string; registry: string };
   now: () => number;
 }
 
@@ -98,6 +100,7 @@ export class ReviewSession {
           evidence: {
             status: row.status, nameMatch: row.nameMatch, nameScore: row.nameScore, decision: row.decision, decisionReason: row.decisionReason,
             requestId: evidence?.requestId ?? null, changedSince: evidence?.changedSince ?? null, approvals: policy.approvals, line: row.line,
+            ...this.options.versions,
           },
         },
         this.options.now(),
