@@ -200,14 +200,15 @@ test(
       await textOf(page, standing(8), /^PAY · REVIEW_ACCEPTED · accepted by asha/); // the same payee's other row
       assert.match((await page.locator(standing(1)).textContent()) ?? '', /Sunita's married name/);
 
-      // A reject by its button.
-      await page.locator('[data-testid="row-4"] button.reject').click();
+      // A reject by keyboard on the row clicked.
+      await page.locator('[data-testid="row-4"] td.line').click();
+      await page.keyboard.press('r');
       await textOf(page, standing(4), /^HOLD · REVIEW_REJECTED · rejected by asha$/);
 
-      // A selection of two by keyboard: j to row 2, x, j to row 3, x, a.
+      // A selection of two by keyboard: ↓ to row 2, x, j to row 3, x, a.
       assert.equal(await page.locator('#note').inputValue(), '', 'the note went with its decision');
       await page.locator('[data-testid="row-1"] td.line').click();
-      for (const key of ['j', 'x', 'j', 'x', 'a']) await page.keyboard.press(key);
+      for (const key of ['ArrowDown', 'x', 'j', 'x', 'a']) await page.keyboard.press(key);
       await textOf(page, standing(2), /^PAY · REVIEW_ACCEPTED · accepted by asha$/);
       await textOf(page, standing(3), /^PAY · REVIEW_ACCEPTED · accepted by asha$/);
       await textOf(page, '[data-testid="status"]', /2 of 2 row\(s\) accepted/);

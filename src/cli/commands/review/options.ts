@@ -28,7 +28,7 @@ function reviewOptions<T>(y: Argv<T>) {
     .example('$0 review --state nightly.sqlite --reviewer asha', 'Prints the page\'s URL (with its one-time token) on stdout; open it, decide, click Done')
     .example('$0 review --state nightly.sqlite --reviewer ravi --approvals 2', 'The second approval, where two people must accept a payee')
     .epilogue(
-      'The page lists the rows the run left at REVIEW or HOLD. Its URL is printed on stdout and opens the page once (the token is then spent);\n' +
+      'The page lists the rows the run left at REVIEW or HOLD. Its URL is printed on stdout and opens the page once (the token is then spent); ' +
         'the page stops when the reviewer clicks Done, or on Ctrl-C. Decisions are kept in the state file (reviews and audit tables).',
     );
 }
