@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
+import Database from 'better-sqlite3';
 import { DEFAULT_POLICY } from '../src/decision/index.js';
 import { refusal } from '../src/review/session.js';
 import { standingView } from '../src/review/rows.js';
@@ -148,7 +149,7 @@ function request(url: string, options: { method?: string; headers?: Record<strin
   });
 }
 
-test('the CLI: bad flags are one line and exit 2; the server refuses a foreign Host, a POST without the check value or not JSON; Ctrl-C stops it with exit 0', { timeout: 120_000 }, async (t) => {
+test('the CLI: bad flags are one line and exit 2; the server refuses a foreign Host, a POST without the check value or not JSON, says when a busy state kept nothing; Ctrl-C stops it with exit 0', { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   for (const [args, message] of [
     [['--approvals', '3'], /^error: --approvals must be 1 or 2\n$/],
@@ -195,6 +196,16 @@ test('the CLI: bad flags are one line and exit 2; the server refuses a foreign H
   const ok = await post({ 'x-review-csrf': csrf });
   assert.equal(ok.status, 200, ok.body);
   assert.deepEqual((JSON.parse(ok.body) as { results: { row: number; ok: boolean }[] }).results.map((r) => [r.row, r.ok]), [[1, true]]);
+
+  // The state held by another writer past its busy timeout: the page is told nothing was kept, the server lives on.
+  const holder = new Database(path.join(dir, 'state.sqlite'));
+  holder.prepare('BEGIN IMMEDIATE').run();
+  const busy = await post({ 'x-review-csrf': csrf });
+  holder.prepare('ROLLBACK').run();
+  holder.close();
+  assert.equal(busy.status, 500);
+  assert.match(JSON.parse(busy.body).error as string, /^not recorded: database is locked/);
+  assert.equal((await request(`${url.origin}/`, { headers: { cookie } })).status, 200);
 
   spawned.child.kill('SIGINT');
   const result = await spawned.result;

@@ -111,7 +111,13 @@ function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): vo
   if (req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token')) return signIn(res, url, ctx.secrets, signedIn);
   if (!signedIn) return refuse(res, 'open the URL vas-verify review printed (it carries the token)');
   if (req.method === 'GET' && url.pathname === '/') return page(res, url, ctx);
-  if (req.method === 'POST' && (url.pathname === '/api/decide' || url.pathname === '/api/done')) return void post(req, res, url.pathname, ctx);
+  if (req.method === 'POST' && (url.pathname === '/api/decide' || url.pathname === '/api/done')) {
+    // A failure to record (the state busy past its timeout, the disk full) is told to the page: nothing was kept.
+    post(req, res, url.pathname, ctx).catch((error: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: `not recorded: ${(error as Error).message}` });
+    });
+    return;
+  }
   if (req.method !== 'GET' && req.method !== 'POST') return send(res, 405, 'text/plain', 'method not allowed');
   send(res, 404, 'text/plain', 'not found');
 }
