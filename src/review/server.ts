@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { stripControl } from '../terminal.js';
 import { REVIEWED_DECISIONS, type ReviewFilter, type ReviewedDecision } from '../state/review-reader.js';
 import { renderReviewPage } from './page.js';
-import { MAX_NOTE_CHARS, MAX_ROWS_PER_DECISION, PAGE_ROWS, type ReviewSession, type RowAnswer, type Verdict } from './session.js';
+import { MAX_NOTE_CHARS, MAX_ROWS_PER_DECISION, type ReviewSession, type RowAnswer, type Verdict } from './session.js';
 
 /** Largest POST body read. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -212,7 +212,7 @@ function decideRequest(data: unknown): { verdict: Verdict; rows: number[]; note:
   if (note !== undefined && note !== null && typeof note !== 'string') return 'note must be text';
   // A note is shown to later reviewers and auditors: no control or bidi characters in it.
   const text = typeof note === 'string' ? stripControl(note.trim().slice(0, MAX_NOTE_CHARS)) : '';
-  return { verdict, rows: [...new Set(rows as number[])].slice(0, PAGE_ROWS * 5), note: text === '' ? null : text };
+  return { verdict, rows: [...new Set(rows as number[])], note: text === '' ? null : text };
 }
 
 function wholeNumber(text: string | null): number | undefined {

@@ -7,8 +7,8 @@
  */
 import type { DecisionPolicy } from '../decision/index.js';
 import type { IfscRegistry } from '../input/ifsc-registry.js';
-import { ReviewReader, REVIEWED_DECISIONS, type ReviewFilter } from '../state/review-reader.js';
-import { Reviews, standingOf } from '../state/reviews.js';
+import { ReviewReader, REVIEWED_DECISIONS, type PayeeEvidence, type ReviewFilter } from '../state/review-reader.js';
+import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
 import type { Db, RunRowRecord } from '../state/types.js';
 import { recordPersonDecision } from './record.js';
 import { acceptProblem, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
@@ -117,8 +117,8 @@ export class ReviewSession {
 export function refusal(
   verdict: Verdict,
   row: RunRowRecord,
-  evidence: Parameters<typeof acceptProblem>[1],
-  standing: ReturnType<typeof standingOf>,
+  evidence: PayeeEvidence | undefined,
+  standing: PayeeStanding | undefined,
   reviewer: string,
   policy: DecisionPolicy,
 ): string | null {
