@@ -23,11 +23,7 @@ export async function reviewCommand(flags: ReviewFlags, io: CommandIo): Promise<
   if (flags.approvals !== undefined && flags.approvals !== 1 && flags.approvals !== 2) throw new UsageError('--approvals must be 1 or 2');
   if (flags.port !== undefined && !(Number.isInteger(flags.port) && flags.port >= 0 && flags.port <= 65_535)) throw new UsageError('--port must be a port number (0–65535; 0 picks a free one)');
   if (flags.import !== undefined) {
-    const { import: file, state, run, reviewer, approvals } = flags;
-    return reviewImportCommand(
-      { import: file, ...(state === undefined ? {} : { state }), ...(run === undefined ? {} : { run }), ...(reviewer === undefined ? {} : { reviewer }), ...(approvals === undefined ? {} : { approvals }) },
-      io,
-    );
+    return reviewImportCommand({ file: flags.import, state: flags.state, run: flags.run, reviewer: flags.reviewer, approvals: flags.approvals }, io);
   }
   const reviewer = reviewerName(flags.reviewer);
   const opened = openReview({
