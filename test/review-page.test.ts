@@ -157,7 +157,9 @@ test(
 
       const { page, dialogs, errors, requests } = await openPage(t, review);
       // The token opened the page once: spent, a second browser is refused.
-      assert.equal((await fetch(review.url, { redirect: 'manual' })).status, 403);
+      const spent = await fetch(review.url, { redirect: 'manual' });
+      assert.equal(spent.status, 403);
+      assert.match(await spent.text(), /this link was already used/);
       // A POST with the session's cookie but from another origin (a page elsewhere): refused.
       const cookie = (await page.context().cookies(review.origin)).map((c) => `${c.name}=${c.value}`).join('; ');
       const forged = await fetch(`${review.origin}/api/decide`, {

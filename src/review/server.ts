@@ -125,7 +125,9 @@ function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): vo
 /** The URL's token, once: a cookie for the session, and on to the URL without the token. */
 function signIn(res: ServerResponse, url: URL, secrets: Secrets, signedIn: boolean): void {
   const fresh = !secrets.tokenSpent && sameSecret(url.searchParams.get('token') ?? undefined, secrets.token);
-  if (!fresh && !signedIn) return refuse(res, 'this link was already used (it opens the page once): run vas-verify review again for a new one');
+  if (!fresh && !signedIn) {
+    return refuse(res, secrets.tokenSpent ? 'this link was already used (it opens the page once): run vas-verify review again for a new one' : 'this is not the token vas-verify review printed');
+  }
   if (fresh) {
     secrets.tokenSpent = true;
     res.setHeader('set-cookie', `${secrets.cookie}=${secrets.session}; HttpOnly; SameSite=Strict; Path=/`);
