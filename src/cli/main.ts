@@ -12,6 +12,7 @@ import { registerFilterCommand } from './commands/filter/options.js';
 import { registerIfscCommand } from './commands/ifsc/options.js';
 import { registerNameMatchCommand } from './commands/name-match/options.js';
 import { registerReportCommand } from './commands/report/options.js';
+import { registerReviewCommand } from './commands/review/options.js';
 import { registerSandboxCommand } from './commands/sandbox/options.js';
 import { EXIT, reportError } from './exit.js';
 import { createCommandIo, type CommandContext, type GlobalFlags, type MainIo } from './io.js';
@@ -47,9 +48,10 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   parser = registerNameMatchCommand(parser, context(() => import('./commands/name-match/index.js')));
   parser = registerReportCommand(parser, context(() => import('./commands/report/index.js')));
   parser = registerFilterCommand(parser, context(() => import('./commands/filter/index.js')));
+  parser = registerReviewCommand(parser, context(() => import('./commands/review/index.js')));
   parser = registerDocsCommands(parser, context(() => import('./commands/docs/index.js')));
   parser = parser
-    .demandCommand(1, 'name a command: bank, docs, filter, ifsc, name-match, report or sandbox')
+    .demandCommand(1, 'name a command: bank, docs, filter, ifsc, name-match, report, review or sandbox')
     .strict()
     .recommendCommands()
     .help()
