@@ -4,39 +4,12 @@
  * did not verify — each row with the file's line, the payee name of the file, the bank's holder,
  * why, the name verdict and the amount. Pure; every value escaped, every name in its own <bdi>.
  */
+import { DECISION_REASON_MEANING, VERIFY_REASON_CODE_MEANING } from '../decision/index.js';
 import { escapeCut, escapeHtml, isolate } from './escape.js';
 import { LIST_FILTERS } from './filter.js';
 import { formatCount, formatRupees, plural } from './format.js';
 import { codeTag, lineCell, rest, table } from './html-parts.js';
 import type { CappedList, DecisionRow, RunDecisions, RunReport } from './model.js';
-
-/** Each decision_reason in a few words (the closed list of src/decision/codes.ts). */
-export const DECISION_REASON_MEANING: Record<string, string> = {
-  NAME_MATCH: 'the holder is the payee',
-  NAME_CLOSE: "the holder's name is close to the payee's, not close enough to pay",
-  NAME_MISMATCH: "the holder's name is not the payee's",
-  NO_NAME_TO_CHECK: 'no name to compare (the file or the bank gave none)',
-  HOLDER_CHANGED: 'the holder or the account differs from an earlier check',
-  ACCOUNT_INVALID: 'the account number or IFSC is wrong',
-  ACCOUNT_NOT_VERIFIED: 'the bank could not verify the account',
-  NOT_FINAL: 'no answer yet: continue the run',
-  REVIEW_ACCEPTED: 'a person accepted this holder',
-  REVIEW_REJECTED: 'a person rejected this payee',
-  AWAITING_APPROVAL: 'accepted by fewer reviewers than the policy asks',
-};
-
-/** Each verify_reason_code in a few words, for rows whose reason text the state does not keep (local checks). */
-const REASON_CODE_MEANING: Record<string, string> = {
-  ACCOUNT_INVALID: 'the account number is not 9–18 digits, or the bank said it is invalid',
-  ACCOUNT_DAMAGED: 'a spreadsheet damaged the account number (1.23457E+11: digits lost)',
-  IFSC_INVALID: 'the IFSC is malformed, or the bank said so',
-  BANK_UNKNOWN: "the IFSC's bank code is not in the IFSC registry",
-  ROW_MALFORMED: 'the row has more or fewer fields than the header',
-  ACCOUNT_NOT_VERIFIED: 'the bank did not verify the account',
-  ACCOUNT_DORMANT: 'the account is dormant',
-  ACCOUNT_CLOSED: 'the account is closed',
-  ACCOUNT_FROZEN: 'the account is frozen',
-};
 
 /** Where the file has amounts: " (₹ 4,52,000)". */
 function amountOf(d: RunDecisions, decision: 'HOLD' | 'REVIEW' | 'PAY'): string {
@@ -96,11 +69,11 @@ function amountCell(cell: string | null, value: number | null): string {
 
 /** verify_reason as the bank or the run gave it; for a row that failed its local checks, what its code means. */
 function reasonText(r: DecisionRow): string {
-  return r.reason ?? REASON_CODE_MEANING[r.reasonCode] ?? '';
+  return r.reason ?? (VERIFY_REASON_CODE_MEANING as Readonly<Record<string, string>>)[r.reasonCode] ?? '';
 }
 
 function whyCell(r: DecisionRow): string {
-  const meaning = DECISION_REASON_MEANING[r.decisionReason] ?? '';
+  const meaning = (DECISION_REASON_MEANING as Readonly<Record<string, string>>)[r.decisionReason] ?? '';
   const detail = r.status === 'VERIFIED' ? '' : `<br><small>${escapeHtml(r.reasonCode)}: ${isolate(escapeCut(reasonText(r), 160))}</small>`;
   return `${codeTag(r.decisionReason, 'd')}<br><small>${escapeHtml(meaning)}</small>${detail}`;
 }
