@@ -18,7 +18,7 @@
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
-import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO } from './name-lexicon.js';
+import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO, TRANSPOSITION_SLIP_RATIO } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
@@ -55,11 +55,14 @@ const PAIRING_RULES: Readonly<Record<PairHow, string>> = {
   none: 'none',
 };
 
+/** How many times as frequent a neighbour must be for a rare attested spelling to be read as a slip of it. */
+const slipRatio = (kind: string | null): number => (kind === 'transposition' ? TRANSPOSITION_SLIP_RATIO : SLIP_RATIO);
+
 function pairingRule(how: PairHow, expected: string, actual: string): string {
   if (how !== 'typo') return PAIRING_RULES[how];
   const kind = typoBetween(expected, actual) ?? 'dropped-letter';
   // Both attested, yet a slip: say the frequency that decided it.
-  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${SLIP_RATIO} times as frequent)`;
+  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${slipRatio(kind)} times as frequent)`;
   return `typo model: ${kind}`;
 }
 
@@ -250,11 +253,12 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // the lexicon lists both spellings.
   const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
   if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
-  const typo = typoBetween(x.text, y.text) !== null;
+  const typoKind = typoBetween(x.text, y.text);
+  const typo = typoKind !== null;
   // A word read from an Indian script is a transliteration's guess at the Latin letters (ज़ / ज
   // both read j): that the guess is also a name says nothing; the keys below decide, at most GOOD.
   const guessed = x.fromScript === true || y.fromScript === true;
-  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text))) return { sim: 0, how: 'both-names' };
+  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text, slipRatio(typoKind)))) return { sim: 0, how: 'both-names' };
   if (typo) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
   if (byVowel !== null) return byVowel;
