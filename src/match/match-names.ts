@@ -56,13 +56,21 @@ const PAIRING_RULES: Readonly<Record<PairHow, string>> = {
 };
 
 /** How many times as frequent a neighbour must be for a rare attested spelling to be read as a slip of it. */
-const slipRatio = (kind: string | null): number => (kind === 'transposition' ? TRANSPOSITION_SLIP_RATIO : SLIP_RATIO);
+function slipRatio(kind: string | null, a: string, b: string): number {
+  if (kind === 'transposition') return TRANSPOSITION_SLIP_RATIO;
+  // One vowel for another is how names differ (Ashok / Ashik, Shanti / Shanto, Rana / Rane): two
+  // attested names a vowel apart stay two names, however rare one of them is.
+  const at = [...a].findIndex((ch, i) => ch !== b[i]);
+  if (a.length === b.length && VOWELS.has(a[at] as string) && VOWELS.has(b[at] as string)) return Number.POSITIVE_INFINITY;
+  return SLIP_RATIO;
+}
+const VOWELS: ReadonlySet<string> = new Set(['a', 'e', 'i', 'o', 'u']);
 
 function pairingRule(how: PairHow, expected: string, actual: string): string {
   if (how !== 'typo') return PAIRING_RULES[how];
   const kind = typoBetween(expected, actual) ?? 'dropped-letter';
   // Both attested, yet a slip: say the frequency that decided it.
-  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${slipRatio(kind)} times as frequent)`;
+  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${slipRatio(kind, expected, actual)} times as frequent)`;
   return `typo model: ${kind}`;
 }
 
@@ -258,7 +266,7 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // A word read from an Indian script is a transliteration's guess at the Latin letters (ज़ / ज
   // both read j): that the guess is also a name says nothing; the keys below decide, at most GOOD.
   const guessed = x.fromScript === true || y.fromScript === true;
-  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text, slipRatio(typoKind)))) return { sim: 0, how: 'both-names' };
+  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text, slipRatio(typoKind, x.text, y.text)))) return { sim: 0, how: 'both-names' };
   if (typo) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
   if (byVowel !== null) return byVowel;
