@@ -77,7 +77,7 @@ test('penny-less and penny-drop successes match the schemas and count a deposit 
   assert.match(String(pl.headers['x-request-id']), /^sbx-[0-9a-f]+$/);
   assert.notEqual(pl.headers['x-request-id'], pd.headers['x-request-id']);
 
-  const { firstApiRequestAt, lastApiRequestAt, ...counts } = sandbox.stats();
+  const { firstApiRequestAt, lastApiRequestAt, maxConcurrentApiRequests, ...counts } = sandbox.stats();
   assert.deepEqual(counts, {
     requests: { [OPS.pennyLess]: 1, [OPS.pennyDrop]: 1 },
     responses: { '200': 2 },
@@ -85,6 +85,7 @@ test('penny-less and penny-drop successes match the schemas and count a deposit 
     faults: 0,
   });
   assert.ok(firstApiRequestAt !== null && lastApiRequestAt !== null && firstApiRequestAt <= lastApiRequestAt);
+  assert.equal(maxConcurrentApiRequests, 1, 'one request after the other');
 });
 
 test('validation answers with the service messages', async (t) => {
@@ -172,7 +173,7 @@ test('test accounts 93 and 95 fail first, per op, then succeed; reset() starts t
   assert.deepEqual(sandbox.stats().deposits, { '500000000093': 1, '500000000095': 1 });
 
   sandbox.reset();
-  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null });
+  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null, maxConcurrentApiRequests: 0 });
   assert.equal((await verify(sandbox, 'pd', '500000000095')).status, 500);
 });
 
@@ -221,7 +222,7 @@ test('stats and reset over HTTP, with the first and last API request times; cont
   assert.deepEqual(stats.json, sandbox.stats());
   const reset = await call(sandbox, '/__sandbox/reset', undefined);
   assert.equal(reset.status, 200);
-  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null });
+  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null, maxConcurrentApiRequests: 0 });
 });
 
 test('unknown paths are 404, wrong methods 405, both with a request id and counted', async (t) => {
