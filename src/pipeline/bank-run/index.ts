@@ -127,7 +127,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({ header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined });
-  const writer = new OrderedWriter(output, finish, stop);
+  const writer = new OrderedWriter(output, finish, stop, options.concurrency);
   // A dry run writes nothing to the state, whichever run it looks at.
   const payees = new LivePayees();
   const ledger = new PayeeLedger({
