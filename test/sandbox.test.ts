@@ -218,6 +218,7 @@ test('stats and reset over HTTP, with the first and last API request times; cont
     faults: 0,
     firstApiRequestAt: first,
     lastApiRequestAt: first + 1250,
+    maxConcurrentApiRequests: 1,
   });
   assert.deepEqual(stats.json, sandbox.stats());
   const reset = await call(sandbox, '/__sandbox/reset', undefined);
@@ -337,7 +338,7 @@ test('faults: each kind with faultRate 1', async (t) => {
   const reset = await start(t, { faultRate: 1, faults: ['reset'] });
   await assert.rejects(verify(reset, 'pd', '123456789012'));
   const { firstApiRequestAt, lastApiRequestAt, ...counts } = reset.stats();
-  assert.deepEqual(counts, { requests: { [OPS.pennyDrop]: 1 }, responses: {}, deposits: {}, faults: 1 });
+  assert.deepEqual(counts, { requests: { [OPS.pennyDrop]: 1 }, responses: {}, deposits: {}, faults: 1, maxConcurrentApiRequests: 1 });
   assert.ok(firstApiRequestAt !== null && firstApiRequestAt === lastApiRequestAt, 'a request that got a fault is stamped too');
 
   const hang = await start(t, { faultRate: 1, faults: ['hang'] });
@@ -444,4 +445,15 @@ test('close() also cuts a slow (96) answer that is still waiting', async () => {
   await new Promise((resolve) => setTimeout(resolve, 20));
   await sandbox.close();
   assert.equal(await outcome, 'failed');
+});
+
+test('maxConcurrentApiRequests: the most API requests handled at once, counted from a reset', async (t) => {
+  const sandbox = await start(t, { latencyMs: 100 });
+  await Promise.all(Array.from({ length: 5 }, (_, i) => verify(sandbox, 'pl', `40000000${String(i).padStart(2, '0')}11`)));
+  assert.equal(sandbox.stats().maxConcurrentApiRequests, 5);
+  await verify(sandbox, 'pl', '400000009911');
+  assert.equal(sandbox.stats().maxConcurrentApiRequests, 5, 'a peak is kept');
+  sandbox.reset();
+  await Promise.all([verify(sandbox, 'pl', '400000009811'), verify(sandbox, 'pl', '400000009711')]);
+  assert.equal(sandbox.stats().maxConcurrentApiRequests, 2);
 });
