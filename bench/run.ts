@@ -414,8 +414,8 @@ function stateWithOnePending(source: string, target: string): void {
       const run = db.prepare('SELECT id FROM runs ORDER BY id DESC LIMIT 1').get() as { id: number };
       const changed = db
         .prepare(
-          `UPDATE run_keys SET status = 'PENDING', source = NULL, result_id = NULL, request_id = NULL
-           WHERE run_id = ? AND first_idx = (SELECT max(first_idx) FROM run_keys WHERE run_id = ?)`,
+          `UPDATE run_payees SET status = 'PENDING', source = NULL, result_id = NULL, request_id = NULL
+           WHERE run_id = ? AND first_row = (SELECT max(first_row) FROM run_payees WHERE run_id = ?)`,
         )
         .run(run.id, run.id).changes;
       if (changed !== 1) throw new Error(`expected to reopen 1 key, reopened ${changed}`);
