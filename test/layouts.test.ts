@@ -55,8 +55,8 @@ async function checkLayout(layout: Expected, sandboxUrl: string, dir: string): P
   if (r.code !== 0) return `exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`;
   const summary = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as { input: InputSummary; statuses: Record<string, number> };
   // The payee's three columns (an amount column, where a layout has one, is found besides).
-  const { account, ifsc, name } = summary.input.columns;
-  if (JSON.stringify({ account, ifsc, name }) !== JSON.stringify(layout.columns)) return `columns ${JSON.stringify(summary.input.columns)}`;
+  const found = summary.input.columns;
+  if (JSON.stringify({ account: found.account, ifsc: found.ifsc, name: found.name }) !== JSON.stringify(layout.columns)) return `columns ${JSON.stringify(found)}`;
   if (summary.input.headerLine !== layout.headerLine) return `header line ${summary.input.headerLine}`;
   const statuses = Object.fromEntries(Object.entries(summary.statuses).filter(([, n]) => n > 0));
   const want = layout.statuses ?? { VERIFIED: 5 };
