@@ -15,6 +15,8 @@ export interface FinishedRecord {
   /** JSON of the output's identity (src/input/unchanged.ts FileIdentity), mtimeNs as a string. */
   outputFile: string | null;
   emitKey: string | null;
+  /** JSON: the output's rows by decision and reason, and amounts (null for a run of an older version). */
+  decisions: string | null;
   rows: number;
   statuses: string | null;
   nameMatch: string | null;
@@ -29,7 +31,7 @@ export class FinishedRuns {
     this.stmt = {
       record: db.prepare(
         `SELECT r.status, s.finished_at AS finishedAt, s.exit_code AS exitCode, s.stopped, s.output_path AS outputPath,
-           s.output_file AS outputFile, s.emit_key AS emitKey, s.rows_out AS rows, s.statuses, s.name_match AS nameMatch,
+           s.output_file AS outputFile, s.emit_key AS emitKey, s.decisions, s.rows_out AS rows, s.statuses, s.name_match AS nameMatch,
            s.sources, s.avoided
          FROM runs r JOIN run_stats s ON s.run_id = r.id WHERE r.id = ?`,
       ),

@@ -284,7 +284,8 @@ export const MIGRATIONS: readonly string[] = [
   // three; the decision policy it used (JSON), for the review page and the release; rows by
   // source (JSON); and the emit key: what else than the answers shaped the output (tool version,
   // policy, column flags, format), so that a finished run whose output is still on disk, still
-  // its own, and made the same way is re-emitted by copying that file.
+  // its own, and made the same way is re-emitted by copying that file; and that output's decision
+  // counts and amounts, so that the copy's summary needs no pass over a million rows.
   `
   ALTER TABLE run_stats ADD COLUMN run_calls_pl INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE run_stats ADD COLUMN run_calls_pd INTEGER NOT NULL DEFAULT 0;
@@ -292,6 +293,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE run_stats ADD COLUMN policy TEXT;
   ALTER TABLE run_stats ADD COLUMN sources TEXT;
   ALTER TABLE run_stats ADD COLUMN emit_key TEXT;
+  ALTER TABLE run_stats ADD COLUMN decisions TEXT;        -- JSON: rows by decision and reason, amounts (of the output written)
   UPDATE run_stats SET run_calls_pl = calls_pl, run_calls_pd = calls_pd, run_spend = spend;
   `,
 ];

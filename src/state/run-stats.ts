@@ -54,6 +54,8 @@ export interface RunEnd {
   durationMs: number;
   /** The output written, as JSON of its identity (src/input/unchanged.ts FileIdentity); null when none was. */
   outputFile: string | null;
+  /** The written output's decision counts and amounts (JSON), for a re-emit by copy; null when none was written. */
+  decisions?: string | null | undefined;
 }
 
 /** The parts of an API error the counters read (a VasError has them). */
@@ -118,7 +120,7 @@ export class RunStats {
         `UPDATE run_stats SET updated_at = ?, calls_pl = ?, calls_pd = ?, spend = ?, rows_out = ?, statuses = ?, name_match = ?,
            avoided = ?, retries = ?, run_calls_pl = ?, run_calls_pd = ?, run_spend = ?, sources = ? WHERE run_id = ?`,
       ),
-      end: db.prepare(`UPDATE run_stats SET finished_at = ?, exit_code = ?, stopped = ?, message = ?, duration_ms = ?, output_file = ? WHERE run_id = ?`),
+      end: db.prepare(`UPDATE run_stats SET finished_at = ?, exit_code = ?, stopped = ?, message = ?, duration_ms = ?, output_file = ?, decisions = ? WHERE run_id = ?`),
       bucket: db.prepare(
         `INSERT INTO run_activity (run_id, second, calls, retries, throttled, server_errors, timeouts) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (run_id, second) DO UPDATE SET calls = max(0, calls + excluded.calls), retries = retries + excluded.retries,
@@ -190,7 +192,7 @@ export class RunStats {
     const run = this.run;
     if (!run) return;
     this.write(true);
-    this.stmt.end.run(end.finishedAt, end.exitCode, end.stopped, end.message, end.durationMs, end.outputFile, run.runId);
+    this.stmt.end.run(end.finishedAt, end.exitCode, end.stopped, end.message, end.durationMs, end.outputFile, end.decisions ?? null, run.runId);
     this.run = undefined;
   }
 

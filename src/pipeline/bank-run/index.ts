@@ -9,7 +9,7 @@
  * Everything it touches (client, store, clock, stop signal, logger) is handed in; it never reads
  * the process.
  */
-import { emitKey, reemitByCopy } from './reemit.js';
+import { decisionTotals, emitKey, reemitByCopy } from './reemit.js';
 import { DecisionAudit } from './decision-audit.js';
 import { DEFAULT_POLICY } from '../../decision/index.js';
 import path from 'node:path';
@@ -127,7 +127,7 @@ async function finishCopied(options: BankRunOptions, deps: BankRunDeps, run: Cho
     const written = fileIdentity(options.outputPath);
     const outputFile = written ? JSON.stringify({ ...written, mtimeNs: String(written.mtimeNs) }) : null;
     deps.store.audit(runId, 'run', { by: 'vas-verify', reemitted: 'copy', exitCode: summary.exitCode, decisions: summary.decisions, output: path.resolve(options.outputPath) });
-    deps.store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: null, message: null, durationMs: summary.durationMs, outputFile });
+    deps.store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: null, message: null, durationMs: summary.durationMs, outputFile, decisions: decisionTotals(summary) });
     await deps.store.flush();
   } finally {
     run.release();
@@ -256,7 +256,7 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
         policy: summary.policy, toolVersion: options.recorded?.toolVersion ?? null,
         registry: deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null,
       });
-      store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs, outputFile });
+      store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs, outputFile, decisions: outputFile ? decisionTotals(summary) : null });
       await store.flush();
     }
   } finally {

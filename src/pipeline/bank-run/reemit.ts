@@ -63,10 +63,24 @@ export function reemitByCopy(options: BankRunOptions, deps: BankRunDeps, runId: 
   summary.avoided.duplicate = avoided.duplicate ?? 0;
   summary.reverify.reused = answers.answered;
   summary.reverify.oldestAnswerAt = answers.oldest;
+  if (record.decisions) Object.assign(summary, JSON.parse(record.decisions) as DecisionTotals);
+  else countDecisions(summary, runs.decisions(runId));
+  return true;
+}
+
+type DecisionTotals = Pick<BankRunSummary, 'decisions' | 'decisionReasons' | 'decisionReasonsBy' | 'amounts'>;
+
+/** What the summary counted of the output's decisions (JSON), kept with the run for a re-emit by copy. */
+export function decisionTotals(summary: BankRunSummary): string {
+  const { decisions, decisionReasons, decisionReasonsBy, amounts } = summary;
+  return JSON.stringify({ decisions, decisionReasons, decisionReasonsBy, amounts } satisfies DecisionTotals);
+}
+
+/** The decisions counted from the run's rows (a run of a version that kept no totals). */
+function countDecisions(summary: BankRunSummary, rows: Iterable<[string, string, string | null]>): void {
   const withAmounts = summary.input.columns.amount !== undefined && summary.input.columns.amount !== null;
-  for (const [decision, reason, amount] of runs.decisions(runId)) {
+  for (const [decision, reason, amount] of rows) {
     countDecision(summary, { decision: decision as Decision, reason: reason as DecisionReason, payeeCheck: '' }, withAmounts ? (amount ?? '') : null);
   }
   if (summary.statuses.SKIPPED > 0) summary.decisionReasons.NOT_A_PAYEE = summary.statuses.SKIPPED;
-  return true;
 }
