@@ -279,4 +279,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   `,
+  // 8: what the release and the review need of a run (docs/ARCHITECTURE.md, "Decisions"): the
+  // policy it decided with (JSON of src/decision/policy.ts's DecisionPolicy; NULL: the default)
+  // and how its input was read (JSON {path (resolved), sheet, headerRow, delimiter, columns}), so
+  // `vas-verify release` reads the same file the same way and decides as the run did.
+  `
+  ALTER TABLE run_stats ADD COLUMN policy TEXT;
+  ALTER TABLE run_stats ADD COLUMN input TEXT;
+  `,
 ];
