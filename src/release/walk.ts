@@ -1,0 +1,93 @@
+/**
+ * The run's input read again as the run read it (docs/ARCHITECTURE.md, "Decisions"): the same
+ * file (its fingerprint), the same sheet, header and columns, each data row with its payee row's
+ * decision now. A file that does not read as the run read it is refused, never guessed at.
+ */
+import path from 'node:path';
+import { InputError, UsageError } from '../errors.js';
+import { inspectInput, type InputInfo } from '../input/inspect.js';
+import { openPayeeFile, type PayeeFile } from '../input/payee-file.js';
+import type { Delimiter } from '../input/read-csv.js';
+import { RunRecords, type RecordedRunInputs } from '../state/run-record.js';
+import type { Db } from '../state/types.js';
+import { RunDecisions, recordedPolicy, type DecidedRow } from './decisions.js';
+import type { DecisionPolicy } from '../decision/index.js';
+
+/** A data row of the input: a payee row with its decision, or a row that is not a payee (blank, total, note). */
+export interface WalkedRow {
+  fields: string[];
+  line: number;
+  /** Undefined for a row that is not a payee. */
+  decided: DecidedRow | undefined;
+}
+
+export interface RunInput {
+  run: RecordedRunInputs;
+  policy: { policy: DecisionPolicy; source: string };
+  inputPath: string;
+  info: InputInfo;
+  file: PayeeFile;
+  /** The data rows in file order (call once). */
+  rows(): AsyncGenerator<WalkedRow>;
+}
+
+/** The run `runId` of the state, or the newest; refuses a run that is not final. */
+export function finalRun(db: Db, runId: number | undefined, statePath: string): RecordedRunInputs {
+  const records = new RunRecords(db);
+  const id = runId ?? records.latestRunId();
+  if (id === undefined) throw new UsageError(`${statePath} holds no bank run yet: run vas-verify bank first`);
+  const run = records.run(id);
+  if (!run) {
+    const ids = records.runIds();
+    throw new UsageError(`run ${id} is not in ${statePath}${ids.length ? ` (runs: ${ids.join(', ')})` : ''}`);
+  }
+  const notFinal = records.notFinal(id);
+  const waiting = Object.entries(notFinal).map(([status, n]) => `${n} ${status}`);
+  if (run.status !== 'complete' || waiting.length > 0) {
+    const what = waiting.length > 0 ? `it has rows without a final answer (${waiting.join(', ')})` : 'it has not finished';
+    throw new UsageError(`run ${id} is not final: ${what}; run the bank command again with --resume until it exits 0, then release`);
+  }
+  if (records.rowCount(id) === 0) throw new UsageError(`run ${id} recorded no decisions (a run of an older version): run the bank command on its input again, then release`);
+  return run;
+}
+
+/** Opens the run's input as the run read it; `inputFlag` names it when it moved. Refuses a file that changed since the run. */
+export async function openRunInput(db: Db, run: RecordedRunInputs, inputFlag: string | undefined, spoolDir?: string): Promise<RunInput> {
+  const inputPath = inputFlag ?? run.input?.path ?? path.resolve(run.inputName);
+  const info = await inspectInput(inputPath);
+  if (info.fingerprint !== run.fingerprint) {
+    throw new InputError(`the input ${inputPath} changed since run ${run.id} read it (its content differs): release only what was verified; run the bank command on the new file first`);
+  }
+  const policy = recordedPolicy(run.policy, run.id);
+  const given = run.input;
+  const file = await openPayeeFile(inputPath, info.encoding, {
+    columns: given?.columns ?? {},
+    headerRow: given?.headerRow,
+    sheet: given?.sheet,
+    delimiter: given?.delimiter as Delimiter | undefined,
+    spoolDir,
+  });
+  const decisions = new RunDecisions(db, run.id, policy.policy);
+  return { run, policy, inputPath, info, file, rows: () => walkRows(file, decisions, run.id, inputPath) };
+}
+
+async function* walkRows(file: PayeeFile, decisions: RunDecisions, runId: number, inputPath: string): AsyncGenerator<WalkedRow> {
+  let row = 0;
+  for (let next = await file.records.next(); !next.done; next = await file.records.next()) {
+    const record = next.value;
+    if (record.notPayee !== undefined) {
+      yield { fields: record.fields, line: record.line, decided: undefined };
+      continue;
+    }
+    row += 1;
+    const decided = decisions.at(row);
+    if (!decided || decided.row.line !== record.line) {
+      const ran = decided ? `line ${decided.row.line}` : 'no such row';
+      throw new InputError(`the input ${inputPath} does not read as run ${runId} read it (payee row ${row} is at line ${record.line}, the run had ${ran}): give the run's own file with --input`);
+    }
+    yield { fields: record.fields, line: record.line, decided };
+  }
+  if (decisions.at(row + 1) !== undefined) {
+    throw new InputError(`the input ${inputPath} has fewer payee rows than run ${runId} decided (${row}): give the run's own file with --input`);
+  }
+}
