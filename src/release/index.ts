@@ -15,11 +15,13 @@ import type { Db } from '../state/types.js';
 import { isXlsxPath } from '../input/payee-file.js';
 import { writeCsvRelease } from './csv-release.js';
 import { openExceptions, type ExceptionsFile } from './exceptions.js';
-import { finalRun, openRunInput, type RunInput, type WalkedRow } from './walk.js';
+import { runOf } from './run.js';
+import { openRunInput, type RunInput, type WalkedRow } from './walk.js';
 import { writeXlsxRelease } from './xlsx-release.js';
 
 export { currentDecision, recordedPolicy, RunDecisions, type DecidedRow } from './decisions.js';
-export { finalRun, openRunInput, type RunInput, type WalkedRow } from './walk.js';
+export { openRunInput, type RunInput, type WalkedRow } from './walk.js';
+export { runOf } from './run.js';
 
 export interface ReleaseOptions {
   db: Db;
@@ -30,6 +32,8 @@ export interface ReleaseOptions {
   exceptionsPath?: string | undefined;
   /** The run's input when it is no longer where the run read it. Default: where the run read it. */
   inputPath?: string | undefined;
+  /** `--approvals 2`: different reviewers a payee paid on acceptance needs, when the run's policy asks fewer. */
+  approvals?: 1 | 2 | undefined;
   /** Where a spreadsheet may spool its shared strings (the state file's folder). */
   spoolDir?: string | undefined;
   now: () => number;
@@ -98,8 +102,8 @@ function sha256Of(file: string): string {
 
 /** Writes the release (and the exceptions), records it in the audit trail, and renames it into place. */
 export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummary> {
-  const run = finalRun(options.db, options.runId, options.statePath);
-  const input = await openRunInput(options.db, run, options.inputPath, options.spoolDir);
+  const run = runOf(options.db, options.runId, options.statePath, true);
+  const input = await openRunInput(options.db, run, options.inputPath, options.spoolDir, options.approvals);
   const temp = tempBeside(options.outputPath);
   let exceptions: ExceptionsFile | undefined;
   try {

@@ -4,11 +4,11 @@
  * decision now. A file that does not read as the run read it is refused, never guessed at.
  */
 import path from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { inspectInput, type InputInfo } from '../input/inspect.js';
 import { openPayeeFile, type PayeeFile } from '../input/payee-file.js';
 import type { Delimiter } from '../input/read-csv.js';
-import { RunRecords, type RecordedRunInputs } from '../state/run-record.js';
+import type { RecordedRunInputs } from '../state/run-record.js';
 import type { Db } from '../state/types.js';
 import { RunDecisions, recordedPolicy, type DecidedRow } from './decisions.js';
 import type { DecisionPolicy } from '../decision/index.js';
@@ -31,34 +31,17 @@ export interface RunInput {
   rows(): AsyncGenerator<WalkedRow>;
 }
 
-/** The run `runId` of the state, or the newest; refuses a run that is not final. */
-export function finalRun(db: Db, runId: number | undefined, statePath: string): RecordedRunInputs {
-  const records = new RunRecords(db);
-  const id = runId ?? records.latestRunId();
-  if (id === undefined) throw new UsageError(`${statePath} holds no bank run yet: run vas-verify bank first`);
-  const run = records.run(id);
-  if (!run) {
-    const ids = records.runIds();
-    throw new UsageError(`run ${id} is not in ${statePath}${ids.length ? ` (runs: ${ids.join(', ')})` : ''}`);
-  }
-  const notFinal = records.notFinal(id);
-  const waiting = Object.entries(notFinal).map(([status, n]) => `${n} ${status}`);
-  if (run.status !== 'complete' || waiting.length > 0) {
-    const what = waiting.length > 0 ? `it has rows without a final answer (${waiting.join(', ')})` : 'it has not finished';
-    throw new UsageError(`run ${id} is not final: ${what}; run the bank command again with --resume until it exits 0, then release`);
-  }
-  if (records.rowCount(id) === 0) throw new UsageError(`run ${id} recorded no decisions (a run of an older version): run the bank command on its input again, then release`);
-  return run;
-}
-
 /** Opens the run's input as the run read it; `inputFlag` names it when it moved. Refuses a file that changed since the run. */
-export async function openRunInput(db: Db, run: RecordedRunInputs, inputFlag: string | undefined, spoolDir?: string): Promise<RunInput> {
+export async function openRunInput(db: Db, run: RecordedRunInputs, inputFlag: string | undefined, spoolDir?: string, approvals?: 1 | 2): Promise<RunInput> {
   const inputPath = inputFlag ?? run.input?.path ?? path.resolve(run.inputName);
   const info = await inspectInput(inputPath);
   if (info.fingerprint !== run.fingerprint) {
     throw new InputError(`the input ${inputPath} changed since run ${run.id} read it (its content differs): release only what was verified; run the bank command on the new file first`);
   }
-  const policy = recordedPolicy(run.policy, run.id);
+  const recorded = recordedPolicy(run.policy, run.id);
+  // `--approvals 2` makes the run's policy stricter, never looser.
+  const stricter = approvals !== undefined && approvals > recorded.policy.approvals;
+  const policy = stricter ? { policy: { ...recorded.policy, approvals }, source: `${recorded.source}, approvals ${approvals} (--approvals)` } : recorded;
   const given = run.input;
   const file = await openPayeeFile(inputPath, info.encoding, {
     columns: given?.columns ?? {},

@@ -2,6 +2,7 @@
  * `vas-verify release -o FILE [--state S] [--run N] [--exceptions FILE]`: the payout file for the
  * bank (src/release/): the run's input in its own layout with only the payees to PAY.
  */
+import { UsageError } from '../../../errors.js';
 import { checkOutputPath } from '../../../output/sink.js';
 import { releaseRun, type ReleaseSummary } from '../../../release/index.js';
 import { EXIT } from '../../exit.js';
@@ -23,13 +24,14 @@ function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
 }
 
 export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promise<number> {
+  if (flags.approvals !== undefined && flags.approvals !== 1 && flags.approvals !== 2) throw new UsageError('--approvals is 1 or 2');
   checkOutputPath(flags.output, '-o');
   if (flags.exceptions !== undefined) checkOutputPath(flags.exceptions, '--exceptions');
   const state = openRunState(flags.state, flags.run, io);
   try {
     const summary = await releaseRun({
       db: state.db, statePath: state.statePath, runId: flags.run, outputPath: flags.output, exceptionsPath: flags.exceptions,
-      inputPath: flags.input, spoolDir: state.spoolDir, now: io.now,
+      inputPath: flags.input, approvals: flags.approvals as 1 | 2 | undefined, spoolDir: state.spoolDir, now: io.now,
     });
     for (const line of describe(summary, flags)) io.log.info(line);
     io.stdout(`${flags.output}\n`);

@@ -9,6 +9,7 @@ export interface ReleaseFlags {
   output: string;
   exceptions?: string | undefined;
   input?: string | undefined;
+  approvals?: number | undefined;
 }
 
 export interface ReleaseCommand {
@@ -21,6 +22,7 @@ function releaseOptions<T>(y: Argv<T>) {
     .option('state', { type: 'string', describe: `State file of the run (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
     .option('run', { type: 'number', describe: 'Run id (default: the newest run of the state)' })
     .option('exceptions', { type: 'string', describe: 'Also write the payees left out, with their decision and reasons (CSV, or .xlsx by its name)' })
+    .option('approvals', { type: 'number', describe: "Different reviewers a payee paid on acceptance needs (default: the run's policy; only ever stricter)" })
     .option('input', { type: 'string', describe: "The run's input, when it is no longer where the run read it (default: the run's own path)" })
     .example('$0 release -o payout.csv --exceptions held.csv', 'After the night run and the review: the file for the bank portal')
     .example('$0 release --state nightly.sqlite --run 12 -o payout.xlsx', 'An earlier run of an .xlsx input');
@@ -33,6 +35,7 @@ function toReleaseFlags(args: Record<string, unknown>): ReleaseFlags {
     output: args.output as string,
     exceptions: args.exceptions as string | undefined,
     input: args.input as string | undefined,
+    approvals: args.approvals as number | undefined,
   };
 }
 
