@@ -116,7 +116,9 @@ function sameRow(fields: readonly string[], run: RunRowRecord, columns: Enriched
   if (!ifsc.ok || ifsc.ifsc !== run.ifsc) return false;
   const account = checkAccount(fields[payee.account] ?? '');
   // A spreadsheet that turned the account into 8.6E+11 no longer shows it: the IFSC and the place must do.
-  return account.ok ? account.account === run.account : /e\+/i.test(fields[payee.account] ?? '');
+  // Nor does one that dropped its leading zeros (a number column).
+  if (account.ok) return account.account.replace(/^0+/, '') === run.account.replace(/^0+/, '');
+  return /e\+/i.test(fields[payee.account] ?? '');
 }
 
 /** Reads the whole file and matches it to the run's rows; throws before anything is recorded when it is not this run's output. */
