@@ -17,7 +17,7 @@ export interface DecidedRow {
   row: RunRowRecord;
   decision: Decision;
   reason: DecisionReason;
-  /** The bank's holder name the run got (null: none). */
+  /** The bank's holder name the run got (null: none, or not looked up: a row paid as the run decided). */
   holder: string | null;
   /** The reviews behind an acceptance or a rejection (empty when none counted). */
   standing: PayeeStanding | undefined;
@@ -90,8 +90,11 @@ export class RunDecisions {
   decided(row: RunRowRecord): DecidedRow {
     const stored = { decision: row.decision as Decision, reason: row.decisionReason as DecisionReason };
     if (row.account === null || row.ifsc === null) return { row, ...stored, holder: null, standing: undefined };
+    const reviewed = this.reviewed.has(`${row.account}|${row.ifsc}`);
+    // A payee paid as the run decided needs no more (its holder is shown only for the rows left out).
+    if (!reviewed && stored.decision === 'PAY') return { row, ...stored, holder: null, standing: undefined };
     const holder = this.records.holder(this.runId, row.account, row.ifsc);
-    if (!this.reviewed.has(`${row.account}|${row.ifsc}`)) return { row, ...stored, holder: holder?.holder ?? null, standing: undefined };
+    if (!reviewed) return { row, ...stored, holder: holder?.holder ?? null, standing: undefined };
     const standing = this.reviews.standing(row.account, row.ifsc, holder?.holder ?? null);
     return { row, ...currentDecision(row, holder, standing, this.policy), holder: holder?.holder ?? null, standing };
   }

@@ -7,7 +7,8 @@
  * (recordPersonDecision, via `import`): REVIEW/HOLD → PAY accepts the holder the run got,
  * PAY/REVIEW → HOLD rejects the payee.
  */
-import { type Decision, type DecisionPolicy } from '../decision/index.js';
+import path from 'node:path';
+import type { Decision, DecisionPolicy } from '../decision/index.js';
 import { InputError } from '../errors.js';
 import { readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
@@ -203,7 +204,7 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
     }
     recordPersonDecision(options.db, {
       account: r.account, ifsc: r.ifsc, holder, verdict, reviewer: options.reviewer, note: e.note, runId: run.id, row: r.row, via: 'import',
-      evidence: { file: options.file, line: e.line, toolDecision: r.decision, toolReason: r.decisionReason, status: r.status, nameMatch: r.nameMatch, nameScore: r.nameScore, requestId: answer?.requestId ?? null, approvals },
+      evidence: { file: path.resolve(options.file), line: e.line, toolDecision: r.decision, toolReason: r.decisionReason, status: r.status, nameMatch: r.nameMatch, nameScore: r.nameScore, requestId: answer?.requestId ?? null, approvals },
     }, options.now());
     const standing = reviews.standing(r.account, r.ifsc, holder || null);
     const now = currentDecision(r, answer, standing, policy).decision;
