@@ -42,7 +42,7 @@ test('a row decided now: an acceptance of the holder pays it (two reviewers unde
     runId: 1, row: 2, line: 3, account: '860000000012', ifsc: 'SBIN0001234', name: 'Ravi Kumar', amount: null, status: 'VERIFIED',
     reasonCode: 'OK', nameMatch: 'NO_MATCH', nameScore: 0, decision: 'HOLD', decisionReason: 'NAME_MISMATCH',
   };
-  const holder = { holder: 'VIKRAM SINGH', changedSince: null, requestId: 'r1' };
+  const holder = { holder: 'VIKRAM SINGH', changedSince: null, requestId: 'r1', payeeRequestId: 'r1' };
   const review = (reviewers: string[], verdict: 'ACCEPTED' | 'REJECTED' = 'ACCEPTED') => ({ verdict, reviewers, reviews: [] });
   assert.deepEqual(currentDecision(row, holder, undefined, DEFAULT_POLICY), { decision: 'HOLD', reason: 'NAME_MISMATCH' });
   assert.deepEqual(currentDecision(row, holder, review(['asha']), DEFAULT_POLICY), { decision: 'PAY', reason: 'REVIEW_ACCEPTED' });

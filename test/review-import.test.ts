@@ -67,10 +67,22 @@ test('an import accepting a HOLD row reaches the release; the next nights pay th
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.deepEqual(decisionsOf(path.join(dir, 'night2.csv')), { 'Asha Rao': 'HOLD REVIEW_REJECTED', 'Ravi Kumar': 'PAY REVIEW_ACCEPTED', 'Sunita Devi': 'PAY NAME_MATCH' });
 
+  // The night-1 file again: the run has been decided again since, so its unchanged cells are not edits.
+  const stale = await runCli(['review', '--import', 'reviewed.csv', '--state', 's.sqlite', '--reviewer', 'ravi'], { cwd: dir });
+  assert.equal(stale.code, 2, stale.stderr);
+  assert.match(stale.stderr, /line 2: the run decides this row HOLD \(REVIEW_REJECTED\) now, the file says NAME_MATCH: it was written before; import the run's newest output/);
+
   // A new night's run, the bank asked again: the same holder is paid.
   const night3 = await bank(dir, 'night3.csv');
   assert.equal(night3.code, 0, night3.stderr);
   assert.equal(decisionsOf(path.join(dir, 'night3.csv'))['Ravi Kumar'], 'PAY REVIEW_ACCEPTED');
+  // Last night's file is not the newest run's output: its answers are another run's.
+  const older = await runCli(['review', '--import', 'night2.csv', '--state', 's.sqlite', '--reviewer', 'ravi'], { cwd: dir });
+  assert.equal(older.code, 2, older.stderr);
+  assert.match(older.stderr, /night2\.csv is not the enriched output of run 2 \(line 2: its answers are from another run of the same input: give that run with --run N\)/);
+  const named = await runCli(['review', '--import', 'night2.csv', '--state', 's.sqlite', '--reviewer', 'ravi', '--run', '1'], { cwd: dir });
+  assert.equal(named.code, 0, named.stderr);
+  assert.match(named.stderr, /0 accepted, 0 rejected, 0 not recorded, of 3 payee row\(s\)/);
 
   // The bank now names another holder: the acceptance was for VIKRAM SINGH only.
   fs.writeFileSync(path.join(dir, 'holders.csv'), holders('KARAN MEHTA'));

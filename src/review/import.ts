@@ -15,7 +15,7 @@ import { checkAccount, checkIfsc } from '../pipeline/checks.js';
 import { currentDecision, recordedPolicy } from '../release/decisions.js';
 import { runOf } from '../release/run.js';
 import { Reviews } from '../state/reviews.js';
-import { RunRecords } from '../state/run-record.js';
+import { RunRecords, type PayeeHolder } from '../state/run-record.js';
 import { RunRows } from '../state/run-rows.js';
 import type { Db, RunRowRecord } from '../state/types.js';
 import { recordPersonDecision } from './record.js';
@@ -76,6 +76,9 @@ export interface EnrichedColumns {
   headerLine: number;
   status: number;
   decision: number;
+  /** -1 when the file has none (the tool's columns after `decision` removed). */
+  reason: number;
+  requestId: number;
   note: number;
 }
 
@@ -86,8 +89,9 @@ export function findEnrichedHeader(fields: readonly string[], line: number): Enr
   if (status < 0) return undefined;
   const decision = names.findIndex((n, i) => i > status && /^(vas_)*decision$/.test(n));
   if (decision < 0) return undefined;
+  const after = (name: string) => names.findIndex((n, i) => i > status && new RegExp(`^(vas_)*${name}$`).test(n));
   const note = names.findIndex((n) => NOTE_COLUMNS.includes(n));
-  return { headerLine: line, status, decision, note };
+  return { headerLine: line, status, decision, reason: after('decision_reason'), requestId: after('verify_request_id'), note };
 }
 
 interface EditedRow {
@@ -127,16 +131,17 @@ export async function readEditedRows(db: Db, runId: number, file: string): Promi
   const runRows = new RunRows(db);
   let columns: EnrichedColumns | undefined;
   const notOurs = (why: string) => new InputError(`${file} is not the enriched output of run ${runId} (${why}): import the file that run wrote, with only its decision and note cells edited`);
-  const pending: { fields: string[]; line: number; run: RunRowRecord }[] = [];
+  const records = new RunRecords(db);
+  const pending: { fields: string[]; line: number; run: RunRowRecord; answer: PayeeHolder | undefined }[] = [];
   let payee: { account: number; ifsc: number } | undefined;
   const edited: EditedRow[] = [];
   let row = 0;
-  let records = 0;
+  let read = 0;
   for await (const record of readOutputRecords(file)) {
-    records += 1;
+    read += 1;
     if (!columns) {
       columns = findEnrichedHeader(record.fields, record.line);
-      if (!columns && records >= 25) throw notOurs('no header with verify_status and decision columns in its first 25 lines');
+      if (!columns && read >= 25) throw notOurs('no header with verify_status and decision columns in its first 25 lines');
       continue;
     }
     const status = (record.fields[columns.status] ?? '').trim();
@@ -144,7 +149,8 @@ export async function readEditedRows(db: Db, runId: number, file: string): Promi
     row += 1;
     const run = runRows.get(runId, row);
     if (!run) throw notOurs(`it has more payee rows than the run's ${row - 1}`);
-    pending.push({ fields: record.fields, line: record.line, run });
+    const answer = run.account === null || run.ifsc === null ? undefined : records.holder(runId, run.account, run.ifsc);
+    pending.push({ fields: record.fields, line: record.line, run, answer });
     payee ??= payeeColumns(pending, columns.status);
     if (!payee && pending.length < 50) continue;
     if (!payee) throw notOurs('its account and IFSC cells are not the run\'s payees');
@@ -159,8 +165,25 @@ export async function readEditedRows(db: Db, runId: number, file: string): Promi
   return { edited, rows: row };
 }
 
-function checkedRow(p: { fields: string[]; line: number; run: RunRowRecord }, columns: EnrichedColumns, payee: { account: number; ifsc: number }, notOurs: (why: string) => Error): EditedRow[] {
+/**
+ * Whether the row is of this run's output as the run stands now: its answer's request id (another
+ * run asked the bank again), and its decision reason (the run was decided again since, e.g. a
+ * resumed run re-emitted after earlier reviews): an older file's unchanged cells would read as edits.
+ */
+function staleness(fields: readonly string[], run: RunRowRecord, columns: EnrichedColumns, answer: PayeeHolder | undefined): string | undefined {
+  const cell = (i: number) => (i >= 0 ? (fields[i] ?? '').trim() : undefined);
+  const request = cell(columns.requestId);
+  const known = [answer?.requestId, answer?.payeeRequestId].filter((id): id is string => !!id);
+  if (request !== undefined && known.length > 0 && !known.includes(request)) return 'its answers are from another run of the same input: give that run with --run N';
+  const reason = cell(columns.reason);
+  if (reason !== undefined && reason !== run.decisionReason) return `the run decides this row ${run.decision} (${run.decisionReason}) now, the file says ${reason}: it was written before; import the run's newest output`;
+  return undefined;
+}
+
+function checkedRow(p: { fields: string[]; line: number; run: RunRowRecord; answer: PayeeHolder | undefined }, columns: EnrichedColumns, payee: { account: number; ifsc: number }, notOurs: (why: string) => Error): EditedRow[] {
   if (!sameRow(p.fields, p.run, columns, payee)) throw notOurs(`line ${p.line} is not the run's payee row ${p.run.row}`);
+  const stale = staleness(p.fields, p.run, columns, p.answer);
+  if (stale) throw notOurs(`line ${p.line}: ${stale}`);
   const cell = p.fields[columns.decision] ?? '';
   const word = personDecision(cell);
   if (word === undefined) throw new InputError(`line ${p.line}: decision ${JSON.stringify(cell.slice(0, 40))} is not PAY, REVIEW or HOLD (ACCEPT and REJECT are taken too): correct it and import again; nothing was recorded`);

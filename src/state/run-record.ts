@@ -19,6 +19,8 @@ export interface PayeeHolder {
   holder: string | null;
   changedSince: string | null;
   requestId: string | null;
+  /** The request id the run kept for the payee (its output's verify_request_id). */
+  payeeRequestId: string | null;
 }
 
 function hasColumn(db: Db, table: string, column: string): boolean {
@@ -42,7 +44,7 @@ export class RunRecords {
       ),
       rowCount: db.prepare(`SELECT count(*) FROM run_rows WHERE run_id = ?`).pluck(),
       holder: db.prepare(
-        `SELECT r.beneficiary_name AS holder, r.changed_since AS changedSince, r.request_id AS requestId
+        `SELECT r.beneficiary_name AS holder, r.changed_since AS changedSince, r.request_id AS requestId, p.request_id AS payeeRequestId
          FROM run_payees p JOIN results r ON r.id = p.result_id WHERE p.run_id = ? AND p.account = ? AND p.ifsc = ?`,
       ),
     };
