@@ -1,5 +1,5 @@
 /**
- * What the release reads of a run (schema 8) and how it decides a row now: the policy and the
+ * What the release reads of a run (run_stats.input) and how it decides a row now: the policy and the
  * input a run records with its stats are read back as recorded; a reviewed payee is decided again
  * (an acceptance of the holder the run got pays it, under the run's approvals; a rejection holds
  * it); and a Latin-1 CSV with LF endings and no line break at its end is released byte for byte.
@@ -16,7 +16,7 @@ import { RunRecords } from '../src/state/run-record.js';
 import type { RunRowRecord } from '../src/state/types.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
-test('a run records its policy and how it read its input (run_stats, schema 8); the release reads them back', (t) => {
+test('a run records how it read its input (run_stats.input); the release reads it back, and the policy the run recorded', (t) => {
   const db = openDatabase(':memory:');
   const store = new BankStore(db, () => 1_000);
   t.after(() => {
@@ -24,15 +24,15 @@ test('a run records its policy and how it read its input (run_stats, schema 8); 
     db.close();
   });
   const runId = store.createRun('fp', 'pl', 'p.csv').id;
-  const policy = { source: 'strict.json', ...DEFAULT_POLICY, approvals: 2 };
   const input = { path: '/data/p.xlsx', sheet: 'Payees', headerRow: 3, columns: { account: 'A/c No' } };
-  store.startRunStats({ runId, startedAt: 1_000, resumed: false, outputName: null, outputPath: null, resumeCommand: null, toolVersion: null, registry: null, policy, input, totals: () => ({ rows: 0, statuses: {}, nameMatch: {}, calls: { pl: 0, pd: 0 }, spend: 0, avoided: {} }) });
+  store.startRunStats({ runId, startedAt: 1_000, resumed: false, outputName: null, outputPath: null, resumeCommand: null, toolVersion: null, registry: null, totals: () => ({ rows: 0, statuses: {}, nameMatch: {}, calls: { pl: 0, pd: 0 }, spend: 0, avoided: {} }) });
+  store.recordRunInput(runId, input);
   store.flushSync();
-  const run = new RunRecords(db).run(runId)!;
-  assert.deepEqual(run.input, input);
-  const read = recordedPolicy(run.policy, runId);
-  assert.equal(read.source, 'strict.json');
-  assert.equal(read.policy.approvals, 2);
+  assert.deepEqual(new RunRecords(db).run(runId)!.input, input);
+  // The policy as the bank run records it (JSON of the DecisionPolicy; a `source` is taken when there is one).
+  const read = recordedPolicy(JSON.stringify({ ...DEFAULT_POLICY, approvals: 2 }), runId);
+  assert.deepEqual([read.source, read.policy.approvals], ['recorded with the run', 2]);
+  assert.equal(recordedPolicy(JSON.stringify({ source: 'strict.json', ...DEFAULT_POLICY }), runId).source, 'strict.json');
   assert.deepEqual(recordedPolicy(null, runId), { policy: DEFAULT_POLICY, source: 'default (the run recorded none)' });
   assert.throws(() => recordedPolicy('{"holderChanged":"PAY"}', runId), /run 1 recorded a policy this version cannot read/);
 });

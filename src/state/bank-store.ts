@@ -11,6 +11,7 @@ import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type Proce
 import { RunRows } from './run-rows.js';
 import { Reviews, type PayeeStanding } from './reviews.js';
 import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
+import { RunRecords, type RunInputRecord } from './run-record.js';
 import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, RunRowRecord, VerifyMode } from './types.js';
 
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
@@ -49,6 +50,7 @@ function toResult(raw: RawResult | undefined): ResultRecord | undefined {
 
 export class BankStore {
   private readonly now: () => number;
+  private readonly runRecords: RunRecords;
   private readonly commits: GroupCommit;
   private readonly lock: RunLock;
   private readonly stats: RunStats;
@@ -59,6 +61,7 @@ export class BankStore {
 
   constructor(db: Db, now: () => number) {
     this.now = now;
+    this.runRecords = new RunRecords(db);
     this.stats = new RunStats(db, now);
     this.commits = new GroupCommit(db, () => this.stats.write());
     this.lock = new RunLock(db, this.commits, now);
@@ -314,6 +317,12 @@ export class BankStore {
   startRunStats(start: RunStart): void {
     this.commits.begin();
     this.stats.begin(start);
+  }
+
+  /** How the run reads its input, kept for `vas-verify release` (run_stats.input); after startRunStats. */
+  recordRunInput(runId: number, input: RunInputRecord): void {
+    this.commits.begin();
+    this.runRecords.recordInput(runId, input);
   }
 
   /** A request the client will send again, and why. */

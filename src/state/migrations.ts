@@ -279,12 +279,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   `,
-  // 8: what the release and the review need of a run (docs/ARCHITECTURE.md, "Decisions"): the
-  // policy it decided with (JSON of src/decision/policy.ts's DecisionPolicy; NULL: the default)
-  // and how its input was read (JSON {path (resolved), sheet, headerRow, delimiter, columns}), so
-  // `vas-verify release` reads the same file the same way and decides as the run did.
+  // 9 (after main's 8, which adds run_stats.policy): how a run read its input, for the release
+  // (docs/ARCHITECTURE.md, "Decisions"): JSON {path (resolved), sheet, headerRow, delimiter,
+  // columns}, so `vas-verify release` reads the same file the same way (src/state/run-record.ts).
   `
-  ALTER TABLE run_stats ADD COLUMN policy TEXT;
   ALTER TABLE run_stats ADD COLUMN input TEXT;
   `,
 ];

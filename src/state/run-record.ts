@@ -3,8 +3,20 @@
  * "Decisions"): the run's row, the policy and the input it recorded (run_stats, schema 8), its
  * rows that are not final, and each payee's holder as the run got it (run_payees → results).
  */
-import type { RunInputRecord } from './run-stats.js';
 import type { Db, RunRecord } from './types.js';
+
+/** How a run read its input (run_stats.input): the release opens it alike. */
+export interface RunInputRecord {
+  /** The input, resolved. */
+  path: string;
+  /** The sheet read (an .xlsx input). */
+  sheet?: string | undefined;
+  /** The header's line (1-based; for .xlsx its row). */
+  headerRow?: number | undefined;
+  delimiter?: string | undefined;
+  /** The column flags given (--account-col, --ifsc-col, --name-col). */
+  columns?: { account?: string | undefined; ifsc?: string | undefined; name?: string | undefined } | undefined;
+}
 
 export interface RecordedRunInputs extends RunRecord {
   inputName: string;
@@ -31,8 +43,12 @@ export class RunRecords {
   private readonly stmt;
 
   constructor(db: Db) {
-    const recorded = hasColumn(db, 'run_stats', 'policy') ? 's.policy, s.input' : 'NULL AS policy, NULL AS input';
+    // A state of an older schema read as it is (the audit and the import may read one read-only).
+    const policy = hasColumn(db, 'run_stats', 'policy') ? 's.policy' : 'NULL AS policy';
+    const hasInput = hasColumn(db, 'run_stats', 'input');
+    const recorded = `${policy}, ${hasInput ? 's.input' : 'NULL AS input'}`;
     this.stmt = {
+      recordInput: hasInput ? db.prepare(`UPDATE run_stats SET input = ? WHERE run_id = ?`) : undefined,
       run: db.prepare(
         `SELECT r.id, r.fingerprint, r.mode, r.status, r.total_rows AS totalRows, r.created_at AS createdAt, r.input_name AS inputName, ${recorded}
          FROM runs r LEFT JOIN run_stats s ON s.run_id = r.id WHERE r.id = ?`,
@@ -48,6 +64,11 @@ export class RunRecords {
          FROM run_payees p JOIN results r ON r.id = p.result_id WHERE p.run_id = ? AND p.account = ? AND p.ifsc = ?`,
       ),
     };
+  }
+
+  /** Records how the run read its input (after its run_stats row is written: RunStats.begin). */
+  recordInput(runId: number, input: RunInputRecord): void {
+    this.stmt.recordInput?.run(JSON.stringify(input), runId);
   }
 
   /** The run, with what it recorded for release; undefined when the state has no such run. */

@@ -30,21 +30,7 @@ export interface RunStart {
   toolVersion: string | null;
   /** The IFSC registry the run checks against (its source and date). */
   registry: string | null;
-  /** The decision policy the run decides with (kept for release and review); default: none recorded (the default policy). */
-  policy?: object | null | undefined;
-  /** How the input is read (kept so the release reads it alike); default: none recorded. */
-  input?: RunInputRecord | null | undefined;
   totals: () => RunTotals;
-}
-
-/** How a run read its input (run_stats.input): the release opens it alike. */
-export interface RunInputRecord {
-  /** The input, resolved. */
-  path: string;
-  sheet?: string | undefined;
-  headerRow?: number | undefined;
-  delimiter?: string | undefined;
-  columns?: { account?: string | undefined; ifsc?: string | undefined; name?: string | undefined } | undefined;
 }
 
 export interface RunEnd {
@@ -103,14 +89,14 @@ export class RunStats {
     this.now = now;
     this.stmt = {
       start: db.prepare(
-        `INSERT INTO run_stats (run_id, started_at, updated_at, resumed, output_name, output_path, resume_command, tool_version, registry, policy, input)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO run_stats (run_id, started_at, updated_at, resumed, output_name, output_path, resume_command, tool_version, registry)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (run_id) DO UPDATE SET invocations = invocations + 1, started_at = excluded.started_at,
            updated_at = excluded.updated_at, finished_at = NULL, exit_code = NULL, stopped = NULL, message = NULL,
            duration_ms = NULL, resumed = excluded.resumed, calls_pl = 0, calls_pd = 0, spend = 0, rows_out = 0,
            statuses = NULL, name_match = NULL, avoided = NULL, retries = NULL, output_file = NULL, output_name = excluded.output_name,
            output_path = excluded.output_path, resume_command = excluded.resume_command,
-           tool_version = excluded.tool_version, registry = excluded.registry, policy = excluded.policy, input = excluded.input`,
+           tool_version = excluded.tool_version, registry = excluded.registry`,
       ),
       totals: db.prepare(
         `UPDATE run_stats SET updated_at = ?, calls_pl = ?, calls_pd = ?, spend = ?, rows_out = ?, statuses = ?, name_match = ?,
@@ -134,8 +120,7 @@ export class RunStats {
     this.callsSeen = 0;
     this.rowWrittenAt = -Infinity;
     const s = start;
-    const json = (value: object | null | undefined) => (value === null || value === undefined ? null : JSON.stringify(value));
-    this.stmt.start.run(s.runId, s.startedAt, s.startedAt, s.resumed ? 1 : 0, s.outputName, s.outputPath, s.resumeCommand, s.toolVersion, s.registry, json(s.policy), json(s.input));
+    this.stmt.start.run(s.runId, s.startedAt, s.startedAt, s.resumed ? 1 : 0, s.outputName, s.outputPath, s.resumeCommand, s.toolVersion, s.registry);
   }
 
   /** A request the client will send again. */
