@@ -4,6 +4,7 @@
  * the run lock is run-lock.ts; the schema is migrations.ts; the types are types.ts.
  */
 import type { Db } from './types.js';
+import { RunRecords, type RunInputRecord } from './run-record.js';
 import { describeChange, type PreviousResult } from './changes.js';
 import { DepositHistory } from './deposits.js';
 import { GroupCommit } from './group-commit.js';
@@ -11,7 +12,6 @@ import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type Proce
 import { RunRows } from './run-rows.js';
 import { Reviews, type PayeeStanding } from './reviews.js';
 import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
-import { RunRecords, type RunInputRecord } from './run-record.js';
 import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, RunRowRecord, VerifyMode } from './types.js';
 
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
