@@ -31,7 +31,8 @@ test('a run records how it read its input (run_stats.input); the release reads i
   assert.deepEqual(new RunRecords(db).run(runId)!.input, input);
   // The policy as the bank run records it (JSON of the DecisionPolicy; a `source` is taken when there is one).
   const read = recordedPolicy(JSON.stringify({ ...DEFAULT_POLICY, approvals: 2 }), runId);
-  assert.deepEqual([read.source, read.policy.approvals], ['recorded with the run', 2]);
+  assert.deepEqual([read.source, read.policy.approvals], ["the run's own (its --policy file)", 2]);
+  assert.equal(recordedPolicy(JSON.stringify(DEFAULT_POLICY), runId).source, 'default');
   assert.equal(recordedPolicy(JSON.stringify({ source: 'strict.json', ...DEFAULT_POLICY }), runId).source, 'strict.json');
   assert.deepEqual(recordedPolicy(null, runId), { policy: DEFAULT_POLICY, source: 'default (the run recorded none)' });
   assert.throws(() => recordedPolicy('{"holderChanged":"PAY"}', runId), /run 1 recorded a policy this version cannot read/);

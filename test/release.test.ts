@@ -61,7 +61,7 @@ test('release of a CSV with a preamble, ";" and CRLF: the input byte for byte mi
   assert.equal(fs.statSync(path.join(dir, 'payout.csv')).mode & 0o777, 0o600);
   assert.equal(fs.statSync(path.join(dir, 'held.csv')).mode & 0o777, 0o600);
   assert.match(release.stderr, /release of run 1 .*payees\.csv\): 2 payee\(s\) to pay in payout\.csv; left out: 3 on HOLD, 0 to REVIEW/);
-  assert.match(release.stderr, /policy: default/);
+  assert.match(release.stderr, /policy: default.*; approvals needed: 1/);
   assert.equal(release.stdout, 'payout.csv\n');
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
 

@@ -3,7 +3,7 @@
  * (run_rows), decided again with decide() under the run's policy for a payee someone has
  * reviewed since — an acceptance of the holder the run got pays it, a rejection holds it.
  */
-import { decide, DEFAULT_POLICY, parsePolicy, type Decision, type DecisionPolicy, type DecisionReason, type VerifyStatus } from '../decision/index.js';
+import { decide, DEFAULT_POLICY, parsePolicy, samePolicy, type Decision, type DecisionPolicy, type DecisionReason, type VerifyStatus } from '../decision/index.js';
 import { StateFileError } from '../errors.js';
 import type { NameMatchResult } from '../match/verdict.js';
 import { holderChangedIn } from '../state/changes.js';
@@ -49,7 +49,8 @@ export function recordedPolicy(text: string | null, runId: number): { policy: De
   const { source, ...policy } = fields;
   const parsed = parsePolicy(JSON.stringify(policy));
   if (!parsed.ok) throw new StateFileError(`run ${runId} recorded a policy this version cannot read (${parsed.problem}): run the bank command again`);
-  return { policy: parsed.policy, source: typeof source === 'string' ? source : 'recorded with the run' };
+  if (typeof source === 'string') return { policy: parsed.policy, source };
+  return { policy: parsed.policy, source: samePolicy(parsed.policy, DEFAULT_POLICY) ? 'default' : "the run's own (its --policy file)" };
 }
 
 /** Rows read from the state per query. */

@@ -44,6 +44,8 @@ export interface ReleaseSummary {
   runId: number;
   input: string;
   policy: string;
+  /** Different reviewers a payee paid on acceptance needs (the policy's, or --approvals). */
+  approvalsNeeded: number;
   /** Payee rows by decision now. */
   decisions: { PAY: number; REVIEW: number; HOLD: number };
   /** Payees paid on reviewers' acceptances: review ids and reviewers. */
@@ -109,7 +111,7 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
   try {
     checkPaths(options, input);
     exceptions = options.exceptionsPath === undefined ? undefined : openExceptions(options.exceptionsPath, input.file);
-    const summary: ReleaseSummary = { runId: run.id, input: input.inputPath, policy: input.policy.source, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '' };
+    const summary: ReleaseSummary = { runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '' };
     const keep = rowVisitor(summary, exceptions);
     fs.rmSync(temp, { force: true });
     if (isXlsxPath(input.inputPath)) await writeXlsxRelease(input, temp, keep, options.spoolDir);

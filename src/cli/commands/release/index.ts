@@ -14,7 +14,7 @@ function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
   const { PAY, REVIEW, HOLD } = summary.decisions;
   const lines = [
     `release of run ${summary.runId} (${summary.input}): ${PAY} payee(s) to pay in ${flags.output}; left out: ${HOLD} on HOLD, ${REVIEW} to REVIEW${flags.exceptions !== undefined ? ` (in ${flags.exceptions})` : ''}`,
-    `policy: ${summary.policy}`,
+    `policy: ${summary.policy}; approvals needed: ${summary.approvalsNeeded}`,
   ];
   if (summary.approvals.length > 0) {
     lines.push(`paid on reviewers' acceptances: ${summary.approvals.length} payee(s), by ${summary.reviewers.join(', ')} (rows ${summary.approvals.map((a) => a.row).join(', ')})`);
