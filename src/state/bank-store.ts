@@ -4,7 +4,7 @@
  * the run lock is run-lock.ts; the schema is migrations.ts; the types are types.ts.
  */
 import type { Db } from './types.js';
-import { RunRecords, type RunInputRecord } from './run-record.js';
+import type { RunInputRecord } from './run-record.js';
 import { describeChange, type PreviousResult } from './changes.js';
 import { DepositHistory } from './deposits.js';
 import { GroupCommit } from './group-commit.js';
@@ -50,7 +50,6 @@ function toResult(raw: RawResult | undefined): ResultRecord | undefined {
 
 export class BankStore {
   private readonly now: () => number;
-  private readonly runRecords: RunRecords;
   private readonly commits: GroupCommit;
   private readonly lock: RunLock;
   private readonly stats: RunStats;
@@ -61,7 +60,6 @@ export class BankStore {
 
   constructor(db: Db, now: () => number) {
     this.now = now;
-    this.runRecords = new RunRecords(db);
     this.stats = new RunStats(db, now);
     this.commits = new GroupCommit(db, () => this.stats.write());
     this.lock = new RunLock(db, this.commits, now);
@@ -322,7 +320,7 @@ export class BankStore {
   /** How the run reads its input, kept for `vas-verify release` (run_stats.input); after startRunStats. */
   recordRunInput(runId: number, input: RunInputRecord): void {
     this.commits.begin();
-    this.runRecords.recordInput(runId, input);
+    this.stats.recordInput(runId, input);
   }
 
   /** A request the client will send again, and why. */

@@ -5,7 +5,7 @@
  */
 import type { Db, RunRecord } from './types.js';
 
-/** How a run read its input (run_stats.input): the release opens it alike. */
+/** How a run read its input (run_stats.input, written by RunStats.recordInput): the release opens it alike. */
 export interface RunInputRecord {
   /** The input, resolved. */
   path: string;
@@ -45,10 +45,8 @@ export class RunRecords {
   constructor(db: Db) {
     // A state of an older schema read as it is (the audit and the import may read one read-only).
     const policy = hasColumn(db, 'run_stats', 'policy') ? 's.policy' : 'NULL AS policy';
-    const hasInput = hasColumn(db, 'run_stats', 'input');
-    const recorded = `${policy}, ${hasInput ? 's.input' : 'NULL AS input'}`;
+    const recorded = `${policy}, ${hasColumn(db, 'run_stats', 'input') ? 's.input' : 'NULL AS input'}`;
     this.stmt = {
-      recordInput: hasInput ? db.prepare(`UPDATE run_stats SET input = ? WHERE run_id = ?`) : undefined,
       run: db.prepare(
         `SELECT r.id, r.fingerprint, r.mode, r.status, r.total_rows AS totalRows, r.created_at AS createdAt, r.input_name AS inputName, ${recorded}
          FROM runs r LEFT JOIN run_stats s ON s.run_id = r.id WHERE r.id = ?`,
@@ -64,11 +62,6 @@ export class RunRecords {
          FROM run_payees p JOIN results r ON r.id = p.result_id WHERE p.run_id = ? AND p.account = ? AND p.ifsc = ?`,
       ),
     };
-  }
-
-  /** Records how the run read its input (after its run_stats row is written: RunStats.begin). */
-  recordInput(runId: number, input: RunInputRecord): void {
-    this.stmt.recordInput?.run(JSON.stringify(input), runId);
   }
 
   /** The run, with what it recorded for release; undefined when the state has no such run. */
