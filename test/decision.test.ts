@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decide, DEFAULT_POLICY, parseAmount, parsePolicy, verifyReasonCode, type DecisionInput, type DecisionPolicy } from '../src/decision/index.js';
+import { decide, DEFAULT_POLICY, parsePolicy, verifyReasonCode, type DecisionInput, type DecisionPolicy } from '../src/decision/index.js';
+import { parseAmount } from '../src/input/amount.js';
 import { standingOf } from '../src/state/reviews.js';
 import type { ReviewRecord } from '../src/state/types.js';
 import { checkRow } from '../src/pipeline/checks.js';

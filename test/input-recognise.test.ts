@@ -73,7 +73,7 @@ test('recognise: a payee-qualified header beats a bare Account Number, and the r
     ...rowsOf(5, (i) => ['7878780080316316', '100', `Payee ${i}`, 'HDFC0000123', `50100${i}12345`]),
   );
   const choice = new HeaderRecogniser().recognise(records);
-  assert.deepEqual(choice.columns, { account: 4, ifsc: 3, name: 2 });
+  assert.deepEqual(choice.columns, { account: 4, ifsc: 3, name: 2, amount: 1 });
   assert.deepEqual(choice.names, { account: 'Fund Account Number', ifsc: 'Fund Account Ifsc', name: 'Fund Account Name' });
   assert.equal(choice.headerLine, 1);
   const reason = choice.reasons.find((r) => r.startsWith('account number'))!;
@@ -103,7 +103,7 @@ test('recognise: title rows above the header are skipped; the header line is 1-b
   const choice = new HeaderRecogniser().recognise(records);
   assert.equal(choice.headerIndex, 4);
   assert.equal(choice.headerLine, 5);
-  assert.deepEqual(choice.columns, { account: 1, ifsc: 2, name: 0 });
+  assert.deepEqual(choice.columns, { account: 1, ifsc: 2, name: 0, amount: -1 });
   assert.match(choice.reasons[0]!, /header found at line 5; the 4 line\(s\) above it are copied/);
   // --header-row forces it.
   const forced = new HeaderRecogniser({ headerRow: 5 }).recognise(records);
@@ -141,4 +141,15 @@ test('renameClashes: an output column the input already has becomes vas_<name>',
   const { columns, renamed } = renameClashes(['beneficiary_name', 'bank_account_number', 'Verify_Status', 'vas_bank_name', 'bank_name'], ['verify_status', 'beneficiary_name', 'bank_name', 'bank_city']);
   assert.deepEqual(columns, ['vas_verify_status', 'vas_beneficiary_name', 'vas_vas_bank_name', 'bank_city']);
   assert.deepEqual(renamed, { verify_status: 'vas_verify_status', beneficiary_name: 'vas_beneficiary_name', bank_name: 'vas_vas_bank_name' });
+});
+
+test('recognise: the amount column needs a header that names an amount and values that are amounts', () => {
+  const amountOf = (header: string[], cell: (i: number) => string): number | undefined =>
+    new HeaderRecogniser().recognise(lines(header, ...rowsOf(6, (i) => [`Payee ${i}`, `50100${i}12345`, 'HDFC0000123', cell(i), `${9800000000 + i}`]))).columns.amount;
+  assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'Net Pay', 'Mobile'], (i) => `${i},250.50`), 3);
+  assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'राशि', 'Mobile'], (i) => `₹ ${i}00`), 3);
+  assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'Amount (₹)', 'Mobile'], (i) => `Rs. ${i}00/-`), 3);
+  // A header word over values that are not amounts, and numbers under a header that is not an amount's.
+  assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'Amount in words', 'Mobile'], (i) => `${i} thousand rupees`), -1);
+  assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'Employee Code', 'Mobile'], (i) => `${1000 + i}`), -1);
 });

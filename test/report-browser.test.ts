@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { CHROMIUM, openChromium } from './helpers/chromium.js';
+import { parse } from 'csv-parse/sync';
+import { CHROMIUM, openChromium, recordPageEvents } from './helpers/chromium.js';
 import { holderNameFor, startSandbox } from '../src/sandbox/index.js';
 import { ifscRegistry } from '../src/input/ifsc-registry.js';
 import { toolVersion } from '../src/report/index.js';
@@ -76,6 +77,7 @@ test(
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')) as {
       rows: number; statuses: Record<string, number>; nameMatch: Record<string, number>; calls: { pl: number; pd: number };
       retries: Record<string, number>; spend: number; exitCode: number; avoided: Record<string, number>; callsAvoided: number;
+      decisions: Record<'PAY' | 'REVIEW' | 'HOLD', number>;
     };
     const stats = sandbox.stats();
     assert.ok(Object.values(summary.retries).reduce((a, b) => a + b, 0) > 0, `the faults caused retries: ${JSON.stringify(summary.retries)}`);
@@ -106,8 +108,12 @@ test(
     for (const [verdict, n] of Object.entries(summary.nameMatch)) assert.equal(await count('name-chart', verdict), n, `name verdict ${verdict}`);
     const kpi = async (id: string) => Number(((await page.locator(`[data-testid="kpi-${id}"] .v`).textContent()) ?? '').replace(/,/g, ''));
     assert.equal(await kpi('total'), summary.rows);
-    assert.equal(await kpi('verified'), summary.statuses.VERIFIED);
-    assert.equal(await kpi('at-risk'), atRisk);
+    for (const [decision, id] of [['HOLD', 'hold'], ['REVIEW', 'review'], ['PAY', 'pay']] as const) {
+      assert.equal(await kpi(id), summary.decisions[decision], decision);
+      assert.equal(Number(await page.locator(`[data-testid="decisions-${decision}"]`).getAttribute('data-count')), summary.decisions[decision]);
+    }
+    assert.equal(Number(await page.locator('[data-testid="state"]').getAttribute('data-hold')), summary.decisions.HOLD);
+    assert.equal(Number(await page.locator('[data-testid="mismatched-count"]').textContent()), atRisk, 'verified rows whose name does not match');
     assert.equal(await kpi('changed'), 1);
     assert.equal(Number(await page.locator('[data-testid="calls-pl"]').textContent()), summary.calls.pl);
     assert.equal(await page.locator('[data-testid="spend"]').textContent(), summary.spend.toFixed(2));
@@ -174,5 +180,107 @@ test(
     const missing = await runCli(['report', '--state', 'state.sqlite', '--run', '99', '-o', 'x.html'], { cwd: dir });
     assert.equal(missing.code, 2, missing.stderr);
     assert.match(missing.stderr, /run 99 is not in this state file/);
+  },
+);
+
+/** The registry the embedded sandbox answers from: some holders are not the payee the file names. */
+const REGISTRY = [
+  'accountNumber,ifsc,name,status',
+  '100000000012,SBIN0001234,RAVI KUMAR,',
+  '100000000023,SBIN0001234,SURESH PATEL,', // another person: HOLD
+  '100000000034,SBIN0001234,=1+2 EVIL,', // a holder a spreadsheet would run: HOLD, shown as the bank sent it
+  '100000000045,SBIN0001234,A DESAI,', // close, not close enough: REVIEW
+  '100000000056,SBIN0001234,MOHD IRFAN KHAN,', // REVIEW
+  '100000000067,SBIN0001234,,NOT_VERIFIED', // HOLD
+  '100000000078,SBIN0001234,PRIYA SHARMA,',
+];
+
+const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
+
+/** A payout file with a title line above its header: data row n is the file's line n + 2. */
+const PAYOUT = [
+  'Payouts for 26 Nov 2026',
+  'Beneficiary Name,Account Number,IFSC,Amount',
+  'Ravi Kumar,100000000012,SBIN0001234,"1,000"',
+  'Meena Iyer,100000000023,SBIN0001234,"2,500"',
+  `"${HOSTILE_NAME}",100000000034,SBIN0001234,10`,
+  'Anita Desai,100000000045,SBIN0001234,500',
+  'Mohammed Irfan,100000000056,SBIN0001234,700',
+  'Closed Co,100000000067,SBIN0001234,300',
+  'Bad Account,12,SBIN0001234,7',
+  'Priya Sharma,100000000078,SBIN0001234,50',
+];
+
+test(
+  'the report leads with the decision, in headless Chromium: the banner names the held and review payees, their lists come first with the file\'s lines',
+  { skip: CHROMIUM === undefined && !IN_CI ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 },
+  async (t) => {
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, 'registry.csv'), `${REGISTRY.join('\n')}\n`);
+    fs.writeFileSync(path.join(dir, 'payouts.csv'), `${PAYOUT.join('\n')}\n`);
+    const run = await runCli(
+      ['bank', 'payouts.csv', '--sandbox', '--sandbox-accounts', 'registry.csv', '-o', 'out.csv', '--state', 's.sqlite', '--summary', 'summary.json', '--report', 'r.html'],
+      { cwd: dir },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')) as {
+      decisions: Record<string, number>; amounts: { HOLD: number; REVIEW: number } | null;
+    };
+    assert.deepEqual(summary.decisions, { PAY: 2, REVIEW: 2, HOLD: 4 });
+    // What the output says of each row, by the file's line (the output keeps the title line above its header).
+    const records = parse(fs.readFileSync(path.join(dir, 'out.csv')), { bom: true, columns: true, from_line: 2 }) as Array<Record<string, string>>;
+    const out = records.map((r, i): Record<string, string> => ({ ...r, line: String(i + 3) }));
+    const lines = (decision: string) => out.filter((r) => r.decision === decision).map((r) => r.line);
+    assert.deepEqual(lines('HOLD'), ['4', '5', '8', '9']);
+    assert.deepEqual(lines('REVIEW'), ['6', '7']);
+    assert.equal(out.find((r) => r.line === '5')!.beneficiary_name, "'=1+2 EVIL", 'the output neutralised the holder for spreadsheets');
+
+    const context = await openChromium(t);
+    const page = context.pages()[0] ?? (await context.newPage());
+    const events = recordPageEvents(page);
+    const url = pathToFileURL(path.join(dir, 'r.html')).href;
+    await page.goto(url, { waitUntil: 'load' });
+    await page.setViewportSize({ width: 1000, height: 900 });
+
+    const banner = page.locator('[data-testid="state"]');
+    assert.equal(await banner.getAttribute('class'), 'banner hold', 'red while payees are held');
+    assert.equal(await banner.getAttribute('data-finished'), 'true');
+    const headline = summary.amounts
+      ? `4 payees held, 2 to review — ₹ 2,817 held, ₹ 1,200 to review.`
+      : '4 payees held, 2 to review.';
+    if (summary.amounts) assert.deepEqual([summary.amounts.HOLD, summary.amounts.REVIEW], [2817, 1200]);
+    assert.equal(await page.locator('[data-testid="decision"]').innerText(), headline);
+    assert.doesNotMatch(await banner.innerText(), /Finished\./);
+
+    // The held and review lists come first: above the run's facts and every chart.
+    const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!.y;
+    const held = await top('[data-testid="held"]');
+    assert.ok(held < (await top('[data-testid="review"]')));
+    assert.ok((await top('[data-testid="review"]')) < (await top('[data-testid="not-verified"]')));
+    for (const later of ['#run', '[data-testid="status-chart"]', '[data-testid="name-chart"]', '#spend']) assert.ok((await top('[data-testid="not-verified"]')) < (await top(later)), later);
+
+    const column = async (table: string, n: number) => page.locator(`[data-testid="${table}"] tbody tr td:nth-child(${n})`).allInnerTexts();
+    assert.deepEqual(await column('held', 1), lines('HOLD'), 'numbered by the file\'s line');
+    assert.deepEqual(await column('held', 2), ['Meena Iyer', HOSTILE_NAME, 'Closed Co', 'Bad Account'], 'a hostile name is shown as text');
+    assert.deepEqual(await column('held', 3), ['SURESH PATEL', '=1+2 EVIL', '—', '—'], 'the bank\'s holder as it sent it');
+    assert.deepEqual(await column('review', 1), lines('REVIEW'));
+    assert.deepEqual(await column('review', 3), ['A DESAI', 'MOHD IRFAN KHAN']);
+    assert.match((await column('review', 5))[0]!, /NAME CLOSE/);
+    assert.match((await column('review', 6))[0]!, /MODERATE PARTIAL MATCH 70/);
+    if (summary.amounts) assert.deepEqual(await column('held', 7), ['₹ 2,500', '₹ 10', '₹ 300', '₹ 7']);
+    assert.deepEqual(await column('not-verified', 1), ['8', '9']);
+    assert.deepEqual(await column('not-verified', 2), ['Closed Co', 'Bad Account']);
+    const codes = out.filter((r) => r.verify_status === 'NOT_VERIFIED' || r.verify_status === 'INVALID').map((r) => r.verify_reason_code);
+    assert.equal(codes[1], 'ACCOUNT_INVALID');
+    assert.match(codes[0]!, /^ACCOUNT_(NOT_VERIFIED|DORMANT|CLOSED|FROZEN)$/, 'the sandbox\'s remark for a NOT_VERIFIED account, as a code');
+    assert.deepEqual(await column('not-verified', 5), codes, 'each with its verify_reason_code');
+
+    const text = (await page.evaluate('document.body.innerText')) as string;
+    assert.ok(!text.includes("'="), 'no formula-escape artefact on the page');
+    assert.equal((await page.evaluate("document.querySelectorAll('img, script').length")) as number, 0);
+    assert.deepEqual(events, [`request ${url}`], 'nothing runs, nothing is fetched');
+    const shot = path.join(process.env.VAS_REPORT_SCREENSHOT_DIR ?? dir, 'report-decisions.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    t.diagnostic(`screenshot: ${shot}`);
   },
 );

@@ -1,7 +1,7 @@
 /**
  * Every capped list of the report names a command that lists all of it from the enriched CSV
  * (src/report/filter.ts, `vas-verify filter`). A run with a changed holder, deferred accounts and
- * names that do not match, reported with --limit 1 (from the state, where the run recorded its
+ * names that do not match (all held), reported with --limit 1 (from the state, where the run recorded its
  * output's path): each command on the page, run as written, gives exactly the list's rows.
  */
 import assert from 'node:assert/strict';
@@ -30,7 +30,7 @@ test('conditions, shell words and the command', () => {
   assert.deepEqual(parseCondition('name_match=POOR_PARTIAL_MATCH,NO_MATCH').values, new Set(['POOR_PARTIAL_MATCH', 'NO_MATCH']));
   assert.throws(() => parseCondition('verify_status'), /COLUMN=VALUE/);
   for (const word of ['out.csv', 'my file.csv', "it's.csv", 'a;rm -rf x', '$(x)']) assert.deepEqual(shellWords(shellWord(word)), [word]);
-  assert.equal(filterCommand('out dir/p.csv', ['changed_since!=']), "vas-verify filter 'out dir/p.csv' --where 'changed_since!='");
+  assert.equal(filterCommand('out dir/p.csv', ['changed_since!=']), "vas-verify filter 'out dir/p.csv' --where 'changed_since!=' --line");
 });
 
 test('filterRows: a preamble, renamed columns and quoted cells', async (t) => {
@@ -49,6 +49,10 @@ test('filterRows: a preamble, renamed columns and quoted cells', async (t) => {
   const rows = parse(text) as string[][];
   assert.deepEqual(rows.map((r) => r[0]), ['Name', 'A, one', 'C "q"']);
   await assert.rejects(filterRows(file, [parseCondition('nope=1')], () => {}), /no column nope/);
+  // --line: each row led by its line in the file, as the report numbers rows (a quoted cell spans no line here).
+  let numbered = '';
+  await filterRows(file, [parseCondition('verify_status=FAILED')], (chunk) => (numbered += chunk), { line: true });
+  assert.deepEqual((parse(numbered) as string[][]).map((r) => r.slice(0, 2)), [['line', 'Name'], ['3', 'A, one'], ['5', 'C "q"']]);
 });
 
 test('each capped list of a rebuilt report names a command that gives all of its rows', { timeout: 120_000 }, async (t) => {
@@ -75,7 +79,8 @@ test('each capped list of a rebuilt report names a command that gives all of its
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
   const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
   const lists = [...html.matchAll(/…and (\d+) more (payee|row)\(s\)\.[^<]*<code class="cmd" data-testid="filter">([^<]+)<\/code>/g)];
-  assert.equal(lists.length, 3, 'changed holders, deferred and paid at risk are cut short');
+  assert.equal(lists.length, 3, 'the held list, changed holders and deferred are cut short');
+  assert.ok(lists.some(([, , , encoded]) => encoded!.includes('--where decision=HOLD')), 'the held list names its filter by decision');
   const output = parse(fs.readFileSync(path.join(dir, 'res', 'night 2.csv'))) as string[][];
   for (const [, more, unit, encoded] of lists) {
     const command = unescapeHtml(encoded!);
@@ -83,7 +88,11 @@ test('each capped list of a rebuilt report names a command that gives all of its
     assert.deepEqual(words.slice(0, 3), ['vas-verify', 'filter', 'res/night 2.csv'], command);
     const listed = await runCli(words.slice(1), { cwd: dir });
     assert.equal(listed.code, 0, listed.stderr);
-    const got = (parse(listed.stdout) as string[][]).slice(1);
+    const [header, ...numbered] = parse(listed.stdout) as string[][];
+    assert.equal(header![0], 'line', 'each row led by its line');
+    // Each row is the output's row at that line (the file has no preamble and no multi-line cell: line n is record n).
+    for (const row of numbered) assert.deepEqual(row.slice(1), output[Number(row[0]) - 1], command);
+    const got = numbered.map((row) => row.slice(1));
     const total = Number(more) + 1;
     if (unit === 'row') {
       assert.equal(got.length, total, command);

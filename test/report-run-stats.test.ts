@@ -216,6 +216,8 @@ test('a schema-4 state file: its run is reported without a record; a run upgrade
   assert.match(oldPage, /kept no run record/);
   assert.match(oldPage, /Exit code<\/dt><dd>not recorded/);
   assert.match(oldPage, /data-finished="true"/);
+  assert.match(oldPage, /<div class="banner ok" data-testid="state" data-finished="true"><b>Finished\.<\/b>/, 'a state without decisions: the banner as before');
+  assert.doesNotMatch(oldPage, /id="decisions"/, 'and no decision section');
 
   const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--report', 'new.html'], { cwd: dir });
   assert.equal(r.code, 3, r.stderr);
@@ -224,8 +226,12 @@ test('a schema-4 state file: its run is reported without a record; a run upgrade
   assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
   assert.equal(readRecordedRun(db, 1), null, 'the old run has no record');
   assert.equal(readRecordedRun(db, 2)!.exitCode, 3);
-  assert.match(fs.readFileSync(path.join(dir, 'new.html'), 'utf8'), /<b data-testid="exit-code">3<\/b>/);
+  const newPage = fs.readFileSync(path.join(dir, 'new.html'), 'utf8');
+  assert.match(newPage, /<b data-testid="exit-code">3<\/b>/);
+  assert.match(newPage, /id="decisions"/, 'the upgraded state keeps the new run\'s decisions');
   const again = await runCli(['report', '--state', 's.sqlite', '--run', '1', '-o', 'old2.html'], { cwd: dir });
   assert.equal(again.code, 0, again.stderr);
-  assert.match(fs.readFileSync(path.join(dir, 'old2.html'), 'utf8'), /kept no run record/);
+  const oldAgain = fs.readFileSync(path.join(dir, 'old2.html'), 'utf8');
+  assert.match(oldAgain, /kept no run record/);
+  assert.doesNotMatch(oldAgain, /id="decisions"/, 'the old run has no decisions in the upgraded state either');
 });

@@ -95,10 +95,10 @@ function printSample(file: string): void {
     return (value.length > width ? `${value.slice(0, width - 1)}…` : value).padEnd(width);
   };
   process.stdout.write('\nA few rows of the output:\n');
-  process.stdout.write(`${cut('Payee Name', 26)} ${cut('status', 13)} ${cut('beneficiary_name', 26)} ${cut('name_match', 23)} ${cut('source', 9)} reason\n`);
+  process.stdout.write(`${cut('Payee Name', 26)} ${cut('status', 13)} ${cut('beneficiary_name', 26)} ${cut('name_match', 23)} ${cut('decision', 8)} decision_reason\n`);
   for (const row of picked.slice(0, 14)) {
     process.stdout.write(
-      `${cut(row['Payee Name'], 26)} ${cut(row.verify_status, 13)} ${cut(row.beneficiary_name, 26)} ${cut(row.name_match, 23)} ${cut(row.verify_source, 9)} ${cut(row.verify_reason, 60).trimEnd()}\n`,
+      `${cut(row['Payee Name'], 26)} ${cut(row.verify_status, 13)} ${cut(row.beneficiary_name, 26)} ${cut(row.name_match, 23)} ${cut(row.decision, 8)} ${cut(row.decision_reason, 24).trimEnd()}\n`,
     );
   }
 }

@@ -12,9 +12,9 @@ import { registerFilterCommand } from './commands/filter/options.js';
 import { registerIfscCommand } from './commands/ifsc/options.js';
 import { registerNameMatchCommand } from './commands/name-match/options.js';
 import { registerReportCommand } from './commands/report/options.js';
+import { registerReviewCommand } from './commands/review/options.js';
 import { registerReleaseCommand } from './commands/release/options.js';
 import { registerAuditCommand } from './commands/audit/options.js';
-import { registerReviewImportCommand } from './commands/review/import-options.js'; // TEMPORARY: until the review command lands
 import { registerSandboxCommand } from './commands/sandbox/options.js';
 import { EXIT, reportError } from './exit.js';
 import { createCommandIo, type CommandContext, type GlobalFlags, type MainIo } from './io.js';
@@ -50,12 +50,12 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   parser = registerNameMatchCommand(parser, context(() => import('./commands/name-match/index.js')));
   parser = registerReportCommand(parser, context(() => import('./commands/report/index.js')));
   parser = registerFilterCommand(parser, context(() => import('./commands/filter/index.js')));
+  parser = registerReviewCommand(parser, context(() => import('./commands/review/index.js')));
   parser = registerDocsCommands(parser, context(() => import('./commands/docs/index.js')));
   parser = registerReleaseCommand(parser, context(() => import('./commands/release/index.js')));
   parser = registerAuditCommand(parser, context(() => import('./commands/audit/index.js')));
-  parser = registerReviewImportCommand(parser, context(() => import('./commands/review/import.js'))); // TEMPORARY: until the review command lands
   parser = parser
-    .demandCommand(1, 'name a command: audit, bank, docs, filter, ifsc, name-match, release, report or sandbox')
+    .demandCommand(1, 'name a command: audit, bank, docs, filter, ifsc, name-match, release, report, review or sandbox')
     .strict()
     .recommendCommands()
     .help()

@@ -78,3 +78,37 @@ export const VERIFY_REASON_CODES = [
   'NOT_A_PAYEE',
 ] as const;
 export type VerifyReasonCode = (typeof VERIFY_REASON_CODES)[number];
+
+/** Each decision_reason in a few words, for people (the report, the review page). */
+export const DECISION_REASON_MEANING: Readonly<Record<DecisionReason, string>> = {
+  NAME_MATCH: 'the holder is the payee',
+  NAME_CLOSE: "the holder's name is close to the payee's, not close enough to pay",
+  NAME_MISMATCH: "the holder's name is not the payee's",
+  NO_NAME_TO_CHECK: 'no name to compare (the file or the bank gave none)',
+  HOLDER_CHANGED: 'the holder or the account differs from an earlier check',
+  ACCOUNT_INVALID: 'the account number or IFSC is wrong',
+  ACCOUNT_NOT_VERIFIED: 'the bank could not verify the account',
+  NOT_FINAL: 'no answer yet: continue the run',
+  NOT_A_PAYEE: 'a blank, total or note row',
+  REVIEW_ACCEPTED: 'a person accepted this holder',
+  REVIEW_REJECTED: 'a person rejected this payee',
+  AWAITING_APPROVAL: 'accepted by fewer reviewers than the policy asks',
+};
+
+/** Each verify_reason_code in a few words, for rows whose reason text the state does not keep (local checks). */
+export const VERIFY_REASON_CODE_MEANING: Readonly<Record<VerifyReasonCode, string>> = {
+  OK: 'verified',
+  ACCOUNT_INVALID: 'the account number is not 9–18 digits, or the bank said it is invalid',
+  ACCOUNT_DAMAGED: 'a spreadsheet damaged the account number (1.23457E+11: digits lost)',
+  IFSC_INVALID: 'the IFSC is malformed, or the bank said so',
+  BANK_UNKNOWN: "the IFSC's bank code is not in the IFSC registry",
+  ROW_MALFORMED: 'the row has more or fewer fields than the header',
+  ACCOUNT_NOT_VERIFIED: 'the bank did not verify the account',
+  ACCOUNT_DORMANT: 'the account is dormant',
+  ACCOUNT_CLOSED: 'the account is closed',
+  ACCOUNT_FROZEN: 'the account is frozen',
+  DAILY_LIMIT: "the account's daily verification limit is spent: asked again after midnight IST",
+  UPSTREAM_FAILURE: 'the service failed after retries',
+  ANSWER_LOST: "a penny-drop's answer was lost: a rupee may have moved",
+  NOT_A_PAYEE: 'a blank, total or note row',
+};

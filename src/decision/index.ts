@@ -3,4 +3,4 @@ export * from './codes.js';
 export { decide, payeeCheckOf, type DecisionInput, type RowDecision, type ReviewStanding, type VerifyStatus } from './decide.js';
 export { DEFAULT_POLICY, parsePolicy, samePolicy, type DecisionPolicy } from './policy.js';
 export { verifyReasonCode } from './reason-code.js';
-export { parseAmount } from './amount.js';
+

@@ -38,7 +38,7 @@ export interface InputSummary {
   file: string;
   /** 1-based line (for .xlsx: row) of the header. */
   headerLine: number;
-  columns: { account: string; ifsc: string; name: string | null };
+  columns: { account: string; ifsc: string; name: string | null; amount?: string | null | undefined };
   /** What decided each column: its header, its content, both, or a flag. */
   columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null };
   /** Output columns written under another name because the input has one of that name. */
@@ -136,7 +136,9 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
 }
 
 function inputSummary(file: string, choice: HeaderChoice): InputSummary {
-  return { file, headerLine: choice.headerLine, columns: choice.names, columnChoice: choice.decidedBy, renamed: {} };
+  const amount = choice.columns.amount ?? -1;
+  const columns = amount >= 0 ? { ...choice.names, amount: choice.header[amount] ?? null } : choice.names;
+  return { file, headerLine: choice.headerLine, columns, columnChoice: choice.decidedBy, renamed: {} };
 }
 
 /** In a workbook of several sheets, a sheet whose columns are not found may be the wrong sheet: the message lists them and `--sheet`. */

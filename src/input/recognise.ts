@@ -4,6 +4,7 @@
  * file and returns its choice with the reasons, or throws a ColumnError that says what to do.
  * Modelled on fast-csv's HeaderTransformer: one small class, one job, tested alone.
  */
+import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
 import { headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
 
@@ -18,6 +19,8 @@ export interface ColumnMap {
   ifsc: number;
   /** -1 when the file has no name column (name matching is then left out). */
   name: number;
+  /** The amount to pay each payee; -1 when the file has none (the summary then adds no amounts). */
+  amount?: number | undefined;
 }
 
 /** A record as the readers give it: its fields and the 1-based line where it starts. */
@@ -135,6 +138,26 @@ export function payeeCells(fields: readonly string[], columns: ColumnMap): { acc
   return splitCombined(account) ?? { account, ifsc: '' };
 }
 
+/**
+ * The amount column: a header that names an amount and values that are amounts (`1,23,456.78`,
+ * `₹ 500`, `Rs. 500/-`) in at least SHAPE_SHARE of the sampled rows; the first such column that
+ * is not the account, IFSC or name. -1 when there is none: no header word alone decides it.
+ */
+function chooseAmount(header: readonly string[], sample: readonly SourceRecord[], taken: readonly number[]): number {
+  return header.findIndex((text, index) => {
+    if (taken.includes(index) || !(isAmountHeader(headerKey(text)) || text.includes('₹'))) return false;
+    let values = 0;
+    let amounts = 0;
+    for (const record of sample) {
+      const value = cellOf(record.fields, index);
+      if (value === '') continue;
+      values += 1;
+      if (parseAmount(value) !== undefined) amounts += 1;
+    }
+    return values > 0 && amounts >= values * SHAPE_SHARE;
+  });
+}
+
 /** What a column's first values look like. */
 interface ColumnStats {
   /** Non-empty values. */
@@ -227,13 +250,15 @@ export class HeaderRecogniser {
     const missing = (['account', 'ifsc'] as const).filter((role) => !(role === 'account' ? account : ifsc));
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
     this.checkContent(account!, ifsc!, name, sample);
+    const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1]);
+    if (amount >= 0) reasons.push(`amount: column ${amount + 1} "${header[amount]}" (its header names an amount and its values are amounts)`);
     const line = records[headerIndex]!.line;
     reasons.unshift(`header found at line ${line}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
     return {
       headerIndex,
       headerLine: line,
       header,
-      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1 },
+      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, amount },
       names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null },
       decidedBy: { account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null },
       reasons,

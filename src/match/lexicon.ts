@@ -172,6 +172,12 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
       ['bhatt', ['bhat']],
       ['vikas', ['vikash']],
       ['srivastava', ['shrivastava', 'srivastav', 'shrivastav', 'shrivastwa', 'srivastwa']],
+      // The East's and the South's written forms of common names (Bengali, Assamese, Odia and
+      // Tamil spellings write s for sh and e or o for a): the lexicon attests each spelling, so
+      // only a list makes them one name — where Das / Dash or Shah / Sah stay two.
+      ['ghosh', ['ghose']],
+      ['tiwari', ['tewari', 'tiwary', 'tewary']],
+      ['ashok', ['asok', 'asoke']],
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );

@@ -18,7 +18,7 @@
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
-import { areListedVariants, isAttestedName, isFemaleName } from './name-lexicon.js';
+import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
@@ -57,7 +57,10 @@ const PAIRING_RULES: Readonly<Record<PairHow, string>> = {
 
 function pairingRule(how: PairHow, expected: string, actual: string): string {
   if (how !== 'typo') return PAIRING_RULES[how];
-  return `typo model: ${typoBetween(expected, actual) ?? 'dropped-letter'}`;
+  const kind = typoBetween(expected, actual) ?? 'dropped-letter';
+  // Both attested, yet a slip: say the frequency that decided it.
+  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${SLIP_RATIO} times as frequent)`;
+  return `typo model: ${kind}`;
 }
 
 /** How one side was read; `transliterated` is the Latin reading of a name in an Indian script. */
@@ -227,8 +230,15 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   }
   const vowel = trailingVowel(x.key, y.key);
   const byVowel = vowel === null ? null : trailingVowelSimilarity(x, y, vowel, surname);
-  // Another gender's form is another person, whatever a variant list or the lexicon says.
-  if (byVowel?.how === 'gender-differs') return byVowel;
+  // Another gender's form is another person, whatever a variant list or the lexicon says — when
+  // the ending is written (Vimal / Vimala), not made by the key's folds (Anusha / ANUSHS) or by a
+  // slip of the typo model (Kalpana / KALPAAN); those go on to the lexicon and the typo model.
+  const slip = typoBetween(x.text, y.text) !== null && trailingVowel(x.text, y.text) === null;
+  // A transliteration keeps the inherent a after two consonants (सुपर्ण: suparna, नरेन्द्र:
+  // narendra): against the same letters without it, that a is the script's, not a feminine -a.
+  const [shorter, longer] = x.text.length < y.text.length ? [x, y] : [y, x];
+  if (longer.fromScript === true && longer.text === `${shorter.text}a` && /[^aeiou]{2}a$/.test(longer.text)) return { sim: 1, how: 'transliteration' };
+  if (byVowel?.how === 'gender-differs' && trailingVowel(x.spelling, y.spelling) !== null && !slip) return byVowel;
   if (isListedVariant(x, y)) {
     // A short form (Md, Mohd, Kr) is no name of its own; Puja / Pooja are two spellings.
     const short = x.text.length <= y.text.length ? x.text : y.text;
@@ -240,8 +250,12 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // the lexicon lists both spellings.
   const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
   if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
-  if (isAttestedName(x.text) && isAttestedName(y.text)) return { sim: 0, how: 'both-names' };
-  if (typoBetween(x.text, y.text) !== null) return { sim: TYPO_SIMILARITY, how: 'typo' };
+  const typo = typoBetween(x.text, y.text) !== null;
+  // A word read from an Indian script is a transliteration's guess at the Latin letters (ज़ / ज
+  // both read j): that the guess is also a name says nothing; the keys below decide, at most GOOD.
+  const guessed = x.fromScript === true || y.fromScript === true;
+  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text))) return { sim: 0, how: 'both-names' };
+  if (typo) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
   if (byVowel !== null) return byVowel;
   if (KNOWN.has(x.key) && KNOWN.has(y.key)) return { sim: 0, how: 'known-names-differ' };
@@ -689,11 +703,12 @@ function truncatedScore(expected: ParsedName, actual: ParsedName, actualRaw: str
   if (actualRaw.trim().length < MIN_TRUNCATED_LENGTH || cut.length >= expected.core.length || !expected.core.startsWith(cut)) return -1;
   const visible = cut.split(' ');
   const visibleWords = visible.filter((w) => w.length >= 2).length;
-  // A cut that ends on another whole name (ABHILASHA cut to ABHILASH, CHANDRANI to CHANDRAN)
-  // shows a different person's name, not a hidden part of this one.
+  // A cut one letter short of the word, on another whole name (ABHILASHA cut to ABHILASH,
+  // CHANDRANI to CHANDRAN), shows the other gender's form, another person's name; a longer
+  // hidden tail (KRISHNASWAMY cut to KRISHNA) is what a field width does.
   const last = visible.at(-1) ?? '';
   const whole = expected.core.split(' ')[visible.length - 1] ?? '';
-  if (last !== whole && isAttestedName(last) && isAttestedName(whole)) return -1;
+  if (last !== whole && whole.length - last.length === 1 && isAttestedName(last) && isAttestedName(whole)) return -1;
   // Only a legal form was cut (… ENTERPRISES PRI): nothing that says which firm is hidden.
   const named = expected.holders[0]?.tokens.map((t) => t.text).join(' ') ?? '';
   if (expected.entity === 'business' && named !== '' && cut.includes(named)) return 95;

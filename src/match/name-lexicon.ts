@@ -25,6 +25,8 @@ interface Entry {
 }
 
 let lexicon: ReadonlyMap<string, Entry> | null = null;
+/** Most names are in no variant group: one shared empty list for them. */
+const NO_GROUPS: readonly number[] = [];
 
 function load(): ReadonlyMap<string, Entry> {
   if (lexicon !== null) return lexicon;
@@ -33,7 +35,7 @@ function load(): ReadonlyMap<string, Entry> {
   for (const line of text.split('\n')) {
     const [name, given, surname, listed, sex, groups] = line.split('\t');
     if (name === undefined || name === '') continue;
-    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1', sex: sex ?? '', groups: groups === undefined ? [] : groups.split(',').map(Number) });
+    map.set(name, { given: Number(given), surname: Number(surname), listed: listed === '1', sex: sex ?? '', groups: groups === undefined ? NO_GROUPS : groups.split(',').map(Number) });
   }
   lexicon = map;
   return map;
@@ -62,6 +64,25 @@ export function isFemaleName(word: string): boolean {
 export function nameFrequency(word: string): number {
   const entry = load().get(word);
   return entry === undefined ? 0 : entry.given + entry.surname;
+}
+
+/**
+ * How many times more frequent the common spelling must be before an unlisted rare spelling one
+ * slip from it is read as that slip (SHRMA beside SHARMA) rather than as a second name.
+ */
+export const SLIP_RATIO = 30;
+
+/**
+ * Whether one of two attested words is most likely a slip of the other: no curated list names
+ * the rarer one, and the other is at least SLIP_RATIO times as frequent. Frequency sources hold
+ * their own typing slips (SHRMA twice beside SHARMA 427 times); a rare name the lists know, or
+ * two names of like frequency (Khan / Khanna are both surnames), stay two names.
+ */
+export function isRareBeside(a: string, b: string): boolean {
+  const [ea, eb] = [load().get(a), load().get(b)];
+  if (ea === undefined || eb === undefined) return false;
+  const [rare, common] = ea.given + ea.surname <= eb.given + eb.surname ? [ea, eb] : [eb, ea];
+  return !rare.listed && common.given + common.surname >= SLIP_RATIO * Math.max(1, rare.given + rare.surname);
 }
 
 /** Number of names in the lexicon (for the README and tests). */

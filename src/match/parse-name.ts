@@ -14,6 +14,7 @@ import {
   FILLERS,
   GENERATIONS,
   HONORIFICS,
+  KNOWN_NAMES,
   LEGAL_FORMS,
   RESPECT_SUFFIXES,
   STOP_WORDS,
@@ -37,6 +38,8 @@ export interface NameToken {
   readonly aliased: boolean;
   /** Position among the holder's tokens. */
   readonly index: number;
+  /** Read from an Indian script: the Latin letters are a transliteration's guess, not a spelling. */
+  readonly fromScript?: boolean;
 }
 
 export interface Holder {
@@ -98,7 +101,11 @@ function splitRelation(text: string): { main: string; relation: ParsedName['rela
   return { main, relation: { marker: match[0].trim(), relative } };
 }
 
+/** Lower-case letters, digits and single spaces only: most names, read without any rewriting. */
+const PLAIN_WORDS = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
+
 function words(text: string): string[] {
+  if (PLAIN_WORDS.test(text)) return text.split(' ');
   return text
     .replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ')
     .replace(/&/g, ' & ')
@@ -134,8 +141,15 @@ function isDescriptor(w: string): boolean {
   return BUSINESS_DESCRIPTORS.has(w) || BUSINESS_DESCRIPTORS.has(singular) || BUSINESS_DESCRIPTORS.has(`${w}s`) || DESCRIPTOR_SPELLINGS.has(w);
 }
 
+/**
+ * Lines of business that are also common surnames (Mandal: a society, and a Bengali surname).
+ * Alone they mark no firm (Somnath Mandal is a person); beside another firm word they do
+ * (Mahila Mandal Samiti), and in a person's name they are name words.
+ */
+const SURNAME_DESCRIPTORS: ReadonlySet<string> = new Set(KNOWN_NAMES.filter((w) => isDescriptor(w)));
+
 function looksLikeFirm(list: readonly string[]): boolean {
-  return list.some((w) => LEGAL_FORMS.has(w) || isDescriptor(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w));
+  return list.some((w) => !SURNAME_DESCRIPTORS.has(w) && (LEGAL_FORMS.has(w) || isDescriptor(w) || FIRM_WORDS.has(w) || SPACED_LEGAL.has(w)));
 }
 
 /**
@@ -161,7 +175,7 @@ function makeToken(text: string, index: number, isFirm: boolean): NameToken {
 function readToken(text: string, index: number, isFirm: boolean): NameToken {
   if (text.length === 1) return { text, key: text, spelling: text, kind: 'initial', aliased: false, index };
   const singular = text.length > 4 && text.endsWith('s') ? text.slice(0, -1) : text;
-  if (isDescriptor(text)) {
+  if (isDescriptor(text) && (isFirm || !SURNAME_DESCRIPTORS.has(text))) {
     // Chemical / Chemicals, Polymer / Polymers: one key for both.
     const spelled = DESCRIPTOR_SPELLINGS.get(text) ?? (BUSINESS_DESCRIPTORS.has(text) ? text : BUSINESS_DESCRIPTORS.has(`${text}s`) ? `${text}s` : singular);
     const key = spelled.length > 4 && spelled.endsWith('s') ? spelled.slice(0, -1) : spelled;
@@ -182,7 +196,7 @@ interface Collected {
   respect: string[];
 }
 
-function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected): Holder {
+function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean): Holder {
   let rest = [...list];
   // Titles come first, possibly several ("Mr. Dr."); only there, since several are also names.
   let title: string | null = null;
@@ -236,7 +250,7 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
     }
     kept.push(w);
   }
-  const tokens = kept.map((w, i) => makeToken(w, i, isFirm));
+  const tokens = kept.map((w, i) => (fromScript ? { ...makeToken(w, i, isFirm), fromScript } : makeToken(w, i, isFirm)));
   return { tokens, generation, title };
 }
 
@@ -244,9 +258,12 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
 export function parseName(raw: string): ParsedName {
   // Before the Unicode fold, which would split vowel signs such as Bengali ৌ into two.
   const script = hasIndicScript(raw) ? fold(transliterateIndic(raw.normalize('NFC'))) : null;
-  const folded = (script ?? fold(raw))
-    .replace(/\(\s*i\s*\)/g, ' india ')
-    .replace(/\bhindu\s+undivided\s+family\b/g, ' huf ');
+  let folded = script ?? fold(raw);
+  if (folded.includes('(')) folded = folded.replace(/\(\s*i\s*\)/g, ' india ');
+  // Legal forms spelled out, read as their abbreviations (looked for only when the words are there).
+  if (folded.includes('hindu')) folded = folded.replace(/\bhindu\s+undivided\s+family\b/g, ' huf ');
+  if (folded.includes('liability')) folded = folded.replace(/\blimited\s+liability\s+partnership\b/g, ' llp ');
+  if (folded.includes('person')) folded = folded.replace(/\bone\s+person\s+company\b/g, ' opc ');
   const { main: withMs, relation } = splitRelation(folded);
   // M/s (messrs) before the holder split, whose "/" would cut it in two.
   const main = withMs.replace(/\bm\s*\/\s*s\b\.?/g, ' messrs ');
@@ -267,9 +284,9 @@ export function parseName(raw: string): ParsedName {
   // Bounded work whatever the input: a real name has a few holders of a few words each.
   const holders = parts
     .slice(0, MAX_HOLDERS)
-    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected))
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null))
     .filter((h) => h.tokens.length > 0);
-  const plain = folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+  const plain = PLAIN_WORDS.test(folded) ? folded : folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');
   while (plainWords.length > 1 && HONORIFICS.has(plainWords[0] as string)) plainWords.shift();
   const core = plainWords.join(' ');

@@ -48,6 +48,23 @@ function letter(match: string, aspirated: string | undefined): string {
 
 /** The phonetic key of one lower-case ASCII word. */
 export function toPhoneticKey(word: string): string {
+  const cached = KEY_CACHE.get(word);
+  if (cached !== undefined) return cached;
+  const key = phoneticKeyOf(word);
+  if (KEY_CACHE.size >= KEY_CACHE_SIZE) KEY_CACHE.clear();
+  KEY_CACHE.set(word, key);
+  return key;
+}
+
+/**
+ * Keys already taken, by word: the matcher asks for the keys of the same words and of the same
+ * words joined (Raj + Kumar) pair after pair. A key is a pure function of the word, so the cache
+ * changes no answer; it is bounded and emptied when full.
+ */
+const KEY_CACHE = new Map<string, string>();
+const KEY_CACHE_SIZE = 50_000;
+
+function phoneticKeyOf(word: string): string {
   let w = /^[a-z]+$/.test(word) ? word : word.replace(/[^a-z]/g, '');
   if (w.length === 0) return w;
   w = w.replace(/([^aeiou])\1+/g, '$1');
@@ -178,7 +195,7 @@ function differsByInnerSchwa(short: string, long: string): boolean {
 /**
  * Whether two words are one name spelled two ways by the rules above, or by the schwa: an inner
  * a written or not between consonants (Bhardwaj / Bharadwaj), or a final a after two consonants
- * (Dutt / Dutta, Gupt / Gupta) where `finalA` allows it — on surnames; on given names a final
+ * (Dutt / Dutta, Gupt / Gupta, never Gupte / Gupta) where `finalA` allows it — on surnames; on given names a final
  * -a may be the feminine form (Laksh / Laksha). Never a final a after one consonant: Khan /
  * Khanna, Sen / Sena, Chetan / Chetana are two names.
  */
@@ -191,6 +208,8 @@ export function isSpellingVariant(a: string, b: string, finalA: boolean): boolea
   if (!finalA) return false;
   // sh is one consonant (Amish / Amisha is not a cluster).
   const [la, lb] = [spellLetters(a).replace(/sh/g, 'S'), spellLetters(b).replace(/sh/g, 'S')];
-  const [s, l] = la.length < lb.length ? [la, lb] : [lb, la];
-  return l === `${s}a` && /[^aeiou]{2}$/.test(s);
+  const [s, l, written] = la.length < lb.length ? [la, lb, a] : [lb, la, b];
+  // The shorter word must end on its consonants as written: a final -e is a written vowel, not a
+  // schwa left out (Gupte / Gupta are two surnames).
+  return l === `${s}a` && /[^aeiou]{2}$/.test(s) && !/[aeiou]$/.test(written);
 }

@@ -88,3 +88,23 @@ function removeStaleTemps(target: string, isAlive: (pid: number) => boolean): vo
   removeLeftovers(path.dirname(target), (name) => (name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : undefined), isAlive);
 }
 
+
+/**
+ * Copies a finished output to `outputPath` (a finished run re-emitted unchanged): into a temporary
+ * file beside it, mode 0600, then renamed into place, as every output is. Nothing to do when
+ * `outputPath` is that file.
+ */
+export function copyOutput(from: string, outputPath: string, isAlive: (pid: number) => boolean = () => true): void {
+  const target = path.resolve(outputPath);
+  if (target === path.resolve(from)) return;
+  removeStaleTemps(target, isAlive);
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  try {
+    fs.copyFileSync(from, temp);
+    fs.chmodSync(temp, 0o600);
+    fs.renameSync(temp, target);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw new OutputError(`cannot write ${outputPath}: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -22,3 +22,26 @@ export function parseDuration(text: string, what: string): number {
   if (!match) throw new UsageError(`${what}: "${text}" is not a duration: use a number and a unit, e.g. 30d, 12h, 15m, 30s`);
   return Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** A date for people in India: "26 Nov 2026" (IST). */
+export function formatIstDate(ms: number): string {
+  const d = new Date(ms + IST_OFFSET_MS);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** A time for people in India: "26 Nov 2026, 00:00 IST" (files keep ISO-8601 UTC). */
+export function formatIst(ms: number): string {
+  const d = new Date(ms + IST_OFFSET_MS);
+  return `${formatIstDate(ms)}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} IST`;
+}
+
+/** A duration for people: "7d", "36h", "90m" (the largest whole unit). */
+export function formatDurationShort(ms: number): string {
+  for (const [unit, size] of [['d', DAY_MS], ['h', 3600_000], ['m', 60_000], ['s', 1000]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}

@@ -2,7 +2,7 @@
  * The report's figures from the state (src/state/report-reader.ts, which owns the SQL), with
  * every account number and long digit run masked to its last four before the page sees it.
  */
-import { readRunAggregates as readFromState, type RunAggregates } from '../state/report-reader.js';
+import { readRunAggregates as readFromState, type CappedList, type DecisionRow, type RunAggregates, type RunDecisions } from '../state/report-reader.js';
 import type { Db } from '../state/types.js';
 import { maskAccountNumber, maskLongDigits } from './escape.js';
 
@@ -22,5 +22,14 @@ export function readRunAggregates(db: Db, runId: number, listCap: number): RunAg
     failed: maskItems(raw.failed, (a) => ({ reason: maskLongDigits(a.reason) })),
     unconfirmed: maskItems(raw.unconfirmed, (a) => ({ reason: maskLongDigits(a.reason) })),
     topReasons: raw.topReasons.map((r) => ({ reason: maskLongDigits(r.reason), count: r.count })),
+    decisions: raw.decisions && maskDecisions(raw.decisions),
   };
+}
+
+function maskDecisions(d: RunDecisions): RunDecisions {
+  const mask = (list: CappedList<DecisionRow>): CappedList<DecisionRow> => ({
+    total: list.total,
+    items: list.items.map((r) => ({ ...r, account: r.account === null ? null : maskAccountNumber(r.account), reason: r.reason === null ? null : maskLongDigits(r.reason) })),
+  });
+  return { ...d, held: mask(d.held), review: mask(d.review), notVerified: mask(d.notVerified), mismatchedPaid: mask(d.mismatchedPaid) };
 }

@@ -39,7 +39,7 @@ export interface BuildOptions {
   prices?: { pl: number; pd: number } | undefined;
   /** Why the run's own enriched file was not read (it was replaced by a later run's), when it was not. */
   outputNote?: string | undefined;
-  /** Rows paid at risk, read from the run's enriched CSV. */
+  /** VERIFIED rows whose name does not match, read from the enriched CSV of a run that kept no decisions in the state. */
   atRisk?: CappedList<AtRiskRow> | undefined;
   /** Rows by name verdict, read from the run's enriched CSV (the run's own counts win). */
   nameMatch?: Record<string, number> | undefined;
@@ -88,7 +88,7 @@ function isFinished(agg: RunAggregates, known: Known | undefined): boolean {
   return agg.run.totalRows !== null && !stoppedEarly && p.PENDING + p.IN_FLIGHT + p.DEFERRED + p.FAILED + p.UNCONFIRMED === 0;
 }
 
-function notesFor(known: Known | undefined, nameMatch: Record<string, number> | null, options: BuildOptions, retriesKnown: boolean): string[] {
+function notesFor(known: Known | undefined, nameMatch: Record<string, number> | null, options: BuildOptions, retriesKnown: boolean, decided: boolean): string[] {
   const notes: string[] = [];
   if (!known) {
     notes.push(
@@ -96,8 +96,8 @@ function notesFor(known: Known | undefined, nameMatch: Record<string, number> | 
     );
   }
   if (options.outputNote) notes.push(options.outputNote);
-  else if (nameMatch === null || options.atRisk === undefined) {
-    notes.push('The rows paid at risk are read from the run\'s enriched CSV, which was not found (give it with --csv).');
+  else if (!decided && (nameMatch === null || options.atRisk === undefined)) {
+    notes.push('This run kept no decisions in the state: its verified rows whose name does not match are read from its enriched CSV, which was not found (give it with --csv).');
   }
   if (!retriesKnown) notes.push('Retries over time are not recorded for this run.');
   return notes;
@@ -118,7 +118,7 @@ export function buildReport(agg: RunAggregates, options: BuildOptions): RunRepor
   const { unit, statuses } = statusCounts(agg, known);
   const calls = known ? { ...known.calls } : agg.calls;
   const amount = known ? known.spend : options.prices ? calls.pl * options.prices.pl + calls.pd * options.prices.pd : null;
-  const nameMatch = known && Object.keys(known.nameMatch).length > 0 ? known.nameMatch : options.nameMatch ?? (known ? known.nameMatch : null);
+  const nameMatch = known && Object.keys(known.nameMatch).length > 0 ? known.nameMatch : options.nameMatch ?? agg.decisions?.nameMatch ?? (known ? known.nameMatch : null);
   const retries = options.retries ? { ...options.retries.byCause } : agg.recorded && !options.summary ? { ...agg.recorded.retries } : null;
   const retryBins = options.retries
     ? binTimes(options.retries.times, agg.timeline.start, agg.timeline.binMs, agg.timeline.bins.length)
@@ -137,17 +137,24 @@ export function buildReport(agg: RunAggregates, options: BuildOptions): RunRepor
     statuses,
     payeeStatuses: agg.payeeStatuses,
     nameMatch,
-    atRisk: options.atRisk ?? null,
+    atRisk: agg.decisions ? null : options.atRisk ?? null,
+    decisions: agg.decisions,
     changedHolders: agg.changedHolders,
     action: { deferred: agg.deferred, failed: agg.failed, unconfirmed: agg.unconfirmed, notReached: agg.payeeStatuses.PENDING + agg.payeeStatuses.IN_FLIGHT },
-    spend: { calls, amount, avoided: known ? { ...known.avoided } : null, reused: agg.reused },
+    spend: { calls, amount, run: wholeRun(agg), avoided: known ? { ...known.avoided } : null, reused: agg.reused },
     retries,
     retryBins,
     activity: agg.activity,
     timeline: { binMs: agg.timeline.binMs, bins: agg.timeline.bins },
     topReasons: agg.topReasons,
-    notes: notesFor(known, nameMatch, options, retryBins !== null),
+    notes: notesFor(known, nameMatch, options, retryBins !== null, agg.decisions !== null),
   };
+}
+
+/** Calls and spend of every invocation of the run, where the state records them. */
+function wholeRun(agg: RunAggregates): RunReport['spend']['run'] {
+  const r = agg.recorded;
+  return r?.run ? { calls: { ...r.run.calls }, amount: r.run.spend, invocations: r.invocations } : null;
 }
 
 function binTimes(times: readonly number[], start: number, binMs: number, count: number): number[] {

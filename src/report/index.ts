@@ -1,7 +1,8 @@
 /**
- * The HTML run report (docs/ARCHITECTURE.md, "Layout", src/report/; --report): aggregates from the state, the run's own
- * summary when there is one, the enriched CSV for name verdicts, rendered to one page written
- * mode 0600 (it holds payee names).
+ * The HTML run report (docs/ARCHITECTURE.md, "Layout", src/report/; --report): aggregates from the state — each payee
+ * row's decision among them — and the run's own summary when there is one, rendered to one page
+ * written mode 0600 (it holds payee names). A run that kept no decisions (before schema 7) is read
+ * with its enriched CSV too, for its name verdicts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,10 @@ export interface WriteReportOptions extends Omit<BuildOptions, 'atRisk' | 'nameM
   db: Db;
   runId: number;
   reportPath: string;
-  /** The run's enriched CSV, read for name verdicts and the rows paid at risk; default: the output the run recorded, when it ran to its end. */
+  /**
+   * The run's enriched CSV, read for name verdicts and the verified rows whose name does not match, for a run that kept no
+   * decisions in the state (before schema 7); default: the output the run recorded, when it ran to its end.
+   */
   csvPath?: string | undefined;
   columns?: ColumnOverrides | undefined;
   listCap?: number | undefined;
@@ -47,7 +51,7 @@ function outputToScan(options: WriteReportOptions, recorded: RecordedRun | null)
   const current = now ? JSON.stringify({ ...now, mtimeNs: String(now.mtimeNs) }) : null;
   if (recorded.outputFile !== null && current === recorded.outputFile) return { path: recorded.outputPath };
   return {
-    note: `The file this run wrote, ${recorded.outputPath}, ${now ? 'has been replaced since (a later run writing the same -o)' : 'is gone'}: its rows are not this run's, so the rows paid at risk are not listed (give this run's own file with --csv).`,
+    note: `The file this run wrote, ${recorded.outputPath}, ${now ? 'has been replaced since (a later run writing the same -o)' : 'is gone'}: its rows are not this run's, so the verified rows whose name does not match are not listed (give this run's own file with --csv).`,
   };
 }
 
@@ -55,7 +59,8 @@ function outputToScan(options: WriteReportOptions, recorded: RecordedRun | null)
 export async function writeRunReport(options: WriteReportOptions): Promise<{ bytes: number }> {
   const listCap = options.listCap ?? DEFAULT_LIST_CAP;
   const aggregates = readRunAggregates(options.db, options.runId, listCap);
-  const { path: csvPath, note: outputNote } = outputToScan(options, aggregates.recorded);
+  // A run that kept its decisions in the state is reported from the state alone; an older one, from its enriched file too.
+  const { path: csvPath, note: outputNote } = aggregates.decisions ? {} : outputToScan(options, aggregates.recorded);
   const scan = csvPath && fs.existsSync(csvPath) ? await scanOutput(csvPath, listCap, options.columns) : undefined;
   const report = buildReport(aggregates, {
     ...options,

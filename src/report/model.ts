@@ -3,8 +3,8 @@
  * and, when the report is written at the end of a run, from the summary that run returned.
  * Pure data, no I/O: render.ts turns it into the page.
  */
-import type { ActionItem, ActivityBin, CappedList, ChangedHolder, RecordedRun, ReportStatus, RunInfo, TimeBin } from '../state/report-reader.js';
-export type { ActionItem, ActivityBin, CappedList, ChangedHolder, PayeeRef, RecordedRun, ReportStatus, RunInfo, TimeBin } from '../state/report-reader.js';
+import type { ActionItem, ActivityBin, CappedList, ChangedHolder, RecordedRun, ReportStatus, RunDecisions, RunInfo, TimeBin } from '../state/report-reader.js';
+export type { ActionItem, ActivityBin, CappedList, ChangedHolder, DecisionAmounts, DecisionRow, PayeeRef, RecordedRun, ReportStatus, RunDecisions, RunInfo, TimeBin } from '../state/report-reader.js';
 export { REPORT_STATUSES } from '../state/report-reader.js';
 
 export const NAME_VERDICTS = ['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH', 'POOR_PARTIAL_MATCH', 'NO_MATCH'] as const;
@@ -12,6 +12,7 @@ export const NAME_VERDICTS = ['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH', 'MODERATE_PA
 /** Most entries of a list the page shows; the rest are counted and named by a CSV filter. Default 50. */
 export const DEFAULT_LIST_CAP = 50;
 
+/** A VERIFIED row whose holder's name does not match, read from the enriched file (a run before decisions were kept). */
 export interface AtRiskRow {
   /** Line of the output CSV (= the input line). */
   line: number;
@@ -60,8 +61,10 @@ export interface RunReport {
   payeeStatuses: Record<ReportStatus, number>;
   /** Rows by name verdict; null when not known (the state keeps no payee names). */
   nameMatch: Record<string, number> | null;
-  /** VERIFIED rows whose name verdict is POOR_PARTIAL_MATCH or NO_MATCH; null when not known. */
+  /** VERIFIED rows whose name verdict is POOR_PARTIAL_MATCH or NO_MATCH, from the enriched file; null when not known or when `decisions` lists them. */
   atRisk: CappedList<AtRiskRow> | null;
+  /** Each payee row's decision, from the state; null for a run before decisions were kept (the page then has no decision lists). */
+  decisions: RunDecisions | null;
   changedHolders: CappedList<ChangedHolder>;
   action: {
     deferred: CappedList<ActionItem>;
@@ -71,9 +74,12 @@ export interface RunReport {
     notReached: number;
   };
   spend: {
+    /** Calls of the last invocation. */
     calls: { pl: number; pd: number };
-    /** Estimated spend, when the prices are known. */
+    /** Estimated spend of the last invocation, when the prices are known. */
     amount: number | null;
+    /** Calls and spend of the whole run (every invocation); null when the state does not record them. */
+    run: { calls: { pl: number; pd: number }; amount: number; invocations: number } | null;
     /** Calls not made, by reason; null when not known (rebuilt from the state). */
     avoided: Record<string, number> | null;
     /** Payees answered from an earlier result (--reuse). */

@@ -1,15 +1,26 @@
 /**
  * The run's enriched file (CSV or .xlsx, read through src/output/read.ts), read once for what the
  * state does not keep: the payee name of the file and the name-match verdict of each row. Gives
- * the rows paid at risk (VERIFIED, but the holder's name is a POOR_PARTIAL_MATCH or NO_MATCH) and
- * the counts by verdict.
+ * the verified rows whose name does not match (the holder's name is a POOR_PARTIAL_MATCH or NO_MATCH) and
+ * the counts by verdict. A run that keeps its decisions in the state (schema 7) is reported from
+ * the state alone: this scan serves the runs before it.
  */
+import { neutralise } from '../pipeline/columns.js';
 import { readOutputRecords } from '../output/read.js';
 import { resolveColumns, type ColumnOverrides } from '../input/recognise.js';
 import { maskAccountNumber } from './escape.js';
 import type { AtRiskRow, CappedList } from './model.js';
 
 export const AT_RISK_VERDICTS: ReadonlySet<string> = new Set(['POOR_PARTIAL_MATCH', 'NO_MATCH']);
+
+/**
+ * A cell of the tool's own columns as the bank sent it: the output neutralised it for spreadsheets
+ * (`'=1+2`), the page shows text, escaped. The quote goes only where neutralise put it — where
+ * neutralising the rest gives the cell back — so a value that itself starts with a quote keeps it.
+ */
+export function asSent(cell: string): string {
+  return cell.startsWith("'") && neutralise(cell.slice(1)) === cell ? cell.slice(1) : cell;
+}
 
 /** Records searched for the output's header (the input's header is found within its first 20 lines). */
 const HEADER_SEARCH_RECORDS = 25;
@@ -29,7 +40,7 @@ interface Columns {
   name: number;
 }
 
-/** Finds the output's header and its columns, then counts verdicts and keeps the rows paid at risk. */
+/** Finds the output's header and its columns, then counts verdicts and keeps the verified rows whose name does not match. */
 class VerdictCounter {
   private col: Columns | undefined;
   private records = 0;
@@ -91,7 +102,7 @@ class VerdictCounter {
       account: maskAccountNumber(cell(col.account)),
       ifsc: cell(col.ifsc).trim().toUpperCase(),
       expectedName: cell(col.name),
-      beneficiaryName: cell(col.beneficiary),
+      beneficiaryName: asSent(cell(col.beneficiary)),
       verdict,
       score: cell(col.score),
     });

@@ -5,8 +5,13 @@
  * the input or the API goes through escapeHtml.
  */
 import { escapeCut, escapeHtml, isolate } from './escape.js';
-import { filterCommand, LIST_FILTERS } from './filter.js';
+import { LIST_FILTERS } from './filter.js';
+import { formatClock, formatCount, formatDate, formatDuration, formatMoney, formatTime } from './format.js';
+import { dl, lineCell, rest, table } from './html-parts.js';
 import { NAME_VERDICTS, type ActionItem, type CappedList, type ReportStatus, type RunReport } from './model.js';
+import { decisionBanner, decisionSection, mismatchPart } from './render-decisions.js';
+
+export { formatCount, formatDuration, formatTime } from './format.js';
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -56,31 +61,6 @@ const EXIT_MEANING: Record<number, string> = {
   2: 'usage or input error',
   3: 'some rows are not final: re-run with --resume later',
 };
-
-const numberFormat = new Intl.NumberFormat('en-IN');
-const moneyFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const IST_OFFSET_MS = 330 * 60_000;
-
-export function formatCount(n: number): string {
-  return numberFormat.format(n);
-}
-
-/** `2026-11-23 09:40 UTC (15:10 IST)`: the tool's times are UTC, the team's clock is IST. */
-export function formatTime(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  const utc = new Date(ms).toISOString();
-  const ist = new Date(ms + IST_OFFSET_MS).toISOString();
-  return `${utc.slice(0, 10)} ${utc.slice(11, 19)} UTC (${ist.slice(0, 10) === utc.slice(0, 10) ? '' : `${ist.slice(5, 10)} `}${ist.slice(11, 16)} IST)`;
-}
-
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '—';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${s} s`;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h > 0 ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
-}
 
 function binLabel(binMs: number): string {
   if (binMs % 86_400_000 === 0) return `${binMs / 86_400_000} d`;
@@ -168,8 +148,8 @@ function timeChart(testid: string, title: string, report: RunReport, stacked: re
   const first = bins[0];
   const last = bins[bins.length - 1];
   if (first && last) {
-    parts.push(`<text x="${left}" y="${height - 6}" class="axis">${escapeHtml(formatTime(first.start).slice(11, 20))}</text>`);
-    parts.push(`<text x="${width - 10}" y="${height - 6}" text-anchor="end" class="axis">${escapeHtml(formatTime(last.start + report.timeline.binMs).slice(11, 20))}</text>`);
+    parts.push(`<text x="${left}" y="${height - 6}" class="axis">${escapeHtml(formatClock(first.start))}</text>`);
+    parts.push(`<text x="${width - 10}" y="${height - 6}" text-anchor="end" class="axis">${escapeHtml(formatClock(last.start + report.timeline.binMs))}</text>`);
   }
   const legend = [...stacked, ...(line ? [line] : [])]
     .map((s) => `<span class="key"><i style="background:${s.colour}"></i>${escapeHtml(s.label)} ${formatCount(s.values.reduce((a, b) => a + b, 0))}</span>`)
@@ -179,35 +159,13 @@ function timeChart(testid: string, title: string, report: RunReport, stacked: re
 
 // ---- tables ----
 
-function table(testid: string, head: readonly string[], rows: readonly string[][]): string {
-  const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('');
-  return `<div class="scroll"><table data-testid="${escapeHtml(testid)}"><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></div>`;
-}
-
-/**
- * "…and N more": the count of the rest, and the command that lists them all from the enriched
- * CSV. Lists of payees give every row of each (its duplicates too); the at-risk list is of rows.
- */
-function rest<T>(list: CappedList<T>, where: readonly string[], output: string | null, unit: 'rows' | 'payees' = 'payees'): string {
-  const more = list.total - list.items.length;
-  if (more <= 0) return '';
-  const command = filterCommand(output, where);
-  const what = unit === 'rows' ? `${formatCount(more)} more row(s). All of them:` : `${formatCount(more)} more payee(s). All their rows, duplicates included:`;
-  return `<p class="more">…and ${what} <code class="cmd" data-testid="filter">${escapeHtml(command)}</code></p>`;
-}
-
-function rowCell(row: number): string {
-  return `<span class="mono">${row}</span>`;
-}
-
-function payeeCells(item: { row: number; account: string; ifsc: string }): string[] {
-  return [rowCell(item.row), `<span class="mono">${escapeHtml(item.account)}</span>`, `<span class="mono">${escapeHtml(item.ifsc)}</span>`];
+function payeeCells(item: { row: number; line: number | null; account: string; ifsc: string }): string[] {
+  return [lineCell(item.line, item.row), `<span class="mono">${escapeHtml(item.account)}</span>`, `<span class="mono">${escapeHtml(item.ifsc)}</span>`];
 }
 
 function actionTable(testid: string, list: CappedList<ActionItem>, extra: (item: ActionItem) => string[], head: readonly string[]): string {
   if (list.total === 0) return '';
-  return table(testid, ['Row', 'Account', 'IFSC', ...head], list.items.map((item) => [...payeeCells(item), ...extra(item)]));
+  return table(testid, ['Line', 'Account', 'IFSC', ...head], list.items.map((item) => [...payeeCells(item), ...extra(item)]));
 }
 
 // ---- the page, one section at a time ----
@@ -222,10 +180,19 @@ function unfinishedWhy(report: RunReport): string {
   return `${formatCount(p.DEFERRED + p.FAILED + p.UNCONFIRMED)} payee(s) are not final yet (deferred, failed or unconfirmed).`;
 }
 
+function unfinishedText(report: RunReport): string {
+  return `<b>Unfinished.</b> ${unfinishedWhy(report)} Continue with <code class="cmd">${escapeHtml(report.resumeCommand)}</code>`;
+}
+
+/**
+ * The banner names what to do (render-decisions.ts). A run before decisions were kept says only
+ * whether it is finished.
+ */
 function banner(report: RunReport): string {
+  if (report.decisions) return decisionBanner(report, report.decisions, unfinishedText(report));
   return report.finished
     ? `<div class="banner ok" data-testid="state" data-finished="true"><b>Finished.</b> Every row is final.</div>`
-    : `<div class="banner warn" data-testid="state" data-finished="false"><b>Unfinished.</b> ${unfinishedWhy(report)} Continue with <code class="cmd">${escapeHtml(report.resumeCommand)}</code></div>`;
+    : `<div class="banner warn" data-testid="state" data-finished="false">${unfinishedText(report)}</div>`;
 }
 
 function needAction(report: RunReport): number {
@@ -233,17 +200,34 @@ function needAction(report: RunReport): number {
   return p.DEFERRED + p.FAILED + p.UNCONFIRMED;
 }
 
+interface Kpi {
+  label: string;
+  value: number | null;
+  id: string;
+  cls: string;
+}
+
 function kpis(report: RunReport): string {
   const { statuses } = report;
   const action = needAction(report);
-  const atRisk = report.atRisk?.total ?? null;
   const changed = report.changedHolders.total;
+  const d = report.decisions;
+  const bad = (n: number | null) => ((n ?? 0) > 0 ? 'bad' : '');
+  const figures: Kpi[] = d
+    ? [
+      { label: 'Held', value: d.decisions.HOLD, id: 'hold', cls: bad(d.decisions.HOLD) },
+      { label: 'To review', value: d.decisions.REVIEW, id: 'review', cls: d.decisions.REVIEW > 0 ? 'warn' : '' },
+      { label: 'Pay', value: d.decisions.PAY, id: 'pay', cls: 'good' },
+    ]
+    : [
+      { label: 'Verified', value: statuses.VERIFIED, id: 'verified', cls: 'good' },
+      { label: 'Verified, name does not match', value: report.atRisk?.total ?? null, id: 'at-risk', cls: bad(report.atRisk?.total ?? null) },
+    ];
   return [
     { label: report.statusUnit === 'rows' ? 'Rows' : 'Payees', value: Object.values(statuses).reduce((a, b) => a + b, 0), id: 'total', cls: '' },
-    { label: 'Verified', value: statuses.VERIFIED, id: 'verified', cls: 'good' },
-    { label: 'Need a person', value: action, id: 'action', cls: action > 0 ? 'bad' : '' },
-    { label: 'Paid at risk', value: atRisk, id: 'at-risk', cls: (atRisk ?? 0) > 0 ? 'bad' : '' },
-    { label: 'Holder changed', value: changed, id: 'changed', cls: changed > 0 ? 'bad' : '' },
+    ...figures,
+    { label: 'Holder changed', value: changed, id: 'changed', cls: bad(changed) },
+    { label: 'No final answer', value: action, id: 'action', cls: bad(action) },
   ]
     .map((k) => `<div class="kpi ${k.cls}" data-testid="kpi-${k.id}"><div class="v">${k.value === null ? '—' : formatCount(k.value)}</div><div class="l">${escapeHtml(k.label)}</div></div>`)
     .join('');
@@ -301,13 +285,15 @@ ${barChart('status-chart', bars, `${noun} by status`)}
 <ul class="legend-list">${legend}</ul></section>`;
 }
 
+/** Verified rows whose name does not match: from the decisions where the state keeps them, else from the enriched file. */
 function atRiskPart(report: RunReport): string {
+  if (report.decisions) return mismatchPart(report, report.decisions);
   const list = report.atRisk;
   if (!list) return '';
-  const head = `<h3 id="at-risk">Paid at risk: VERIFIED, but the name does not match <span class="count" data-testid="at-risk-count">${formatCount(list.total)}</span></h3>`;
+  const head = `<h3 id="at-risk">Verified, name does not match <span class="count" data-testid="at-risk-count">${formatCount(list.total)}</span></h3>`;
   if (list.total === 0) return `${head}<p class="muted">None: every verified account's holder matches the payee name well enough.</p>`;
   const rows = list.items.map((a) => [
-    rowCell(a.line), `<span class="mono">${escapeHtml(a.account)}</span>`, `<span class="mono">${escapeHtml(a.ifsc)}</span>`,
+    lineCell(a.line, a.line), `<span class="mono">${escapeHtml(a.account)}</span>`, `<span class="mono">${escapeHtml(a.ifsc)}</span>`,
     isolate(escapeCut(a.expectedName, 80)), isolate(escapeCut(a.beneficiaryName, 80)), `<span class="tag v-${escapeHtml(a.verdict)}">${escapeHtml(a.verdict.replace(/_/g, ' '))}</span>`, escapeHtml(a.score),
   ]);
   return `${head}<p>The account exists, but the bank's holder is not the payee the file names. Check these before paying.</p>`
@@ -328,10 +314,10 @@ function changedSection(report: RunReport): string {
   const body = changed.total === 0
     ? `<p class="muted">No holder or status changed since an earlier check of the same account.</p>`
     : `<p>An account whose holder changed since it was last checked is the classic sign of a hijacked payee: confirm with the payee through a known channel before paying.</p>`
-      + table('changed', ['Row', 'Account', 'IFSC', 'Before', 'After'], changed.items.map((c) => [
+      + table('changed', ['Line', 'Account', 'IFSC', 'Before', 'After'], changed.items.map((c) => [
         ...payeeCells(c),
-        `${isolate(escapeCut(c.beforeName ?? '—', 80))}<br><small>${escapeHtml(c.beforeStatus ?? '')} · ${escapeHtml(formatTime(c.beforeAt).slice(0, 10))}</small>`,
-        `<b>${isolate(escapeCut(c.afterName ?? '—', 80))}</b><br><small>${escapeHtml(c.afterStatus)} · ${escapeHtml(formatTime(c.afterAt).slice(0, 10))}</small>`,
+        `${isolate(escapeCut(c.beforeName ?? '—', 80))}<br><small>${escapeHtml(c.beforeStatus ?? '')} · ${escapeHtml(formatDate(c.beforeAt))}</small>`,
+        `<b>${isolate(escapeCut(c.afterName ?? '—', 80))}</b><br><small>${escapeHtml(c.afterStatus)} · ${escapeHtml(formatDate(c.afterAt))}</small>`,
       ]))
       + rest(changed, LIST_FILTERS.changed, report.outputName);
   return `<section id="changed"><h2>Holder changed since an earlier check <span class="count" data-testid="changed-count">${formatCount(changed.total)}</span></h2>${body}</section>`;
@@ -360,20 +346,31 @@ function actionParts(report: RunReport): string[] {
   return parts;
 }
 
+/** Calls and spend: of the whole run (every invocation) where the state records it, and of the last invocation. */
+function spendTable(report: RunReport): string {
+  const s = report.spend;
+  const spend = (amount: number | null, id: string) => (amount === null ? 'not known (prices not given)' : `<span data-testid="${id}">${formatMoney(amount)}</span>`);
+  const row = (label: string, calls: { pl: number; pd: number }, amount: number | null, prefix: string) => [
+    escapeHtml(label), `<span data-testid="${prefix}calls-pl">${formatCount(calls.pl)}</span>`, `<span data-testid="${prefix}calls-pd">${formatCount(calls.pd)}</span>`, spend(amount, `${prefix}spend`),
+  ];
+  const rows: string[][] = [];
+  if (s.run) rows.push(row(`Whole run (${s.run.invocations === 1 ? 'one invocation' : `every invocation: ${formatCount(s.run.invocations)}`})`, s.run.calls, s.run.amount, 'run-'));
+  const single = report.invocation?.resumed === false;
+  rows.push(row(single && !s.run ? 'The run (one invocation)' : 'Last invocation', s.calls, s.amount, ''));
+  const untold = !s.run && !single ? '<p class="muted small">The whole run\'s calls and spend, over every invocation, are not recorded for this run: these are its last invocation\'s.</p>' : '';
+  return table('spend-table', ['', 'Penny-less calls', 'Penny-drop calls', 'Estimated spend'], rows) + untold;
+}
+
 function spendSection(report: RunReport): string {
   const s = report.spend;
   const avoidedTotal = s.avoided ? Object.values(s.avoided).reduce((x, y) => x + y, 0) : null;
   const facts: Array<[string, string]> = [
-    ['Penny-less calls', `<span data-testid="calls-pl">${formatCount(s.calls.pl)}</span>`],
-    ['Penny-drop calls', `<span data-testid="calls-pd">${formatCount(s.calls.pd)}</span>`],
-    ['Estimated spend', s.amount === null ? 'not known (prices not given)' : `<span data-testid="spend">${moneyFormat.format(s.amount)}</span>`],
-    ['Calls avoided', avoidedTotal === null ? `not recorded in the state; ${formatCount(s.reused)} payee(s) reused an earlier result` : `<span data-testid="avoided">${formatCount(avoidedTotal)}</span>`],
+    ['Calls avoided', avoidedTotal === null ? `not recorded in the state; ${formatCount(s.reused)} payee(s) reused an earlier result` : `<span data-testid="avoided">${formatCount(avoidedTotal)}</span>${report.invocation?.resumed ? ' (the last invocation)' : ''}`],
   ];
   const chart = s.avoided
     ? barChart('avoided-chart', Object.entries(s.avoided).map(([k, v]) => ({ key: k, label: AVOIDED_LABELS[k] ?? k, value: v, colour: '#5b8def' })), 'Calls avoided by reason')
     : '';
-  const note = report.invocation?.resumed ? '<p class="muted small">Calls, spend and calls avoided are of the last invocation of the run.</p>' : '';
-  return `<section id="spend"><h2>Spend and calls avoided</h2>${dl(facts)}${chart}${note}</section>`;
+  return `<section id="spend"><h2>Spend and calls avoided</h2>${spendTable(report)}${dl(facts)}${chart}</section>`;
 }
 
 function outcomesChart(report: RunReport): string {
@@ -424,10 +421,6 @@ function reasonsSection(report: RunReport): string {
   return `<section id="reasons"><h2>Top reasons</h2>${body}</section>`;
 }
 
-function dl(facts: Array<[string, string]>): string {
-  return `<dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
-}
-
 function footer(report: RunReport): string {
   const notes = report.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
   return `<footer>
@@ -464,15 +457,17 @@ ${banner(report)}
 </header>
 <section class="kpis">${kpis(report)}</section>
 
+${report.decisions ? decisionSection(report, report.decisions) : ''}
+
+${changedSection(report)}
+
+<section id="action"><h2>No final answer yet</h2><p class="muted">Line = the line of the input file; duplicates of a payee share its outcome.</p>${actionParts(report).join('\n')}</section>
+
 <section id="run"><h2>The run</h2>${dl(runFacts(report))}</section>
 
 ${statusSection(report)}
 
 <section id="names"><h2>Name match</h2>${nameSection(report)}</section>
-
-${changedSection(report)}
-
-<section id="action"><h2>Needs a person</h2><p class="muted">Row = the data row in the input (1 is the first row under the header); duplicates of a payee share its outcome.</p>${actionParts(report).join('\n')}</section>
 
 ${spendSection(report)}
 
@@ -501,11 +496,13 @@ section{background:#fff;border:1px solid #e1e6ec;border-radius:10px;padding:16px
 .banner{border-radius:8px;padding:10px 14px;margin:.6rem 0}
 .banner.ok{background:#e7f5ec;border:1px solid #a6d8b8}
 .banner.warn{background:#fff4e0;border:1px solid #f0c47a}
+.banner.hold{background:#fdecec;border:1px solid #eba3a3}
+.banner p{margin:.15rem 0}.banner .headline{font-size:1.15rem;font-weight:650}
 .kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:10px;background:none;border:0;padding:0}
 .kpi{background:#fff;border:1px solid #e1e6ec;border-radius:10px;padding:12px 14px}
 .kpi .v{font-size:1.6rem;font-weight:650;font-variant-numeric:tabular-nums}
 .kpi .l{color:#5b6675;font-size:.85rem}
-.kpi.good .v{color:#1a7f4b}.kpi.bad .v{color:#c62828}
+.kpi.good .v{color:#1a7f4b}.kpi.bad .v{color:#c62828}.kpi.warn .v{color:#b26a00}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
 .facts dt{color:#5b6675}.facts dd{margin:0;word-break:break-word}
 .chart{width:100%;height:auto;display:block;max-width:760px}
@@ -527,7 +524,10 @@ code.cmd{display:inline-block;background:#1c2430;color:#f4f6f9;padding:2px 7px;b
 .muted{color:#5b6675}
 .more{font-size:.85rem;color:#3b4654}
 .tag{display:inline-block;border-radius:4px;padding:0 5px;font-size:.78rem;font-weight:600;color:#fff;background:#6b7280;white-space:nowrap}
-.tag.v-NO_MATCH{background:#c62828}.tag.v-POOR_PARTIAL_MATCH{background:#e06c2c}
+.tag.v-NO_MATCH{background:#c62828}.tag.v-POOR_PARTIAL_MATCH{background:#e06c2c}.tag.v-MODERATE_PARTIAL_MATCH{background:#b88a12}
+.tag.v-DIRECT_MATCH,.tag.v-GOOD_PARTIAL_MATCH,.tag.d-PAY,.tag.d-NAME_MATCH,.tag.d-REVIEW_ACCEPTED{background:#1a7f4b}
+.tag.d-HOLD,.tag.d-NAME_MISMATCH,.tag.d-HOLDER_CHANGED,.tag.d-REVIEW_REJECTED,.tag.d-ACCOUNT_INVALID,.tag.d-ACCOUNT_NOT_VERIFIED{background:#c62828}
+.tag.d-REVIEW,.tag.d-NAME_CLOSE,.tag.d-NO_NAME_TO_CHECK,.tag.d-AWAITING_APPROVAL{background:#b26a00}.tag.d-NOT_FINAL{background:#2f6fca}
 footer{font-size:.8rem;color:#5b6675;margin-top:18px}
 .notes{padding-left:1.1rem}
 @media (max-width:600px){main{padding:12px 10px 30px}section{padding:12px}.facts{grid-template-columns:1fr}.facts dt{font-weight:600;margin-top:4px}h1{font-size:1.2rem}}

@@ -7,16 +7,8 @@ import { AuditTrail } from '../state/audit.js';
 import { Reviews } from '../state/reviews.js';
 import type { Db, ReviewRecord } from '../state/types.js';
 
-export interface PersonDecision {
-  account: string;
-  ifsc: string;
-  /** The bank's holder name the reviewer saw and decided on. */
-  holder: string;
-  verdict: 'ACCEPTED' | 'REJECTED';
-  reviewer: string;
-  note: string | null;
-  runId: number | null;
-  row: number | null;
+/** A person's decision: a review (src/state/types.ts) and where it was made, with the evidence the reviewer saw. */
+export interface PersonDecision extends Omit<ReviewRecord, 'id' | 'at'> {
   /** Where it was made: `page` or `import`. */
   via: 'page' | 'import';
   /** The evidence the reviewer saw (name verdict, decision reason, request id, matcher version, …), kept in the audit entry. */
@@ -27,15 +19,13 @@ export interface PersonDecision {
 export function recordPersonDecision(db: Db, decision: PersonDecision, at: number): number {
   const reviews = new Reviews(db);
   const audit = new AuditTrail(db);
-  const record: Omit<ReviewRecord, 'id'> = {
-    account: decision.account, ifsc: decision.ifsc, holder: decision.holder, verdict: decision.verdict,
-    reviewer: decision.reviewer, note: decision.note, runId: decision.runId, row: decision.row, at,
-  };
+  const { via, evidence, ...review } = decision;
+  const record: Omit<ReviewRecord, 'id'> = { ...review, at };
   return db.transaction(() => {
     const id = reviews.add(record);
     audit.append(at, decision.runId, 'review', {
       review: id, account: decision.account, ifsc: decision.ifsc, holder: decision.holder, verdict: decision.verdict,
-      reviewer: decision.reviewer, note: decision.note, row: decision.row, via: decision.via, evidence: decision.evidence ?? {},
+      reviewer: decision.reviewer, note: decision.note, row: decision.row, via, evidence: evidence ?? {},
     });
     return id;
   }).immediate();

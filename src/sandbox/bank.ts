@@ -9,7 +9,7 @@ import {
 import { envelopeError, errorIn200, success, type Exchange, type Responder } from './exchange.js';
 import { parseJson } from './http-util.js';
 import { ifscDetailsFor } from './ifsc.js';
-import type { DailyQuota } from './quotas.js';
+import { istDay, type DailyQuota } from './quotas.js';
 import type { Registry, RegistryEntry } from './registry.js';
 import { buildBankResult, planBankRequest } from './scenarios.js';
 import type { SandboxCounters } from './stats.js';
@@ -37,6 +37,9 @@ export class Attempts {
 export interface BankDeps {
   readonly seed: number;
   readonly registry: Registry;
+  /** The payee file's names by account (options.ts `payeeNames`), or null. */
+  readonly payeeNames: ReadonlyMap<string, string> | null;
+  readonly now: () => number;
   readonly attempts: Attempts;
   readonly daily: DailyQuota;
   readonly counters: SandboxCounters;
@@ -75,7 +78,8 @@ export class BankHandler {
     }
 
     const entry: RegistryEntry | undefined = this.deps.registry.find(accountNumber, ifscNumber);
-    const result: BankResult = buildBankResult({ accountNumber, ifscDetails, isPennyDrop, entry, seed: this.deps.seed });
+    const payeeName = this.deps.payeeNames?.get(accountNumber);
+    const result: BankResult = buildBankResult({ accountNumber, ifscDetails, isPennyDrop, entry, seed: this.deps.seed, payeeName, istDay: istDay(this.deps.now()) });
     // The rupee moves as soon as the request is processed, whatever happens to the answer.
     if (isPennyDrop) this.deps.counters.countDeposit(accountNumber);
 

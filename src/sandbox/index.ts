@@ -13,6 +13,7 @@ export {
 } from './options.js';
 export { loadRegistry, type RegistryEntry } from './registry.js';
 export { holderNameFor, personFor, type Person } from './data/names.js';
+export { bankStyleHolder, payeeHolder, holderShare, CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE, type HolderShare } from './bank-style.js';
 export { ifscDetailsFor, IFSC_PATTERN } from './ifsc.js';
 export { BANKS, type Bank } from './data/banks.js';
 export { PLACES, type Place } from './data/places.js';

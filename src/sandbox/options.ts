@@ -37,6 +37,13 @@ export interface SandboxOptions {
   seed?: number | undefined;
   /** Registry: CSV path (accountNumber,ifsc,name[,status]) or entries; default none. */
   accounts?: string | readonly RegistryEntry[] | undefined;
+  /**
+   * The payee file's names by account number (`bank --sandbox` without `--sandbox-accounts`): an
+   * account the registry does not know answers its payee's name written as a bank prints it,
+   * with the documented shares of different and changing holders (bank-style.ts). Default none:
+   * generated holders.
+   */
+  payeeNames?: ReadonlyMap<string, string> | undefined;
   /** Document-locker sessions approve themselves after this many ms; default: never. */
   autoAuthorizeMs?: number | undefined;
   /** Document-locker session lifetime in seconds from creation; default 600. */
@@ -69,6 +76,7 @@ export interface ResolvedOptions {
   readonly faultRate: number;
   readonly faults: readonly FaultKind[];
   readonly seed: number;
+  readonly payeeNames: ReadonlyMap<string, string> | null;
   readonly autoAuthorizeMs: number | null;
   readonly sessionTtlSeconds: number;
   readonly now: () => number;
@@ -122,7 +130,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
 
   return {
     port, host, token, client, tokenTtlSeconds, latency, rateLimit, dailyLimit, faultRate,
-    faults: [...faults], seed, autoAuthorizeMs, sessionTtlSeconds, now: options.now ?? Date.now,
+    faults: [...faults], seed, payeeNames: options.payeeNames ?? null, autoAuthorizeMs, sessionTtlSeconds, now: options.now ?? Date.now,
   };
 }
 

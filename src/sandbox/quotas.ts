@@ -3,6 +3,11 @@
 const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000; // Asia/Kolkata has no DST
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Days since the epoch in Asia/Kolkata: the day daily limits and changing holders count by. */
+export function istDay(ms: number): number {
+  return Math.floor((ms + IST_OFFSET_MS) / DAY_MS);
+}
+
 /** A sliding window of request times across API ops. */
 export class RateWindow {
   private stamps: number[] = [];
@@ -48,7 +53,7 @@ export class DailyQuota {
   take(accountNumber: string): boolean {
     const limit = this.limit;
     if (limit === null) return true;
-    const day = Math.floor((this.now() + IST_OFFSET_MS) / DAY_MS);
+    const day = istDay(this.now());
     if (day !== this.day) {
       this.day = day;
       this.used = new Map();

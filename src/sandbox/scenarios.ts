@@ -4,6 +4,7 @@
  */
 import { dailyLimitMessage, MESSAGES, type BankResult, type IfscDetails } from '../api/schemas.js';
 import { holderNameFor } from './data/names.js';
+import { payeeHolder } from './bank-style.js';
 import { hashString, pick, randomFor } from './prng.js';
 import type { RegistryEntry } from './registry.js';
 
@@ -59,9 +60,20 @@ export interface ResultInput {
   readonly isPennyDrop: boolean;
   readonly entry: RegistryEntry | undefined;
   readonly seed: number;
+  /** The payee file's name for the account (options.ts `payeeNames`), if it gives one. */
+  readonly payeeName?: string | undefined;
+  /** Days since the epoch in Asia/Kolkata (a changing holder answers by day). */
+  readonly istDay?: number | undefined;
 }
 
-/** The success body for a processed request: registry first, then the generated holder. */
+/** The holder of a VERIFIED account: the registry's, else one derived from the payee file's name, else a generated one. */
+function holderFor(input: ResultInput): string {
+  if (input.entry !== undefined) return input.entry.name;
+  if (input.payeeName !== undefined && input.payeeName.trim() !== '') return payeeHolder(input.payeeName, input.accountNumber, input.seed, input.istDay ?? 0);
+  return holderNameFor(input.accountNumber, input.seed);
+}
+
+/** The success body for a processed request: registry first, then the payee file's name, then the generated holder. */
 export function buildBankResult(input: ResultInput): BankResult {
   const { accountNumber, entry } = input;
   const ending = accountNumber.slice(-2);
@@ -80,7 +92,7 @@ export function buildBankResult(input: ResultInput): BankResult {
     };
   }
 
-  const holder = entry?.name ?? holderNameFor(accountNumber, input.seed);
+  const holder = holderFor(input);
   return {
     accountNumber,
     beneficiaryName: ending === '94' ? formulaName(holder, accountNumber) : holder,

@@ -98,7 +98,7 @@ function composeHandlers(config: ResolvedOptions, registry: Registry, state: San
     rateWindow: state.rateWindow,
     tokens: state.tokens,
     responder,
-    bank: new BankHandler({ seed, registry, attempts: state.attempts, daily: state.daily, counters, responder, waits }),
+    bank: new BankHandler({ seed, registry, payeeNames: config.payeeNames, now, attempts: state.attempts, daily: state.daily, counters, responder, waits }),
     docLocker: new DocLockerOps({ sessions, consent, files, responder, baseUrl }),
     now,
   });

@@ -10,8 +10,10 @@ import { DepositHistory } from './deposits.js';
 import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunRows } from './run-rows.js';
+import { AuditTrail, type AuditKind } from './audit.js';
+import { FinishedRuns } from './finished-runs.js';
 import { Reviews, type PayeeStanding } from './reviews.js';
-import { RunStats, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
+import { RunStats, type EarlierInvocations, type RunEnd, type RunStart, type UpstreamError } from './run-stats.js';
 import type { Claim, ClaimRequest, DepositRecord, DepositStatus, FinalStatus, NewResult, PayeeRecord, PayeeStatus, ResultRecord, RunMode, RunRecord, RunRowRecord, VerifyMode } from './types.js';
 
 const RESULT_COLUMNS = `id, account, ifsc, mode, status, reason, beneficiary_name AS beneficiaryName,
@@ -56,6 +58,9 @@ export class BankStore {
   private readonly deposits: DepositHistory;
   private readonly rows: RunRows;
   private readonly reviews: Reviews;
+  private readonly auditTrail: AuditTrail;
+  /** What finished runs left, for a re-emit by copy (finished-runs.ts). */
+  readonly finishedRuns: FinishedRuns;
   private readonly stmt;
 
   constructor(db: Db, now: () => number) {
@@ -66,6 +71,8 @@ export class BankStore {
     this.deposits = new DepositHistory(db);
     this.rows = new RunRows(db);
     this.reviews = new Reviews(db);
+    this.auditTrail = new AuditTrail(db);
+    this.finishedRuns = new FinishedRuns(db);
     this.stmt = {
       latestRun: db.prepare(
         `SELECT id, fingerprint, mode, status, total_rows AS totalRows, created_at AS createdAt
@@ -264,10 +271,21 @@ export class BankStore {
 
   // ---- decisions (run-rows.ts, reviews.ts) ----
 
-  /** A payee row's decision as the run writes it. */
-  saveRow(row: RunRowRecord): void {
+  /**
+   * A payee row's decision as the run writes it; returns the decision it had before (undefined
+   * for a row never decided). `fresh`: the run is new, no row of it was decided before (no lookup).
+   */
+  saveRow(row: RunRowRecord, fresh = false): { decision: string; reason: string } | undefined {
     this.commits.begin();
+    const before = fresh ? undefined : this.rows.decisionOf(row.runId, row.row);
     this.rows.save(row);
+    return before;
+  }
+
+  /** Appends to the audit trail in the group's transaction (src/state/audit.ts). */
+  audit(runId: number | null, kind: AuditKind, entry: Record<string, unknown>): void {
+    this.commits.begin();
+    this.auditTrail.append(this.now(), runId, kind, entry);
   }
 
   /** Every payee anyone has reviewed (`account|ifsc`). */
@@ -312,9 +330,9 @@ export class BankStore {
   // ---- what the run did, for its report (run-stats.ts) ----
 
   /** Starts keeping a run's counters (calls, retries, upstream errors over time); they are written with each group commit. */
-  startRunStats(start: RunStart): void {
+  startRunStats(start: RunStart): EarlierInvocations {
     this.commits.begin();
-    this.stats.begin(start);
+    return this.stats.begin(start);
   }
 
   /** How the run reads its input, kept for `vas-verify release` (run_stats.input); after startRunStats. */

@@ -279,7 +279,22 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   `,
-  // 9 (after main's 8, which adds run_stats.policy): how a run read its input, for the release
+  // 8: a run's calls and spend over every invocation (run_calls_pl, run_calls_pd, run_spend),
+  // beside the last invocation's (calls_pl, calls_pd, spend): a run resumed twice paid for all
+  // three; the decision policy it used (JSON), for the review page and the release; rows by
+  // source (JSON); and the emit key: what else than the answers shaped the output (tool version,
+  // policy, column flags, format), so that a finished run whose output is still on disk, still
+  // its own, and made the same way is re-emitted by copying that file.
+  `
+  ALTER TABLE run_stats ADD COLUMN run_calls_pl INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE run_stats ADD COLUMN run_calls_pd INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE run_stats ADD COLUMN run_spend REAL NOT NULL DEFAULT 0;
+  ALTER TABLE run_stats ADD COLUMN policy TEXT;
+  ALTER TABLE run_stats ADD COLUMN sources TEXT;
+  ALTER TABLE run_stats ADD COLUMN emit_key TEXT;
+  UPDATE run_stats SET run_calls_pl = calls_pl, run_calls_pd = calls_pd, run_spend = spend;
+  `,
+  // 9: how a run read its input, for the release
   // (docs/ARCHITECTURE.md, "Decisions"): JSON {path (resolved), sheet, headerRow, delimiter,
   // columns}, so `vas-verify release` reads the same file the same way (src/state/run-record.ts).
   `

@@ -6,8 +6,9 @@
  * them: the report masks account numbers where it shows them (src/report/aggregate.ts).
  */
 import Database from 'better-sqlite3';
+import { addAmount, parseAmount } from '../input/amount.js';
 import { UsageError } from '../errors.js';
-import type { Db } from './types.js';
+import type { Db, RunRowRecord } from './types.js';
 
 /** SKIPPED: a row that is not a payee (blank, total, note), counted from the run's record; the state keeps no payee for it. */
 export type ReportStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'SKIPPED' | 'PENDING' | 'IN_FLIGHT';
@@ -38,6 +39,8 @@ export interface RunInfo {
 export interface PayeeRef {
   /** Data row (1 = the first row under the header) where the payee first appears. */
   row: number;
+  /** The file's line of that row (what people are shown); null when the state does not record it (a run before schema 7, or a row not yet written out). */
+  line: number | null;
   /** As the state holds it: the report masks it to the last four digits. */
   account: string;
   ifsc: string;
@@ -100,6 +103,8 @@ export interface RecordedRun {
   durationMs: number | null;
   calls: { pl: number; pd: number };
   spend: number;
+  /** Calls and spend of the whole run, every invocation; null when the state does not record them (before schema 8). */
+  run: { calls: { pl: number; pd: number }; spend: number } | null;
   /** Rows written out. */
   rows: number;
   statuses: Record<string, number>;
@@ -139,6 +144,8 @@ export interface RunAggregates {
   activity: ActivityBin[] | null;
   /** What the run recorded of its last invocation; null for a run of an older version. */
   recorded: RecordedRun | null;
+  /** Each payee row's decision (run_rows); null when the state has none for the run (a run before schema 7). */
+  decisions: RunDecisions | null;
   topReasons: Array<{ reason: string; count: number }>;
 }
 
@@ -190,6 +197,7 @@ export function readRunAggregates(db: Db, runId: number, listCap: number): RunAg
     timeline,
     activity: recorded ? readActivity(db, runId, timeline) : null,
     recorded,
+    decisions: readDecisions(db, runId, listCap),
     topReasons: readTopReasons(db, runId),
   };
 }
@@ -290,17 +298,21 @@ function readTimeline(db: Db, runId: number, run: RunInfo): RunAggregates['timel
  * first_idx and phase (a state file of an older version is read as it is, read-only).
  */
 function payeeTable(db: Db): { payees: string; firstRow: string; mode: string } {
-  const renamed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_payees'").get() !== undefined;
-  return renamed ? { payees: 'run_payees', firstRow: 'first_row', mode: 'mode' } : { payees: 'run_keys', firstRow: 'first_idx', mode: 'phase' };
+  return hasTable(db, 'run_payees') ? { payees: 'run_payees', firstRow: 'first_row', mode: 'mode' } : { payees: 'run_keys', firstRow: 'first_idx', mode: 'phase' };
 }
 
-function hasColumn(db: Db, table: string, column: string): boolean {
-  return (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some((c) => c.name === column);
+/**
+ * The file's line of a payee's first row, for a query over the payees `k`: from run_rows (schema
+ * 7) where the row was written out; NULL before (the page then shows the data row).
+ */
+function lineOf(db: Db, firstRow: string): { column: string; join: string } {
+  return hasTable(db, 'run_rows')
+    ? { column: 'rr.line', join: `LEFT JOIN run_rows rr ON rr.run_id = k.run_id AND rr.row = k.${firstRow}` }
+    : { column: 'NULL', join: '' };
 }
 
-/** Whether the state has the tables of schema 5 (a state file of an older version, read read-only, has not). */
-function hasRunStats(db: Db): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_stats'").get() !== undefined;
+function hasTable(db: Db, table: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
 }
 
 type RecordedRow = {
@@ -308,26 +320,37 @@ type RecordedRow = {
   message: string | null; resumed: number; durationMs: number | null; callsPl: number; callsPd: number; spend: number; rows: number;
   statuses: string | null; nameMatch: string | null; avoided: string | null; retries: string | null; outputName: string | null;
   outputPath: string | null; resumeCommand: string | null; toolVersion: string | null; registry: string | null; outputFile?: string | null;
+  runCallsPl?: number | null; runCallsPd?: number | null; runSpend?: number | null;
 };
+
+/** Columns of run_stats added by later schemas, read where this state has them (an older state is read as it is). */
+function laterRunStatsColumns(db: Db): string {
+  const columns = new Set((db.prepare('PRAGMA table_info(run_stats)').all() as Array<{ name: string }>).map((c) => c.name));
+  const later: Array<[string, string]> = [['output_file', 'outputFile'], ['run_calls_pl', 'runCallsPl'], ['run_calls_pd', 'runCallsPd'], ['run_spend', 'runSpend']];
+  return later.filter(([column]) => columns.has(column)).map(([column, as]) => `, ${column} AS ${as}`).join('');
+}
 
 /** What the run recorded of its last invocation (run_stats); undefined when it recorded nothing. */
 export function readRecordedRun(db: Db, runId: number): RecordedRun | null {
-  if (!hasRunStats(db)) return null;
+  if (!hasTable(db, 'run_stats')) return null;
   const row = db
     .prepare(
       `SELECT invocations, started_at AS startedAt, updated_at AS updatedAt, finished_at AS finishedAt, exit_code AS exitCode, stopped,
               message, resumed, duration_ms AS durationMs, calls_pl AS callsPl, calls_pd AS callsPd, spend, rows_out AS rows, statuses,
               name_match AS nameMatch, avoided, retries, output_name AS outputName, output_path AS outputPath,
-              resume_command AS resumeCommand, tool_version AS toolVersion, registry${hasColumn(db, 'run_stats', 'output_file') ? ', output_file AS outputFile' : ''}
+              resume_command AS resumeCommand, tool_version AS toolVersion, registry${laterRunStatsColumns(db)}
        FROM run_stats WHERE run_id = ?`,
     )
     .get(runId) as RecordedRow | undefined;
   if (!row) return null;
   const json = (text: string | null): Record<string, number> => (text ? (JSON.parse(text) as Record<string, number>) : {});
+  const { runCallsPl, runCallsPd, runSpend, ...rest } = row;
+  const whole = runCallsPl === undefined || runCallsPl === null ? null : { calls: { pl: runCallsPl, pd: runCallsPd ?? 0 }, spend: runSpend ?? 0 };
   return {
-    ...row,
+    ...rest,
     resumed: row.resumed !== 0,
     calls: { pl: row.callsPl, pd: row.callsPd },
+    run: whole,
     statuses: json(row.statuses),
     nameMatch: json(row.nameMatch),
     avoided: json(row.avoided),
@@ -374,10 +397,12 @@ function readTopReasons(db: Db, runId: number): Array<{ reason: string; count: n
 
 function readActionList(db: Db, runId: number, status: ActionStatus, listCap: number, total: number): CappedList<ActionItem> {
   const t = payeeTable(db);
+  const line = lineOf(db, t.firstRow);
   const rows = db
     .prepare(
-      `SELECT ${t.firstRow} AS row, account, ifsc, status, reason, due_at AS dueAt, request_id AS requestId, updated_at AS updatedAt
-       FROM ${t.payees} WHERE run_id = ? AND status = ? ORDER BY ${t.firstRow} LIMIT ?`,
+      `SELECT k.${t.firstRow} AS row, ${line.column} AS line, k.account, k.ifsc, k.status, k.reason, k.due_at AS dueAt,
+              k.request_id AS requestId, k.updated_at AS updatedAt
+       FROM ${t.payees} k ${line.join} WHERE k.run_id = ? AND k.status = ? ORDER BY k.${t.firstRow} LIMIT ?`,
     )
     .all(runId, status, listCap) as ActionItem[];
   return { items: rows.map((item) => ({ ...item, reason: item.reason ?? '' })), total };
@@ -386,12 +411,13 @@ function readActionList(db: Db, runId: number, status: ActionStatus, listCap: nu
 /** Payees whose holder or status differs from their previous check, with that check (before) and this one (after). */
 function readChangedHolders(db: Db, runId: number, listCap: number, total: number): CappedList<ChangedHolder> {
   const t = payeeTable(db);
+  const line = lineOf(db, t.firstRow);
   const rows = db
     .prepare(
-      `SELECT k.${t.firstRow} AS row, k.account, k.ifsc, r.status AS afterStatus, r.beneficiary_name AS afterName,
+      `SELECT k.${t.firstRow} AS row, ${line.column} AS line, k.account, k.ifsc, r.status AS afterStatus, r.beneficiary_name AS afterName,
               r.verified_at AS afterAt, r.changed_since AS description,
               p.status AS beforeStatus, p.beneficiary_name AS beforeName, p.verified_at AS beforeAt
-       FROM ${t.payees} k JOIN results r ON r.id = k.result_id
+       FROM ${t.payees} k JOIN results r ON r.id = k.result_id ${line.join}
        LEFT JOIN results p ON p.id = (
          SELECT q.id FROM results q
          WHERE q.account = r.account AND q.ifsc = r.ifsc AND q.id < r.id AND q.status IN ('VERIFIED', 'NOT_VERIFIED')
@@ -401,6 +427,119 @@ function readChangedHolders(db: Db, runId: number, listCap: number, total: numbe
     )
     .all(runId, listCap) as ChangedHolder[];
   return { items: rows, total };
+}
+
+// ---- decisions (run_rows, schema 7) ----
+
+/** A payee row's decision as the run wrote it (the file's line, name and amount cell), with the bank's holder and reason from the payee's result. */
+export interface DecisionRow extends Omit<RunRowRecord, 'runId'> {
+  /** The bank's holder (beneficiary_name), as the bank sent it; null when it named none. */
+  holder: string | null;
+  /** verify_reason as the bank or the run gave it; null for a row that failed its local checks (the state keeps no text for it). */
+  reason: string | null;
+  /** The amount cell in rupees; null without one, or when it is not an amount. */
+  amountValue: number | null;
+}
+
+/** Amounts by decision (rupees, to the paisa), and the amount cells that are not amounts. */
+export interface DecisionAmounts {
+  PAY: number;
+  REVIEW: number;
+  HOLD: number;
+  unreadable: number;
+}
+
+export interface RunDecisions {
+  /** Payee rows by decision. */
+  decisions: { PAY: number; REVIEW: number; HOLD: number };
+  /** Payee rows by decision_reason. */
+  reasons: Record<string, number>;
+  /** Null when no row has an amount cell (the file has no amount column). */
+  amounts: DecisionAmounts | null;
+  /** Payee rows by name verdict. */
+  nameMatch: Record<string, number>;
+  held: CappedList<DecisionRow>;
+  review: CappedList<DecisionRow>;
+  /** Rows whose account the bank did not verify, or that are invalid (NOT_VERIFIED, INVALID). */
+  notVerified: CappedList<DecisionRow>;
+  /** VERIFIED rows whose holder's name is a POOR_PARTIAL_MATCH or NO_MATCH. */
+  mismatched: number;
+  /** Those of them the policy still pays (a --policy that pays such names). */
+  mismatchedPaid: CappedList<DecisionRow>;
+}
+
+const MISMATCH = "rr.status = 'VERIFIED' AND rr.name_match IN ('POOR_PARTIAL_MATCH', 'NO_MATCH')";
+
+/** The lists of decided rows, by their condition on run_rows `rr`. */
+const DECISION_LISTS = {
+  held: "rr.decision = 'HOLD'",
+  review: "rr.decision = 'REVIEW'",
+  notVerified: "rr.status IN ('NOT_VERIFIED', 'INVALID')",
+  mismatchedPaid: `${MISMATCH} AND rr.decision = 'PAY'`,
+} as const;
+
+type DecisionGroup = { decision: string; reason: string; status: string; nameMatch: string | null; n: number };
+
+/** Each payee row's decision: counts by decision, reason and verdict, the amounts, and capped lists; null when the run has none. */
+export function readDecisions(db: Db, runId: number, listCap: number): RunDecisions | null {
+  if (!hasTable(db, 'run_rows')) return null;
+  const groups = db
+    .prepare(
+      `SELECT decision, decision_reason AS reason, status, name_match AS nameMatch, count(*) AS n
+       FROM run_rows WHERE run_id = ? GROUP BY 1, 2, 3, 4`,
+    )
+    .all(runId) as DecisionGroup[];
+  if (groups.length === 0) return null;
+  const decisions = { PAY: 0, REVIEW: 0, HOLD: 0 };
+  const reasons: Record<string, number> = {};
+  const nameMatch: Record<string, number> = {};
+  const totals = { held: 0, review: 0, notVerified: 0, mismatched: 0, mismatchedPaid: 0 };
+  for (const g of groups) {
+    if (g.decision === 'PAY' || g.decision === 'REVIEW' || g.decision === 'HOLD') decisions[g.decision] += g.n;
+    reasons[g.reason] = (reasons[g.reason] ?? 0) + g.n;
+    if (g.nameMatch) nameMatch[g.nameMatch] = (nameMatch[g.nameMatch] ?? 0) + g.n;
+    if (g.status === 'NOT_VERIFIED' || g.status === 'INVALID') totals.notVerified += g.n;
+    const mismatched = g.status === 'VERIFIED' && (g.nameMatch === 'POOR_PARTIAL_MATCH' || g.nameMatch === 'NO_MATCH');
+    if (mismatched) totals.mismatched += g.n;
+    if (mismatched && g.decision === 'PAY') totals.mismatchedPaid += g.n;
+  }
+  const list = (which: keyof typeof DECISION_LISTS, total: number) => readDecisionList(db, runId, DECISION_LISTS[which], listCap, total);
+  return {
+    decisions, reasons, nameMatch, amounts: readAmounts(db, runId), mismatched: totals.mismatched,
+    held: list('held', decisions.HOLD),
+    review: list('review', decisions.REVIEW),
+    notVerified: list('notVerified', totals.notVerified),
+    mismatchedPaid: list('mismatchedPaid', totals.mismatchedPaid),
+  };
+}
+
+/** The first `listCap` rows meeting `where`, in file order, with the bank's holder and reason from the payee's result. */
+function readDecisionList(db: Db, runId: number, where: string, listCap: number, total: number): CappedList<DecisionRow> {
+  if (total === 0) return { items: [], total };
+  const items = db
+    .prepare(
+      `SELECT rr.row, rr.line, rr.account, rr.ifsc, rr.name, rr.amount, rr.status, rr.reason_code AS reasonCode,
+              rr.name_match AS nameMatch, rr.name_score AS nameScore, rr.decision, rr.decision_reason AS decisionReason,
+              res.beneficiary_name AS holder, CASE WHEN k.status = 'DONE' THEN res.reason ELSE k.reason END AS reason
+       FROM run_rows rr
+       LEFT JOIN run_payees k ON k.run_id = rr.run_id AND k.account = rr.account AND k.ifsc = rr.ifsc
+       LEFT JOIN results res ON res.id = k.result_id
+       WHERE rr.run_id = ? AND ${where}
+       ORDER BY rr.row LIMIT ?`,
+    )
+    .all(runId, listCap) as Array<Omit<DecisionRow, 'amountValue'>>;
+  return { items: items.map((r) => ({ ...r, amountValue: r.amount === null ? null : parseAmount(r.amount) ?? null })), total };
+}
+
+/** The amount cells summed by decision; null when no row has one. */
+function readAmounts(db: Db, runId: number): DecisionAmounts | null {
+  const cells = db.prepare('SELECT decision, amount FROM run_rows WHERE run_id = ? AND amount IS NOT NULL').raw(true).iterate(runId) as Iterable<[string, string]>;
+  let amounts: DecisionAmounts | null = null;
+  for (const [decision, cell] of cells) {
+    amounts ??= { PAY: 0, REVIEW: 0, HOLD: 0, unreadable: 0 };
+    addAmount(amounts, decision, cell);
+  }
+  return amounts;
 }
 
 /**

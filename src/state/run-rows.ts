@@ -20,6 +20,7 @@ export class RunRows {
       from: db.prepare(`SELECT ${COLUMNS} FROM run_rows WHERE run_id = ? AND row >= ? ORDER BY row LIMIT ?`),
       byDecision: db.prepare(`SELECT ${COLUMNS} FROM run_rows WHERE run_id = ? AND decision = ? AND row >= ? ORDER BY row LIMIT ?`),
       get: db.prepare(`SELECT ${COLUMNS} FROM run_rows WHERE run_id = ? AND row = ?`),
+      decisionOf: db.prepare(`SELECT decision, decision_reason AS reason FROM run_rows WHERE run_id = ? AND row = ?`),
       counts: db.prepare(`SELECT decision, decision_reason AS reason, count(*) AS n FROM run_rows WHERE run_id = ? GROUP BY decision, decision_reason`),
     };
   }
@@ -32,6 +33,11 @@ export class RunRows {
   page(runId: number, fromRow: number, limit: number, decision?: string): RunRowRecord[] {
     const rows = decision === undefined ? this.stmt.from.all(runId, fromRow, limit) : this.stmt.byDecision.all(runId, decision, fromRow, limit);
     return rows as RunRowRecord[];
+  }
+
+  /** The row's decision as last written, if it was. */
+  decisionOf(runId: number, row: number): { decision: string; reason: string } | undefined {
+    return this.stmt.decisionOf.get(runId, row) as { decision: string; reason: string } | undefined;
   }
 
   get(runId: number, row: number): RunRowRecord | undefined {

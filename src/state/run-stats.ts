@@ -14,6 +14,7 @@ import type { RunInputRecord } from './run-record.js';
 export interface RunTotals {
   rows: number;
   statuses: Record<string, number>;
+  sources?: Record<string, number> | undefined;
   nameMatch: Record<string, number>;
   calls: { pl: number; pd: number };
   spend: number;
@@ -31,7 +32,19 @@ export interface RunStart {
   toolVersion: string | null;
   /** The IFSC registry the run checks against (its source and date). */
   registry: string | null;
+  /** The decision policy the run uses (JSON), for review and release; null: the default. */
+  policy?: string | null | undefined;
+  /** What else than the answers shapes the output (src/pipeline/bank-run/reemit.ts): a finished run made the same way is re-emitted by a copy. */
+  emitKey?: string | null | undefined;
   totals: () => RunTotals;
+}
+
+/** What the run's earlier invocations did (RunStats.begin's answer): this one's counts are added to it. */
+export interface EarlierInvocations {
+  /** Invocations of the run, this one included. */
+  invocations: number;
+  calls: { pl: number; pd: number };
+  spend: number;
 }
 
 export interface RunEnd {
@@ -85,23 +98,26 @@ export class RunStats {
   private retries: Record<string, number> = {};
   private callsSeen = 0;
   private rowWrittenAt = -Infinity;
+  private earlier: EarlierInvocations = { invocations: 1, calls: { pl: 0, pd: 0 }, spend: 0 };
 
   constructor(db: Db, now: () => number) {
     this.now = now;
     this.stmt = {
       start: db.prepare(
-        `INSERT INTO run_stats (run_id, started_at, updated_at, resumed, output_name, output_path, resume_command, tool_version, registry)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO run_stats (run_id, started_at, updated_at, resumed, output_name, output_path, resume_command, tool_version, registry, policy, emit_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (run_id) DO UPDATE SET invocations = invocations + 1, started_at = excluded.started_at,
            updated_at = excluded.updated_at, finished_at = NULL, exit_code = NULL, stopped = NULL, message = NULL,
            duration_ms = NULL, resumed = excluded.resumed, calls_pl = 0, calls_pd = 0, spend = 0, rows_out = 0,
            statuses = NULL, name_match = NULL, avoided = NULL, retries = NULL, output_file = NULL, output_name = excluded.output_name,
            output_path = excluded.output_path, resume_command = excluded.resume_command,
-           tool_version = excluded.tool_version, registry = excluded.registry`,
+           tool_version = excluded.tool_version, registry = excluded.registry, policy = excluded.policy,
+           emit_key = excluded.emit_key, sources = NULL`,
       ),
+      earlier: db.prepare(`SELECT invocations, run_calls_pl AS pl, run_calls_pd AS pd, run_spend AS spend FROM run_stats WHERE run_id = ?`),
       totals: db.prepare(
         `UPDATE run_stats SET updated_at = ?, calls_pl = ?, calls_pd = ?, spend = ?, rows_out = ?, statuses = ?, name_match = ?,
-           avoided = ?, retries = ? WHERE run_id = ?`,
+           avoided = ?, retries = ?, run_calls_pl = ?, run_calls_pd = ?, run_spend = ?, sources = ? WHERE run_id = ?`,
       ),
       end: db.prepare(`UPDATE run_stats SET finished_at = ?, exit_code = ?, stopped = ?, message = ?, duration_ms = ?, output_file = ? WHERE run_id = ?`),
       bucket: db.prepare(
@@ -114,15 +130,23 @@ export class RunStats {
     };
   }
 
-  /** Starts counting for a run (a new invocation of it): its row says it has not ended. Call inside a transaction. */
-  begin(start: RunStart): void {
+  /**
+   * Starts counting for a run (a new invocation of it): its row says it has not ended. Call inside
+   * a transaction. Returns what the run's earlier invocations did.
+   */
+  begin(start: RunStart): EarlierInvocations {
     this.run = start;
     this.buckets = new Map();
     this.retries = {};
     this.callsSeen = 0;
     this.rowWrittenAt = -Infinity;
     const s = start;
-    this.stmt.start.run(s.runId, s.startedAt, s.startedAt, s.resumed ? 1 : 0, s.outputName, s.outputPath, s.resumeCommand, s.toolVersion, s.registry);
+    const before = this.stmt.earlier.get(s.runId) as { invocations: number; pl: number; pd: number; spend: number } | undefined;
+    this.earlier = before
+      ? { invocations: before.invocations + 1, calls: { pl: before.pl, pd: before.pd }, spend: before.spend }
+      : { invocations: 1, calls: { pl: 0, pd: 0 }, spend: 0 };
+    this.stmt.start.run(s.runId, s.startedAt, s.startedAt, s.resumed ? 1 : 0, s.outputName, s.outputPath, s.resumeCommand, s.toolVersion, s.registry, s.policy ?? null, s.emitKey ?? null);
+    return this.earlier;
   }
 
   /** How the run reads its input (run_stats.input, for `vas-verify release`); after begin(), inside a transaction. */
@@ -162,7 +186,9 @@ export class RunStats {
     this.rowWrittenAt = at;
     this.stmt.totals.run(
       at, totals.calls.pl, totals.calls.pd, totals.spend, totals.rows, JSON.stringify(totals.statuses),
-      JSON.stringify(totals.nameMatch), JSON.stringify(totals.avoided), JSON.stringify(this.retries), run.runId,
+      JSON.stringify(totals.nameMatch), JSON.stringify(totals.avoided), JSON.stringify(this.retries),
+      this.earlier.calls.pl + totals.calls.pl, this.earlier.calls.pd + totals.calls.pd, this.earlier.spend + totals.spend,
+      JSON.stringify(totals.sources ?? {}), run.runId,
     );
   }
 

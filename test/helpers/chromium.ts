@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 function findChromium(): string | undefined {
   try {
@@ -38,4 +38,20 @@ export async function openChromium(t: TestContext): Promise<BrowserContext> {
   });
   context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, timeout: 30_000 });
   return context;
+}
+
+/**
+ * What a page does that a report must never do but load itself, as lines in order: every request,
+ * dialog (dismissed), uncaught error and console message.
+ */
+export function recordPageEvents(page: Page): string[] {
+  const events: string[] = [];
+  page.on('dialog', (dialog) => {
+    events.push(`dialog ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('request', (request) => events.push(`request ${request.url()}`));
+  page.on('pageerror', (error) => events.push(`error ${error.message}`));
+  page.on('console', (message) => events.push(`console ${message.text()}`));
+  return events;
 }

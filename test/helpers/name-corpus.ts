@@ -12,6 +12,8 @@ import { NAME_MATCH_RESULTS, type NameMatchResult } from '../../src/match/index.
 export const CORPUS_PATH = fileURLToPath(new URL('../fixtures/names/corpus.csv', import.meta.url));
 /** The pairs issue #28 added (test/fixtures/names/build-corpus-28.ts). */
 export const CORPUS_28_PATH = fileURLToPath(new URL('../fixtures/names/corpus-28.csv', import.meta.url));
+/** Pairs from election affidavits of the South and the East (test/fixtures/names/build-corpus-affidavits.ts). */
+export const CORPUS_AFFIDAVITS_PATH = fileURLToPath(new URL('../fixtures/names/corpus-affidavits.csv', import.meta.url));
 
 export interface CorpusPair {
   expectedName: string;
@@ -34,9 +36,9 @@ export function isHeldOut(pair: Pick<CorpusPair, 'expectedName' | 'bankName'>): 
   return (digest[0] as number) % 3 === 0;
 }
 
-/** The whole corpus (both files), or one file. */
+/** The whole corpus (every file), or one file. */
 export function loadCorpus(path?: string): CorpusPair[] {
-  if (path === undefined) return [...loadCorpus(CORPUS_PATH), ...loadCorpus(CORPUS_28_PATH)];
+  if (path === undefined) return [CORPUS_PATH, CORPUS_28_PATH, CORPUS_AFFIDAVITS_PATH].flatMap((p) => loadCorpus(p));
   const records = parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   return records.map((r) => ({
     expectedName: r.expected_name ?? '',

@@ -9,6 +9,8 @@
  * Everything it touches (client, store, clock, stop signal, logger) is handed in; it never reads
  * the process.
  */
+import { emitKey, reemitByCopy } from './reemit.js';
+import { DecisionAudit } from './decision-audit.js';
 import { DEFAULT_POLICY } from '../../decision/index.js';
 import path from 'node:path';
 import { InputError, OutputError } from '../../errors.js';
@@ -43,6 +45,8 @@ interface Stages {
   caller: Caller;
   progress: ProgressReporter;
   limiter: Limiter | undefined;
+  /** The automatic decisions' audit entries; none for a dry run. */
+  audit: DecisionAudit | undefined;
 }
 
 export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promise<BankRunSummary> {
@@ -70,7 +74,18 @@ async function runOpened(options: BankRunOptions, deps: BankRunDeps, input: Open
   const summary = createSummary(options, input.summary);
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
   const run = await chooseRun(options, deps, input, summary, (message) => stop.stop('lock-lost', message));
-  if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started);
+  const key = emitKey(options, deps);
+  if (run.runId !== null && summary.resumed && !options.dryRun) {
+    let copied: boolean;
+    try {
+      copied = reemitByCopy(options, deps, run.runId, summary, key);
+    } catch (error) {
+      run.release();
+      throw error;
+    }
+    if (copied) return finishCopied(options, deps, run, summary, started, key);
+  }
+  if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started, key);
   const stages = assemble(options, deps, { input, run, stop, limiter, summary, started });
   const following = stages.stop.follow(deps.stopSignal);
   const readError = await readRows(stages);
@@ -102,13 +117,37 @@ async function checkInputUnchanged(options: BankRunOptions, { input, stop }: Sta
   stop.stop('input-changed', `the input ${options.inputPath} changed while it was read (${change}): its output is discarded and nothing is recorded as done for the new file; run again once the file is complete`);
 }
 
+/** A run re-emitted by a copy of its output: its invocation recorded, the summary closed, the lock let go. */
+async function finishCopied(options: BankRunOptions, deps: BankRunDeps, run: ChosenRun, summary: BankRunSummary, started: number, key: string): Promise<BankRunSummary> {
+  const runId = run.runId!;
+  try {
+    startRunStats(options, deps, runId, summary, started, key);
+    const end = deps.now();
+    closeSummary(summary, { stopped: null, message: null, durationMs: end - started, complete: true, failOn: options.failOn });
+    const written = fileIdentity(options.outputPath);
+    const outputFile = written ? JSON.stringify({ ...written, mtimeNs: String(written.mtimeNs) }) : null;
+    deps.store.audit(runId, 'run', { by: 'vas-verify', reemitted: 'copy', exitCode: summary.exitCode, decisions: summary.decisions, output: path.resolve(options.outputPath) });
+    deps.store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: null, message: null, durationMs: summary.durationMs, outputFile });
+    await deps.store.flush();
+  } finally {
+    run.release();
+  }
+  return summary;
+}
+
 /** The run's stats in the state (calls, retries, upstream errors over time, how it ends), for its report. */
-function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number): void {
+function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number, key: string): void {
   const registry = deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null;
-  deps.store.startRunStats({
+  const earlier = deps.store.startRunStats({
     runId, startedAt: started, resumed: summary.resumed, outputName: options.outputPath, outputPath: path.resolve(options.outputPath),
-    resumeCommand: options.recorded?.resumeCommand ?? null, toolVersion: options.recorded?.toolVersion ?? null, registry, totals: () => summary,
+    resumeCommand: options.recorded?.resumeCommand ?? null, toolVersion: options.recorded?.toolVersion ?? null, registry,
+    policy: JSON.stringify(options.policy?.policy ?? DEFAULT_POLICY), emitKey: key, totals: () => summary,
   });
+  // The whole run's counts: the earlier invocations', to which this one's are added at its end (closeSummary).
+  summary.run = earlier;
+  // How the input is read, so that `vas-verify release` reads it alike (src/release/).
+  const read = summary.input;
+  deps.store.recordRunInput(runId, { path: path.resolve(options.inputPath), sheet: read.sheet, headerRow: read.headerLine > 0 ? read.headerLine : undefined, delimiter: options.delimiter, columns: options.columns });
 }
 
 /** What runBank has set up before the stages are assembled. */
@@ -126,12 +165,13 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const { header, columns } = input;
   // An .xlsx output of an .xlsx input keeps its workbook: the other sheets, the sheet's name, cell types.
   const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account] };
+  const audit = options.dryRun || run.runId === null ? undefined : new DecisionAudit(store, run.runId);
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({
-    header, nameColumn: columns.name, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
+    header, nameColumn: columns.name, amountColumn: columns.amount ?? -1, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
     // A dry run verifies nothing, so it decides nothing.
     policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
-    recorder: options.dryRun || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees() },
+    recorder: audit === undefined || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees(), audit, fresh: !summary.resumed },
   });
   const writer = new OrderedWriter(output, finish, stop);
   // A dry run writes nothing to the state, whichever run it looks at.
@@ -149,7 +189,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
     dispatch: (task) => caller.dispatch(task),
   });
   const progress = new ProgressReporter(deps.onProgress, now, started, summary, input.info.lines);
-  return { input, run, stop, output, writer, planner, caller, progress, limiter };
+  return { input, run, stop, output, writer, planner, caller, progress, limiter, audit };
 }
 
 /** The reader: each row is admitted to the writer, planned, and written as soon as it can be. Returns a read failure. */
@@ -214,6 +254,11 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
     closeSummary(summary, { stopped: stop.reason, message: stop.message, durationMs: end - started, complete, failOn: options.failOn });
     if (run.runId !== null && !options.dryRun) {
       if (!stop.reason) store.finishRun(run.runId, complete, summary.rows);
+      stages.audit?.close({
+        by: 'vas-verify', exitCode: summary.exitCode, stopped: summary.stopped, decisions: summary.decisions, reasons: summary.decisionReasons,
+        policy: summary.policy, toolVersion: options.recorded?.toolVersion ?? null,
+        registry: deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null,
+      });
       store.endRunStats({ finishedAt: end, exitCode: summary.exitCode, stopped: summary.stopped, message: summary.message, durationMs: summary.durationMs, outputFile });
       await store.flush();
     }

@@ -131,7 +131,18 @@ export class Planner {
     const task: PayeeTask = { payee: record.payee, firstRow: record.firstRow, stored, account: record.account, ifsc: record.ifsc, outcome: undefined };
     payees.add(task);
     const at = now();
-    const known = outcomeOfRecord(store, record);
+    let known = outcomeOfRecord(store, record);
+    // Nightly re-verification (--max-age): an answer older than that is asked again; a holder
+    // may have changed since. A younger one is re-emitted as it is.
+    if (known?.result && record.status === 'DONE') {
+      if (this.dueForRecheck(known.result.verifiedAt, at)) {
+        ledger.requeue(record);
+        this.parts.summary.reverify.rechecked += 1;
+        known = undefined;
+      } else {
+        this.parts.summary.reverify.reused += 1;
+      }
+    }
     if (known && !(record.status === 'DEFERRED' && (record.dueAt ?? 0) <= at) && record.status !== 'FAILED') {
       if (record.status === 'DEFERRED' && record.dueAt !== null) payees.deferAccount(record.account, record.dueAt);
       ledger.known(task, known);
@@ -158,6 +169,12 @@ export class Planner {
     }
     this.parts.dispatch(task);
     return task;
+  }
+
+  /** Whether an answer given at `verifiedAt` is older than --max-age (never for a dry run, which changes nothing). */
+  private dueForRecheck(verifiedAt: number, at: number): boolean {
+    const { maxAgeMs, dryRun } = this.options;
+    return maxAgeMs !== undefined && !dryRun && verifiedAt < at - maxAgeMs;
   }
 
   /** --reuse: a final result young enough (and in a mode at least as strong) answers the payee. */

@@ -1,4 +1,5 @@
 /** Turning an API answer, an API refusal or a stored payee into what the run keeps and writes. */
+import { formatIst } from '../time.js';
 import type { VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
 import type { BankStore } from '../../state/bank-store.js';
@@ -66,5 +67,5 @@ export function newPayee(account: string, ifsc: string, firstRow: number): Payee
 }
 
 export function deferralReason(dueAt: number): string {
-  return `daily transaction limit reached for this account: deferred until ${new Date(dueAt).toISOString()} (next midnight IST); re-run with --resume then`;
+  return `daily transaction limit reached for this account: deferred until ${formatIst(dueAt)} (the next midnight in India); re-run with --resume then`;
 }

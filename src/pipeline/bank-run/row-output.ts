@@ -5,6 +5,7 @@ import type { NameMatchResult } from '../../match/verdict.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { holderChangedIn } from '../../state/changes.js';
 import { outcomeCells, type RowOutcome } from '../columns.js';
+import type { DecisionAudit } from './decision-audit.js';
 import { countDecision, countNameMatch, countRow } from './summary.js';
 import type { BankRunSummary, NameMatcher, Slot } from './types.js';
 
@@ -26,6 +27,10 @@ export interface DecisionRecorder {
   runId: number;
   /** Payees anyone has reviewed (`account|ifsc`): only these are asked for their standing. */
   reviewed: ReadonlySet<string>;
+  /** The automatic decisions' audit entries. */
+  audit: DecisionAudit;
+  /** A new run: none of its rows was decided before. */
+  fresh: boolean;
 }
 
 export interface RowOutputContext {
@@ -80,11 +85,12 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
   countDecision(summary, decision, amount);
   if (!recorder || outcome.status === 'SKIPPED') return;
   const name = parts.nameColumn >= 0 ? (slot.fields[parts.nameColumn] ?? '') : null;
-  recorder.store.saveRow({
-    runId: recorder.runId, row: slot.row, line: slot.line, account: payee?.account ?? null, ifsc: payee?.ifsc ?? null, name, amount,
-    status: outcome.status, reasonCode: outcome.reasonCode, nameMatch: outcome.nameMatch?.result ?? null, nameScore: outcome.nameMatch?.score ?? null,
-    decision: decision.decision, decisionReason: decision.reason,
-  });
+  const row = {
+    row: slot.row, line: slot.line, account: payee?.account ?? null, ifsc: payee?.ifsc ?? null, status: outcome.status, reasonCode: outcome.reasonCode,
+    nameMatch: outcome.nameMatch?.result ?? null, nameScore: outcome.nameMatch?.score ?? null,
+  };
+  const before = recorder.store.saveRow({ ...row, runId: recorder.runId, name, amount, decision: decision.decision, decisionReason: decision.reason }, recorder.fresh);
+  recorder.audit.note({ ...row, holder, requestId: outcome.requestId || outcome.result?.requestId || null, decision, before });
 }
 
 function standing(recorder: DecisionRecorder, payee: { account: string; ifsc: string }, holder: string | null): ReviewStanding | undefined {

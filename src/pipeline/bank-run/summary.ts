@@ -2,7 +2,8 @@
  * Stage 5 of the bank run (docs/ARCHITECTURE.md, "The bank run"): the counts of what the run did,
  * kept as rows leave and calls are made, and the exit code they come to at the end.
  */
-import { DEFAULT_POLICY, parseAmount, type RowDecision } from '../../decision/index.js';
+import { DEFAULT_POLICY, type RowDecision } from '../../decision/index.js';
+import { addAmount } from '../../input/amount.js';
 import { EXIT_CODES } from '../../errors.js';
 import type { InputSummary } from '../../input/payee-file.js';
 import type { RowOutcome, RowStatus } from '../columns.js';
@@ -31,12 +32,15 @@ export function createSummary(options: BankRunOptions, input?: InputSummary): Ba
     wouldCall: { pl: 0, pd: 0 },
     avoided: { local: 0, duplicate: 0, reuse: 0, deferral: 0, hybrid: 0 },
     unconfirmedOnResume: 0,
+    reverify: { maxAgeMs: options.maxAgeMs ?? null, rechecked: 0, reused: 0, oldestAnswerAt: null },
+    run: { invocations: 1, calls: { pl: 0, pd: 0 }, spend: 0 },
     spend: 0,
     stopped: null,
     message: null,
     durationMs: 0,
     decisions: { PAY: 0, REVIEW: 0, HOLD: 0 },
     decisionReasons: {},
+    decisionReasonsBy: { PAY: {}, REVIEW: {}, HOLD: {} },
     amounts: null,
     policy: { source: options.policy?.source ?? 'default', ...(options.policy?.policy ?? DEFAULT_POLICY) },
     exitCode: 0,
@@ -75,6 +79,12 @@ export function closeSummary(summary: BankRunSummary, end: { stopped: StopReason
   summary.message = end.message;
   summary.durationMs = end.durationMs;
   summary.exitCode = attentionExitCode(exitCodeOf(end.stopped, end.complete, summary.dryRun), summary.decisions, end.failOn);
+  const earlier = summary.run;
+  summary.run = {
+    invocations: earlier.invocations,
+    calls: { pl: earlier.calls.pl + summary.calls.pl, pd: earlier.calls.pd + summary.calls.pd },
+    spend: earlier.spend + summary.spend,
+  };
   return summary;
 }
 
@@ -83,17 +93,20 @@ export function countDecision(summary: BankRunSummary, decision: RowDecision, am
   summary.decisionReasons[decision.reason] = (summary.decisionReasons[decision.reason] ?? 0) + 1;
   if (decision.decision === '') return;
   summary.decisions[decision.decision] += 1;
+  const by = summary.decisionReasonsBy[decision.decision];
+  by[decision.reason] = (by[decision.reason] ?? 0) + 1;
   if (amount === null) return;
   summary.amounts ??= { PAY: 0, REVIEW: 0, HOLD: 0, unreadable: 0 };
-  const value = parseAmount(amount);
-  if (value === undefined) summary.amounts.unreadable += 1;
-  // Paise kept exact: sums of two-decimal amounts in floating point drift.
-  else summary.amounts[decision.decision] = Math.round((summary.amounts[decision.decision] + value) * 100) / 100;
+  addAmount(summary.amounts, decision.decision, amount);
 }
 
 /** Counts a row that leaves. */
 export function countRow(summary: BankRunSummary, outcome: RowOutcome): void {
   summary.rows += 1;
+  const answeredAt = outcome.result?.verifiedAt;
+  if (answeredAt !== undefined && (summary.reverify.oldestAnswerAt === null || answeredAt < summary.reverify.oldestAnswerAt)) {
+    summary.reverify.oldestAnswerAt = answeredAt;
+  }
   summary.statuses[outcome.status] += 1;
   if (outcome.source) summary.sources[outcome.source] = (summary.sources[outcome.source] ?? 0) + 1;
 }

@@ -25,6 +25,8 @@ export interface BankRunOptions {
   retryUnconfirmed: boolean;
   /** Take a final result younger than this from the state instead of calling. */
   reuseMs?: number | undefined;
+  /** `--max-age`: this run's answers older than this are asked again (nightly re-verification); undefined: never. */
+  maxAgeMs?: number | undefined;
   /** Requests per second; undefined = no rate limit. */
   rate?: number | undefined;
   concurrency: number;
@@ -127,6 +129,14 @@ export interface BankRunSummary {
   wouldCall: { pl: number; pd: number };
   avoided: { local: number; duplicate: number; reuse: number; deferral: number; hybrid: number };
   unconfirmedOnResume: number;
+  /**
+   * Nightly re-verification (--max-age): the run's earlier answers asked again because they were
+   * older than `maxAgeMs`, and those re-emitted as they were; `oldestAnswerAt`: the oldest answer
+   * the output carries (ISO), for the warning when a whole run is re-emitted from old answers.
+   */
+  reverify: { maxAgeMs: number | null; rechecked: number; reused: number; oldestAnswerAt: number | null };
+  /** The whole run, every invocation (this one's are `calls` and `spend`). */
+  run: { invocations: number; calls: { pl: number; pd: number }; spend: number };
   spend: number;
   stopped: StopReason | null;
   message: string | null;
@@ -135,6 +145,8 @@ export interface BankRunSummary {
   decisions: Record<Decision, number>;
   /** Rows by decision_reason. */
   decisionReasons: Partial<Record<DecisionReason, number>>;
+  /** Rows by decision, then decision_reason (what the cron notice lists under HOLD and REVIEW). */
+  decisionReasonsBy: Record<Decision, Partial<Record<DecisionReason, number>>>;
   /** Where the file has an amount column: the amounts by decision (rupees), and the cells that were not amounts. */
   amounts: { PAY: number; REVIEW: number; HOLD: number; unreadable: number } | null;
   /** The decision policy the run used, and where it came from (`default` or the --policy file). */

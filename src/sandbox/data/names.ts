@@ -275,3 +275,29 @@ export function holderNameFor(accountNumber: string, seed = 1): string {
   const name = isBusiness ? businessName(random) : personFor(accountNumber, seed).name;
   return random() < 0.08 ? toTitleCase(name) : name;
 }
+
+/** A male given name of the community that carries `surname` (any community's when none does): a father's or husband's name. */
+export function maleNameFor(random: Random, surname: string): string {
+  const community = COMMUNITIES.find((c) => c.surnames.includes(surname)) ?? pickCommunity(random);
+  return pick(random, community.male);
+}
+
+// A given name only one gender carries in the tables (GURPREET, LAKSHMI… are both or ambiguous).
+const GENDER_BY_NAME: ReadonlyMap<string, Gender> = (() => {
+  const male = new Set(COMMUNITIES.flatMap((c) => c.male));
+  const female = new Set(COMMUNITIES.flatMap((c) => c.female));
+  const byName = new Map<string, Gender>();
+  for (const name of male) if (!female.has(name)) byName.set(name, 'M');
+  for (const name of female) if (!male.has(name)) byName.set(name, 'F');
+  return byName;
+})();
+/** Words that end women's names and are no surname (SUNITA DEVI, JASLEEN KAUR). */
+export const FEMALE_MARKERS: ReadonlySet<string> = new Set(['KAUR', 'DEVI', 'BEGUM', 'KHATOON', 'BIBI', 'BAI']);
+
+/** The gender an (upper-case) name's words tell by its given name (its first word longer than an initial) or KAUR/DEVI/BEGUM, or undefined when they do not. */
+export function givenNameGender(words: readonly string[]): Gender | undefined {
+  if (words.some((w) => FEMALE_MARKERS.has(w))) return 'F';
+  // The first word that is more than an initial is the given name (R SENTHIL, K LAKSHMI).
+  const given = words.find((w) => w.length > 1);
+  return given === undefined ? undefined : GENDER_BY_NAME.get(given);
+}

@@ -9,6 +9,7 @@ import { isStateFailure, openDatabase, stateFailure } from '../../../state/db.js
 import { BankStore } from '../../../state/bank-store.js';
 import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
+import { parsePolicy } from '../../../decision/index.js';
 import { runBank, type BankRunOptions, type BankRunSummary } from '../../../pipeline/bank-run/index.js';
 import { MIN_DEPOSIT_MEMORY_MS } from '../../../pipeline/bank-run/ledger.js';
 import { checkOutputPath } from '../../../output/sink.js';
@@ -21,18 +22,23 @@ import type { Connection as ApiConnection } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { CommandIo } from '../../io.js';
 import { createProgress } from '../../progress.js';
-import { formatSummary, summaryJson } from '../../summary.js';
+import { attentionLines, formatSummary, staleAnswersWarning, summaryJson, type SummaryExtras } from '../../summary.js';
 import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
 import type { BankFlags } from './options.js';
 import { checkBankFiles } from '../../distinct-files.js';
+import { MAX_SANDBOX_PAYEES, readSandboxPayees } from './sandbox-payees.js';
 import { shellCommand } from '../../../shell-quote.js';
 
 /** The flags checked and resolved against the environment, before anything is opened. */
 interface BankSettings {
   concurrency: number;
   reuseMs: number | undefined;
+  /** --max-age; undefined: `off`. */
+  maxAgeMs: number | undefined;
+  /** --policy, read and checked. */
+  policy: BankRunOptions['policy'];
   depositMemoryMs: number;
   /** VAS_LOCK_LEASE: how long another host's lock must stand still before it is taken over. */
   lockLeaseMs: number | undefined;
@@ -57,8 +63,9 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   if (flags.sandboxAccounts !== undefined && !flags.sandbox) throw new UsageError('--sandbox-accounts needs --sandbox');
   // Read before the state file is opened, so a wrong path costs nothing.
   const sandboxAccounts = flags.sandboxAccounts === undefined ? undefined : await loadSandboxAccounts(flags.sandboxAccounts);
+  const sandbox = connection?.kind === 'sandbox' ? await sandboxOptions(flags, settings, io, inspection, sandboxAccounts) : undefined;
   const resumeHint = resumeCommand(flags, settings.output);
-  const end = await runWithState(flags, settings, connection, io, inspection, sandboxAccounts, resumeHint);
+  const end = await runWithState(flags, settings, connection, io, inspection, sandbox, resumeHint);
   if (!('summary' in end)) {
     // The cause names the remedy: a full disk, a lock, a damaged file (src/state/db.ts).
     const { cause, remedy } = stateFailure(end.stateFailure ?? 'unknown failure');
@@ -66,8 +73,23 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
     io.log.error(`the state file ${settings.statePath} failed (${cause}); the run stopped, rows checkpointed before this are kept. ${remedy}, then resume with: ${resumeHint}`);
     return EXIT.fatal;
   }
-  const exitCode = reportRun(flags, end.summary, { retries: end.retries, stateFile: settings.statePath }, resumeHint, io);
-  return flags.report ? writeReport(flags, settings, end.summary, io, exitCode) : exitCode;
+  const extras = { retries: end.retries, stateFile: settings.statePath, prices: { pl: settings.pricePl, pd: settings.pricePd } };
+  const exitCode = reportRun(flags, end.summary, extras, resumeHint, io);
+  const final = flags.report ? await writeReport(flags, settings, end.summary, io, exitCode) : exitCode;
+  noticePeople(flags, end.summary, settings.statePath, final, io);
+  return final;
+}
+
+/**
+ * The cron notice, always last: how many payees are on HOLD and to REVIEW, by reason, and what
+ * to run next. A warning, so `--quiet` keeps it; nothing at all when nobody needs to look.
+ */
+function noticePeople(flags: BankFlags, summary: BankRunSummary, stateFile: string, exitCode: number, io: CommandIo): void {
+  const stale = staleAnswersWarning(summary, io.now());
+  if (stale) io.log.warn(stale);
+  const lines = attentionLines(summary, { stateFile, stateFlag: flags.state, exitCode, failOn: flags.failOn });
+  if (lines) for (const line of lines) io.log.warn(line);
+  else if (!summary.dryRun && summary.rows > 0 && !summary.stopped) io.log.info('no payee on HOLD or to REVIEW');
 }
 
 /**
@@ -100,6 +122,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.sheet !== undefined && !isSpreadsheetPath(flags.input)) throw new UsageError('--sheet applies to a spreadsheet input (.xlsx, .xls, .ods) only');
   if (flags.delimiter !== undefined && isSpreadsheetPath(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');
   const reuseMs = flags.reuse === undefined ? undefined : parseDuration(flags.reuse, '--reuse');
+  const maxAgeMs = flags.maxAge === 'off' ? undefined : parseDuration(flags.maxAge, '--max-age');
+  const policy = flags.policy === undefined ? undefined : readPolicy(flags.policy);
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const depositMemoryMs = parseDuration(flags.depositMemory, '--deposit-memory');
   const lockLeaseMs = resolveLockLease(env);
@@ -114,7 +138,20 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   // Found before any call, not after the run has paid for every row.
   if (flags.summary) checkOutputPath(flags.summary, '--summary');
   if (flags.report) checkOutputPath(flags.report, '--report');
-  return { concurrency, reuseMs, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath, redis };
+  return { concurrency, reuseMs, maxAgeMs, policy, depositMemoryMs, lockLeaseMs, timeoutMs, limits, pricePl, pricePd, output, statePath, redis };
+}
+
+/** The --policy file, checked before anything is opened: one line naming the field that is wrong. */
+function readPolicy(file: string): BankRunOptions['policy'] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--policy: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const parsed = parsePolicy(text);
+  if (!parsed.ok) throw new UsageError(`--policy ${file}: ${parsed.problem}; see "The nightly decision" in the README for the fields`);
+  return { source: file, policy: parsed.policy };
 }
 
 /** --redis or VAS_REDIS_URL, its password from the environment only (src/cli/config.ts). */
@@ -137,7 +174,7 @@ async function runWithState(
   connection: ApiConnection | undefined,
   io: CommandIo,
   inspection: Promise<InputInfo> | undefined,
-  sandboxAccounts: SandboxOptions['accounts'] | undefined,
+  sandbox: SandboxOptions | undefined,
   resumeHint: string,
 ): Promise<RunEnd> {
   const db = openDatabase(settings.statePath, { durable: flags.mode !== 'pl' });
@@ -156,7 +193,7 @@ async function runWithState(
         ...settings.limits,
         connections: Math.max(settings.concurrency, 1),
         retry: BULK_RETRY,
-        sandbox: sandboxAccounts === undefined ? undefined : { accounts: sandboxAccounts },
+        sandbox,
         onRetry: (event: RetryEvent) => {
           const cause = retryCause(event.error);
           retries[cause] = (retries[cause] ?? 0) + 1;
@@ -200,6 +237,9 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     resume: flags.resume,
     retryUnconfirmed: flags.retryUnconfirmed,
     reuseMs: settings.reuseMs,
+    maxAgeMs: settings.maxAgeMs,
+    policy: settings.policy,
+    failOn: flags.failOn,
     depositMemoryMs: settings.depositMemoryMs,
     lockLeaseMs: settings.lockLeaseMs,
     rate: flags.rate,
@@ -221,7 +261,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
 }
 
 /** The summary on stderr (and --summary JSON), and what to do next when the run is not done. */
-function reportRun(flags: BankFlags, summary: BankRunSummary, extras: { retries: Record<string, number>; stateFile: string }, resumeHint: string, io: CommandIo): number {
+function reportRun(flags: BankFlags, summary: BankRunSummary, extras: SummaryExtras, resumeHint: string, io: CommandIo): number {
   const { log } = io;
   log.info(formatSummary(summary, extras));
   if (flags.summary) {
@@ -252,6 +292,18 @@ async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accoun
     throw new UsageError(`--sandbox-accounts: cannot read ${file}: ${(error as Error).message}`);
   }
   return loadRegistry(text);
+}
+
+/**
+ * The in-process sandbox's options: the --sandbox-accounts registry, or else the file's own payee
+ * names (src/sandbox/bank-style.ts), and the command's clock (a test's injected one crosses IST days).
+ */
+async function sandboxOptions(flags: BankFlags, settings: BankSettings, io: CommandIo, inspection: Promise<InputInfo> | undefined, accounts: SandboxOptions['accounts'] | undefined): Promise<SandboxOptions> {
+  if (accounts !== undefined) return { accounts, now: io.now };
+  const { columns, headerRow, sheet, delimiter, spoolDir } = runOptions(flags, settings, undefined, inspection);
+  const payees = await readSandboxPayees(flags.input, inspection, { columns, headerRow, sheet, delimiter, spoolDir });
+  if (payees.capped) io.log.warn(`--sandbox: the sandbox answers the payee names of the file's first ${MAX_SANDBOX_PAYEES.toLocaleString('en-IN')} accounts; later accounts answer generated holders (mostly NO_MATCH)`);
+  return { payeeNames: payees.names, now: io.now };
 }
 
 // The report (src/report/) is written after a stop too, from what the state keeps of the run.

@@ -4,8 +4,10 @@ import type { InputInfo } from '../../../input/inspect.js';
 import type { Delimiter } from '../../../input/read-csv.js';
 import { inspectInBackground } from '../../../input/inspect.js';
 import type { RunMode } from '../../../state/types.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_AGE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
 import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
+// The documented shares alone (no sandbox code), for --sandbox's help.
+import { CHANGED_HOLDER_SHARE, DIFFERENT_HOLDER_SHARE } from '../../../sandbox/holder-shares.js';
 
 export interface BankFlags {
   input: string;
@@ -25,6 +27,12 @@ export interface BankFlags {
   delimiter?: Delimiter | undefined;
   explainColumns: boolean;
   reuse?: string | undefined;
+  /** `--max-age`: re-check answers older than this (default DEFAULT_MAX_AGE; `off`: never). */
+  maxAge: string;
+  /** `--policy FILE`: the decision policy (JSON); default the built-in one. */
+  policy?: string | undefined;
+  /** `--fail-on hold|review`: exit 4 when payees need a person. */
+  failOn?: 'hold' | 'review' | undefined;
   depositMemory: string;
   retryUnconfirmed: boolean;
   summary?: string | undefined;
@@ -67,12 +75,15 @@ function bankOptions<T>(y: Argv<T>) {
     .option('delimiter', { choices: ['comma', 'semicolon', 'tab', 'pipe'] as const, describe: 'CSV delimiter (default: sniffed from the first lines; the output keeps it)' })
     .option('explain-columns', { type: 'boolean', default: false, describe: 'Log how each column scored (header, IFSCs, account numbers, names) when the columns are chosen' })
     .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
+    .option('max-age', { type: 'string', default: DEFAULT_MAX_AGE, describe: "Re-check this run's answers older than this (nightly re-verification: a holder may change), e.g. 7d; off: never" })
+    .option('policy', { type: 'string', describe: 'Decision policy (JSON): which name verdicts PAY, REVIEW or HOLD; default: GOOD or better pays, a changed holder holds' })
+    .option('fail-on', { choices: ['hold', 'review'] as const, describe: 'Exit 4 when every row is final but payees are on HOLD (hold), or on HOLD or to REVIEW (review)' })
     .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
     .option('deposit-memory', { type: 'string', default: '90d', describe: 'A payee with a penny-drop younger than this (any run, any file) is not sent another; at least 30d' })
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
     .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' })
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
-    .option('sandbox', { type: 'boolean', default: false, describe: 'Run against an in-process sandbox' })
+    .option('sandbox', { type: 'boolean', default: false, describe: `Run against an in-process sandbox; without --sandbox-accounts each account's holder is its payee name as a bank prints it (initials, surname first, cut), ${percent(DIFFERENT_HOLDER_SHARE)} another person, ${percent(CHANGED_HOLDER_SHARE)} a holder that changes every IST day` })
     .option('sandbox-accounts', { type: 'string', describe: 'With --sandbox: holder registry CSV (accountNumber,ifsc,name[,status]) the sandbox answers from' })
     .option('max-calls', { type: 'number', describe: 'Stop dispatching after this many calls (resumable)' })
     .option('max-spend', { type: 'number', describe: 'Stop dispatching before the estimated spend passes this' })
@@ -82,11 +93,13 @@ function bankOptions<T>(y: Argv<T>) {
     .option('timeout', { type: 'string', default: DEFAULT_TIMEOUT, describe: 'Per-request idle timeout: longest wait for headers or between body bytes, e.g. 30s' })
     .option('deadline', { type: 'string', default: DEFAULT_DEADLINE, describe: 'Longest total time of one request, e.g. 2m (a trickled answer is cut; 0 for none)' })
     .option('redis', { type: 'string', describe: 'Share one --rate across processes and hosts through Redis: redis://[user@]host:port (env VAS_REDIS_URL; the password only from the environment, VAS_REDIS_PASSWORD or VAS_REDIS_URL; needs --rate)' })
-    .example('$0 bank payees.csv -o payees.verified.csv --resume', 'Nightly run from cron')
+    .example('$0 bank payees.csv -o payees.verified.csv --resume --max-age 7d --fail-on hold --quiet', 'Nightly run from cron: mails only when payees are held')
     .example('$0 bank payees.csv --sandbox', 'Try it with no credentials')
     .example('$0 bank samples/payees.csv --sandbox --sandbox-accounts samples/holders.csv', 'The demo: bank-side names that differ the way real ones do')
     .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run');
 }
+
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
 const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
@@ -107,6 +120,9 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     delimiter: DELIMITER_NAMES[args.delimiter as string],
     explainColumns: args['explain-columns'] as boolean,
     reuse: args.reuse as string | undefined,
+    maxAge: args['max-age'] as string,
+    policy: args.policy as string | undefined,
+    failOn: args['fail-on'] as BankFlags['failOn'],
     depositMemory: args['deposit-memory'] as string,
     retryUnconfirmed: args['retry-unconfirmed'] as boolean,
     summary: args.summary as string | undefined,

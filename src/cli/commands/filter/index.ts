@@ -6,7 +6,7 @@ import type { FilterFlags } from './options.js';
 
 export async function filterCommand(flags: FilterFlags, io: CommandIo): Promise<number> {
   const conditions = flags.where.map(parseCondition);
-  const rows = await filterRows(flags.csv, conditions, (text) => io.stdout(text));
+  const rows = await filterRows(flags.csv, conditions, (text) => io.stdout(text), { line: flags.line });
   io.log.info(`${rows} row(s) of ${flags.csv}`);
   return EXIT.ok;
 }

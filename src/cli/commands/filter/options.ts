@@ -5,6 +5,8 @@ import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
 export interface FilterFlags {
   csv: string;
   where: string[];
+  /** Put the file's line first in each row (the numbering the report shows). Default false. */
+  line: boolean;
 }
 
 export interface FilterCommand {
@@ -19,10 +21,11 @@ export function registerFilterCommand<T>(y: Argv<T>, ctx: CommandContext<FilterC
       c
         .positional('csv', { type: 'string', demandOption: true, describe: 'The enriched CSV `vas-verify bank` wrote (-o)' })
         .option('where', { type: 'string', array: true, demandOption: true, describe: 'COLUMN=VALUE[,VALUE…] (one of), COLUMN!=VALUE (none of); COLUMN!= means not empty' })
+        .option('line', { type: 'boolean', default: false, describe: "Put each row's line in the file first (a column named line): the numbering the report shows" })
         .example('$0 filter payees.verified.csv --where verify_status=FAILED > failed.csv', 'The failed rows')
-        .example("$0 filter payees.verified.csv --where verify_status=VERIFIED --where name_match=POOR_PARTIAL_MATCH,NO_MATCH", 'Paid at risk')
+        .example('$0 filter payees.verified.csv --where decision=HOLD', 'The held rows (--where decision_reason=NAME_MISMATCH,HOLDER_CHANGED: by why)')
         .example("$0 filter payees.verified.csv --where 'changed_since!='", 'Holders that changed'),
     (args) =>
-      ctx.run(async () => (await ctx.load()).filterCommand({ csv: args.csv as string, where: (args.where as string[]).map(String) }, ctx.io(args as GlobalFlags))),
+      ctx.run(async () => (await ctx.load()).filterCommand({ csv: args.csv as string, where: (args.where as string[]).map(String), line: Boolean(args.line) }, ctx.io(args as GlobalFlags))),
   );
 }

@@ -20,7 +20,7 @@ function reportOptions<T>(y: Argv<T>) {
     .option('state', { type: 'string', describe: `State file of the run (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
     .option('run', { type: 'number', describe: 'Run id (default: the newest run of the state)' })
     .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'HTML file to write (mode 0600)' })
-    .option('csv', { type: 'string', describe: "The run's enriched CSV, for name verdicts and the rows paid at risk" })
+    .option('csv', { type: 'string', describe: "The run's enriched CSV, for a run made before decisions were kept in the state: its name verdicts and verified rows whose name does not match" })
     .option('limit', { type: 'number', describe: 'Most rows listed per table (default 50)' })
     .example('$0 report --state vas-verify.sqlite -o run.html', 'The newest run')
     .example('$0 report --state nightly.sqlite --run 12 --csv payees.verified.csv -o run12.html', 'An earlier run, with name verdicts');

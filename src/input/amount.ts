@@ -1,0 +1,43 @@
+/**
+ * An amount cell as payout files write it: `1,23,456.78`, `₹ 5,000`, `Rs. 500/-`, `INR 1200.50`,
+ * `(250.00)` for a negative. Pure; the summary adds the amounts held and to review.
+ */
+const CURRENCY = /^(?:₹|rs\.?|inr|rupees)\s*/i;
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** The cell's value in rupees, or undefined when it is not an amount. */
+export function parseAmount(cell: string): number | undefined {
+  let text = cell.trim().replace(CURRENCY, '').replace(/\/-$/, '').replace(/[\s,]/g, '');
+  let sign = 1;
+  if (/^\(.*\)$/.test(text)) {
+    sign = -1;
+    text = text.slice(1, -1);
+  }
+  if (!NUMBER.test(text)) return undefined;
+  const value = Number(text) * sign;
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** Amounts by decision (rupees), and the cells that were not amounts. */
+export interface AmountsByDecision {
+  PAY: number;
+  REVIEW: number;
+  HOLD: number;
+  unreadable: number;
+}
+
+/** Adds an amount cell to its decision's total (a cell that is not an amount is counted apart). */
+export function addAmount(amounts: AmountsByDecision, decision: string, cell: string): void {
+  const value = parseAmount(cell);
+  if (value === undefined) amounts.unreadable += 1;
+  // Paise kept exact: sums of two-decimal amounts in floating point drift.
+  else if (decision === 'PAY' || decision === 'REVIEW' || decision === 'HOLD') amounts[decision] = Math.round((amounts[decision] + value) * 100) / 100;
+}
+
+/** Header words of an amount column (after headerKey's folding: lower case, punctuation to spaces). */
+const AMOUNT_HEADER = /(^| )(amount|amt|net pay|net salary|salary|payable|transfer value|payment value|value rs|rs|inr|राशि|रकम|தொகை|మొత్తం|ಮೊತ್ತ|തുക|টাকা|রাশি|રકમ|ਰਕਮ)( |$)|₹/u;
+
+/** Whether a header names an amount (its key as headerKey folds it). */
+export function isAmountHeader(key: string): boolean {
+  return AMOUNT_HEADER.test(key);
+}

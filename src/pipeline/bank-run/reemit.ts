@@ -1,0 +1,72 @@
+/**
+ * Re-emitting a finished run by copying its output (docs/ARCHITECTURE.md, "The bank run"). A
+ * finished run whose output file is still on disk and still its own (the identity the run
+ * recorded), made the same way (the emit key: tool version, policy, column flags, output format),
+ * with no answer older than --max-age and no review since it was written, would be written again
+ * byte for byte: it is copied instead, and the summary is read from what the run recorded.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { DEFAULT_POLICY, type Decision, type DecisionReason } from '../../decision/index.js';
+import { fileIdentity } from '../../input/unchanged.js';
+import { copyOutput } from '../../output/sink.js';
+import type { FinishedRecord } from '../../state/finished-runs.js';
+import { countDecision } from './summary.js';
+import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
+
+/** What else than the answers shapes the output: a run re-emitted with another of these is written afresh. */
+export function emitKey(options: BankRunOptions, deps: Pick<BankRunDeps, 'ifscRegistry'>): string {
+  const shape = {
+    tool: options.recorded?.toolVersion ?? null,
+    policy: options.policy?.policy ?? DEFAULT_POLICY,
+    columns: options.columns,
+    headerRow: options.headerRow ?? null,
+    sheet: options.sheet ?? null,
+    delimiter: options.delimiter ?? null,
+    format: path.extname(options.outputPath).toLowerCase(),
+    registry: deps.ifscRegistry ? `${deps.ifscRegistry.source} ${deps.ifscRegistry.published}` : null,
+  };
+  return createHash('sha256').update(JSON.stringify(shape)).digest('hex');
+}
+
+/** Whether the run's recorded output is there to copy: why not, or the file to copy. */
+export function copyableOutput(record: FinishedRecord | undefined, key: string, at: number, maxAgeMs: number | undefined, answers: { oldest: number | null }, lastReviewAt: number | null): string | undefined {
+  if (!record || record.status !== 'complete' || record.finishedAt === null || record.stopped !== null) return undefined;
+  if ((record.exitCode !== 0 && record.exitCode !== 4) || record.emitKey !== key || !record.outputPath || !record.outputFile) return undefined;
+  if (maxAgeMs !== undefined && answers.oldest !== null && answers.oldest < at - maxAgeMs) return undefined;
+  if (lastReviewAt !== null && lastReviewAt >= record.finishedAt) return undefined;
+  const now = fileIdentity(record.outputPath);
+  const then = JSON.parse(record.outputFile) as { dev: number; ino: number; size: number; mtimeNs: string };
+  const same = now !== undefined && now.dev === then.dev && now.ino === then.ino && now.size === then.size && String(now.mtimeNs) === then.mtimeNs;
+  return same ? record.outputPath : undefined;
+}
+
+/**
+ * Copies the finished run's output to -o when nothing changed since it was written, and fills the
+ * summary from the run's record. Returns false (having done nothing) when the run must be emitted.
+ */
+export function reemitByCopy(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, key: string): boolean {
+  const runs = deps.store.finishedRuns;
+  const record = runs.record(runId);
+  const answers = runs.answers(runId);
+  const from = copyableOutput(record, key, deps.now(), options.maxAgeMs, answers, runs.lastReviewAt());
+  if (from === undefined || !record) return false;
+  copyOutput(from, options.outputPath, deps.isAlive);
+  deps.log.info(`re-emitted by copying the run's output ${from} (nothing changed since it was written)`);
+  const json = (text: string | null): Record<string, number> => (text ? (JSON.parse(text) as Record<string, number>) : {});
+  summary.rows = record.rows;
+  Object.assign(summary.statuses, json(record.statuses));
+  Object.assign(summary.sources, json(record.sources));
+  summary.nameMatch = json(record.nameMatch);
+  const avoided = json(record.avoided);
+  summary.avoided.local = avoided.local ?? 0;
+  summary.avoided.duplicate = avoided.duplicate ?? 0;
+  summary.reverify.reused = answers.answered;
+  summary.reverify.oldestAnswerAt = answers.oldest;
+  const withAmounts = summary.input.columns.amount !== undefined && summary.input.columns.amount !== null;
+  for (const [decision, reason, amount] of runs.decisions(runId)) {
+    countDecision(summary, { decision: decision as Decision, reason: reason as DecisionReason, payeeCheck: '' }, withAmounts ? (amount ?? '') : null);
+  }
+  if (summary.statuses.SKIPPED > 0) summary.decisionReasons.NOT_A_PAYEE = summary.statuses.SKIPPED;
+  return true;
+}

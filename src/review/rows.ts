@@ -1,0 +1,155 @@
+/**
+ * What the review page shows of a row (docs/ARCHITECTURE.md, "Decisions"): the payee name from
+ * the file beside the bank's holder with the matcher's reasons, the account masked, the IFSC's
+ * bank and branch, the amount, the payee's history, the decision the run wrote and where the
+ * payee stands now. The standing is asked of decide() with the reviews of the payee, so the page,
+ * the next run and the release cannot disagree.
+ */
+import { decide, type DecisionPolicy, type VerifyStatus } from '../decision/index.js';
+import { registryBankName, type IfscRegistry } from '../input/ifsc-registry.js';
+import { matchNames, NAME_MATCH_RULES, type NameMatchRule } from '../match/index.js';
+import type { NameMatchResult } from '../match/verdict.js';
+import { maskAccountNumber, maskLongDigits } from '../report/escape.js';
+import { holderChangedIn } from '../state/changes.js';
+import type { PayeeEvidence, ReviewReader } from '../state/review-reader.js';
+import { standingOf, type PayeeStanding } from '../state/reviews.js';
+import type { ReviewRecord, RunRowRecord } from '../state/types.js';
+
+/** Longer names are not explained (the bank run does not match them either: NO_MATCH). */
+const MAX_EXPLAINED_CHARS = 1_000;
+
+/** Where a payee stands now, in words for the page. */
+export interface StandingView {
+  decision: string;
+  reason: string;
+  /** Who accepted (ACCEPTED) or rejected (REJECTED) the holder it has now; empty when nobody has. */
+  reviewers: string[];
+  verdict: 'ACCEPTED' | 'REJECTED' | null;
+  /** Accepted by fewer reviewers than the policy's approvals. */
+  awaiting: boolean;
+  /** One line: "PAY · REVIEW_ACCEPTED · accepted by asha, ravi". */
+  text: string;
+  /** The newest reviewer's note, if any. */
+  note: string | null;
+}
+
+export interface ReviewRow {
+  row: number;
+  line: number;
+  /** The payee's first row (its name in the state); null when the row failed its local checks. */
+  payee: number | null;
+  name: string | null;
+  holder: string | null;
+  nameMatch: string | null;
+  nameScore: number | null;
+  /** The matcher's reasons, in words. */
+  why: string[];
+  /** The last four digits only. */
+  account: string;
+  ifsc: string;
+  bank: string | null;
+  branch: string | null;
+  amount: string | null;
+  status: string;
+  reasonCode: string;
+  changedSince: string | null;
+  /** Earlier checks of the account + IFSC: "2026-11-20 VERIFIED ANITA DESAI". */
+  history: { date: string; status: string; holder: string | null }[];
+  requestId: string | null;
+  /** The decision the run wrote. */
+  decision: string;
+  decisionReason: string;
+  standing: StandingView;
+  /** Why an acceptance is not possible (no payee, not verified, no holder); null when it is. */
+  cannotAccept: string | null;
+}
+
+/** The row's payee in the state: its account and IFSC, its evidence in this run. */
+export interface RowPayee {
+  account: string;
+  ifsc: string;
+  evidence: PayeeEvidence | undefined;
+}
+
+/** Where the payee stands now for the holder it has in this run. */
+export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefined, reviews: readonly ReviewRecord[], policy: DecisionPolicy): StandingView {
+  const holder = evidence?.beneficiaryName ?? null;
+  const standing: PayeeStanding | undefined = standingOf(reviews, holder);
+  const decision = decide(
+    {
+      status: row.status as VerifyStatus,
+      nameMatch: (row.nameMatch ?? undefined) as NameMatchResult | undefined,
+      holderChanged: holderChangedIn(evidence?.changedSince),
+      review: standing ? { verdict: standing.verdict, reviewers: standing.reviewers } : undefined,
+    },
+    policy,
+  );
+  const reviewers = standing?.reviewers ?? [];
+  const awaiting = decision.reason === 'AWAITING_APPROVAL';
+  let words = 'not reviewed yet';
+  if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
+  else if (standing?.verdict === 'ACCEPTED') {
+    const missing = policy.approvals - reviewers.length;
+    words = `accepted by ${reviewers.join(', ')}${awaiting ? ` — awaiting ${missing === 1 ? 'a second approval' : `${missing} more approvals`}` : ''}`;
+  }
+  const last = standing?.reviews[standing.reviews.length - 1];
+  return {
+    decision: decision.decision,
+    reason: decision.reason,
+    reviewers,
+    verdict: standing?.verdict ?? null,
+    awaiting,
+    text: `${decision.decision} · ${decision.reason} · ${words}`,
+    note: last?.note ?? null,
+  };
+}
+
+/** Why the row's payee cannot be accepted, or null when it can. */
+export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undefined): string | null {
+  if (row.account === null || row.ifsc === null || !evidence) return 'the row failed its local checks: correct it in the file';
+  if (row.status !== 'VERIFIED') return `the account is ${row.status}: only a verified account can be accepted`;
+  if (!evidence.beneficiaryName) return 'the bank gave no holder name: there is nothing to accept';
+  return null;
+}
+
+/** The matcher's reasons for the two names, in words. */
+export function explainNames(name: string | null, holder: string | null): string[] {
+  if (!name || !holder || name.trim() === '') return [];
+  if (name.length > MAX_EXPLAINED_CHARS || holder.length > MAX_EXPLAINED_CHARS) return ['a name longer than any payee name: not matched'];
+  return matchNames(name, holder, { explain: true }).rules.map((rule) => NAME_MATCH_RULES[rule as NameMatchRule] ?? rule);
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The page's row: the run's row, its payee's evidence and reviews, under the policy. */
+export function toReviewRow(row: RunRowRecord, reader: ReviewReader, reviewsOf: (account: string, ifsc: string) => ReviewRecord[], context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry }): ReviewRow {
+  const evidence = row.account !== null && row.ifsc !== null ? reader.evidence(context.runId, row.account, row.ifsc) : undefined;
+  const reviews = row.account !== null && row.ifsc !== null ? reviewsOf(row.account, row.ifsc) : [];
+  const holder = evidence?.beneficiaryName ?? null;
+  const history = evidence?.resultId != null && row.account !== null && row.ifsc !== null ? reader.earlier(row.account, row.ifsc, evidence.resultId) : [];
+  const ifsc = row.ifsc ?? '';
+  return {
+    row: row.row,
+    line: row.line,
+    payee: evidence?.firstRow ?? null,
+    name: row.name,
+    holder,
+    nameMatch: row.nameMatch,
+    nameScore: row.nameScore,
+    why: explainNames(row.name, holder),
+    account: row.account === null ? '' : maskAccountNumber(row.account),
+    ifsc,
+    bank: evidence?.bankName ?? (ifsc === '' ? null : registryBankName(context.registry.lookup(ifsc))),
+    branch: [evidence?.bankBranch, evidence?.bankCity].filter((part) => part).join(', ') || null,
+    amount: row.amount,
+    status: row.status,
+    reasonCode: row.reasonCode,
+    changedSince: evidence?.changedSince ? maskLongDigits(evidence.changedSince) : null,
+    history: history.map((h) => ({ date: day(h.verifiedAt), status: h.status, holder: h.beneficiaryName })),
+    requestId: evidence?.requestId ?? null,
+    decision: row.decision,
+    decisionReason: row.decisionReason,
+    standing: standingView(row, evidence, reviews, context.policy),
+    cannotAccept: acceptProblem(row, evidence),
+  };
+}

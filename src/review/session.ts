@@ -1,0 +1,137 @@
+/**
+ * One reviewer's session over one run (docs/ARCHITECTURE.md, "Decisions"): pages of the rows the
+ * run left at REVIEW or HOLD, and the reviewer's acceptances and rejections, each recorded by
+ * record.ts (the reviews row and its audit entry in one transaction). An acceptance is refused
+ * where it could not pay (no payee, an account not verified, no holder name) and where this
+ * reviewer already accepted the holder: `approvals: 2` needs two different people.
+ */
+import type { DecisionPolicy } from '../decision/index.js';
+import type { IfscRegistry } from '../input/ifsc-registry.js';
+import { ReviewReader, REVIEWED_DECISIONS, type PayeeEvidence, type ReviewFilter } from '../state/review-reader.js';
+import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
+import type { Db, RunRowRecord } from '../state/types.js';
+import { recordPersonDecision } from './record.js';
+import { acceptProblem, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
+
+/** Rows on one page of the list. */
+export const PAGE_ROWS = 200;
+/** Most rows one decision may name (a selection). */
+export const MAX_ROWS_PER_DECISION = 1_000;
+/** Longest note kept, in characters. */
+export const MAX_NOTE_CHARS = 1_000;
+
+export type Verdict = 'ACCEPTED' | 'REJECTED';
+
+/** What became of one row of a decision. */
+export interface RowAnswer {
+  row: number;
+  ok: boolean;
+  /** Why it was refused (ok false). */
+  message?: string | undefined;
+  /** The payee's first row: every row of the payee on the page shows the new standing. */
+  payee?: number | undefined;
+  standing?: StandingView | undefined;
+}
+
+export interface ReviewSessionOptions {
+  db: Db;
+  runId: number;
+  policy: DecisionPolicy;
+  reviewer: string;
+  registry: IfscRegistry;
+  /** The tool (and so the matcher) and the IFSC registry the reviewer's evidence came from, kept in each audit entry. */
+  versions: { tool: string; registry: string };
+  now: () => number;
+}
+
+export class ReviewSession {
+  readonly reader: ReviewReader;
+  private readonly reviews: Reviews;
+  /** Decisions recorded by this session. */
+  recorded = 0;
+
+  constructor(private readonly options: ReviewSessionOptions) {
+    this.reader = new ReviewReader(options.db);
+    this.reviews = new Reviews(options.db);
+  }
+
+  get policy(): DecisionPolicy {
+    return this.options.policy;
+  }
+
+  get reviewer(): string {
+    return this.options.reviewer;
+  }
+
+  /** One page of the list: rows after `after` (or before `before`), at most PAGE_ROWS. */
+  page(filter: ReviewFilter, at: { after: number } | { before: number }, limit = PAGE_ROWS): ReviewRow[] {
+    const { runId, policy, registry } = this.options;
+    return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry }));
+  }
+
+  /** Records the reviewer's verdict on each row (rows of one payee once); answers for every row. */
+  decide(verdict: Verdict, rows: readonly number[], note: string | null): RowAnswer[] {
+    const byPayee = new Map<string, RowAnswer>();
+    return rows.map((n) => {
+      const row = this.reader.row(this.options.runId, n);
+      if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
+      if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
+      const key = `${row.account}|${row.ifsc}`;
+      const done = byPayee.get(key) ?? this.decidePayee(verdict, row, note);
+      byPayee.set(key, done);
+      return { ...done, row: n };
+    });
+  }
+
+  private decidePayee(verdict: Verdict, row: RunRowRecord, note: string | null): RowAnswer {
+    const { db, runId, policy, reviewer } = this.options;
+    const account = row.account!;
+    const ifsc = row.ifsc!;
+    const evidence = this.reader.evidence(runId, account, ifsc);
+    const holder = evidence?.beneficiaryName ?? null;
+    // The check and the write in one transaction: two reviewers' pages write the same state.
+    const problem = db.transaction((): string | null => {
+      const refused = refusal(verdict, row, evidence, standingOf(this.reviews.ofPayee(account, ifsc), holder), reviewer, policy);
+      if (refused) return refused;
+      recordPersonDecision(
+        db,
+        {
+          account, ifsc, holder: holder ?? '', verdict, reviewer, note, runId, row: row.row, via: 'page',
+          evidence: {
+            status: row.status, nameMatch: row.nameMatch, nameScore: row.nameScore, decision: row.decision, decisionReason: row.decisionReason,
+            requestId: evidence?.requestId ?? null, changedSince: evidence?.changedSince ?? null, approvals: policy.approvals, line: row.line,
+            ...this.options.versions,
+          },
+        },
+        this.options.now(),
+      );
+      return null;
+    }).immediate();
+    if (problem === null) this.recorded += 1;
+    const standing = standingView(row, evidence, this.reviews.ofPayee(account, ifsc), policy);
+    return { row: row.row, ok: problem === null, message: problem ?? undefined, payee: evidence?.firstRow, standing };
+  }
+}
+
+/** Why this verdict on the payee is refused, or null (pure). */
+export function refusal(
+  verdict: Verdict,
+  row: RunRowRecord,
+  evidence: PayeeEvidence | undefined,
+  standing: PayeeStanding | undefined,
+  reviewer: string,
+  policy: DecisionPolicy,
+): string | null {
+  if (verdict === 'REJECTED') {
+    return standing?.verdict === 'REJECTED' ? `already rejected by ${standing.reviewers.join(', ')}` : null;
+  }
+  const problem = acceptProblem(row, evidence);
+  if (problem) return problem;
+  if (standing?.verdict !== 'ACCEPTED') return null;
+  if (standing.reviewers.includes(reviewer)) {
+    return standing.reviewers.length >= policy.approvals
+      ? `already accepted by ${standing.reviewers.join(', ')}`
+      : `${reviewer} already accepted this holder: a second, different reviewer must approve it`;
+  }
+  return standing.reviewers.length >= policy.approvals ? `already accepted by ${standing.reviewers.join(', ')}` : null;
+}
