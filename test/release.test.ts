@@ -65,6 +65,15 @@ test('release of a CSV with a preamble, ";" and CRLF: the input byte for byte mi
   assert.equal(release.stdout, 'payout.csv\n');
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
 
+  // From another folder: the run's input is named with --input.
+  fs.mkdirSync(path.join(dir, 'bank-portal'));
+  const elsewhere = await runCli(['release', '-o', 'payout.csv', '--state', '../s.sqlite'], { cwd: path.join(dir, 'bank-portal') });
+  assert.equal(elsewhere.code, 2, elsewhere.stderr);
+  assert.match(elsewhere.stderr, /the input of run 1, .*bank-portal\/payees\.csv \(given to the run as payees\.csv\), is not there: give the run's input with --input FILE/);
+  const named = await runCli(['release', '-o', 'payout.csv', '--state', '../s.sqlite', '--input', '../payees.csv'], { cwd: path.join(dir, 'bank-portal') });
+  assert.equal(named.code, 0, named.stderr);
+  assert.deepEqual(fs.readFileSync(path.join(dir, 'bank-portal', 'payout.csv')), expected);
+
   // The exceptions: the input's cells of each row left out, then why, in the input's delimiter and line endings.
   const held = fs.readFileSync(path.join(dir, 'held.csv'), 'utf8');
   assert.ok(held.startsWith('\uFEFF') && held.includes('\r\n'), 'the input BOM and CRLF');
@@ -83,7 +92,7 @@ test('release of a CSV with a preamble, ";" and CRLF: the input byte for byte mi
   assert.equal(audit.code, 0, audit.stderr);
   const entries = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; runId: number; entry: Record<string, unknown> });
   const released = entries.filter((e) => e.kind === 'release');
-  assert.equal(released.length, 1);
+  assert.equal(released.length, 2, 'one entry per release');
   assert.equal(released[0]!.runId, 1);
   assert.deepEqual(released[0]!.entry.decisions, { PAY: 2, REVIEW: 0, HOLD: 3 });
   assert.equal((released[0]!.entry.policy as { approvals: number }).approvals, 1);

@@ -3,6 +3,7 @@
  * file (its fingerprint), the same sheet, header and columns, each data row with its payee row's
  * decision now. A file that does not read as the run read it is refused, never guessed at.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { inspectInput, type InputInfo } from '../input/inspect.js';
@@ -34,6 +35,9 @@ export interface RunInput {
 /** Opens the run's input as the run read it; `inputFlag` names it when it moved. Refuses a file that changed since the run. */
 export async function openRunInput(db: Db, run: RecordedRunInputs, inputFlag: string | undefined, spoolDir?: string, approvals?: 1 | 2): Promise<RunInput> {
   const inputPath = inputFlag ?? run.input?.path ?? path.resolve(run.inputName);
+  if (inputFlag === undefined && !fs.existsSync(inputPath)) {
+    throw new InputError(`the input of run ${run.id}, ${inputPath} (given to the run as ${run.inputName}), is not there: give the run's input with --input FILE, or release from the folder the run was started in`);
+  }
   const info = await inspectInput(inputPath);
   if (info.fingerprint !== run.fingerprint) {
     throw new InputError(`the input ${inputPath} changed since run ${run.id} read it (its content differs): release only what was verified; run the bank command on the new file first`);
