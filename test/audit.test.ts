@@ -59,7 +59,7 @@ test('audit prints the trail with accounts masked, JSON lines and CSV, and verif
   assert.equal(csv.code, 0, csv.stderr);
   const records = parse(csv.stdout, { columns: true }) as Record<string, string>[];
   const reviewed = records.find((r) => r.kind === 'review')!;
-  assert.deepEqual([reviewed.reviewer, reviewed.verdict, reviewed.account, reviewed.holder], ['asha', 'ACCEPTED', 'xxxxxxxx0012', 'VIKRAM SINGH']);
+  assert.deepEqual([reviewed.who, reviewed.decision, reviewed.row, reviewed.account, reviewed.holder], ['asha', 'ACCEPTED', '2', 'xxxxxxxx0012', 'VIKRAM SINGH']);
   assert.doesNotMatch(csv.stdout, /86000000001[12]/);
 });
 

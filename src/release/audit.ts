@@ -10,7 +10,11 @@ import type { AuditEntry, AuditTrail } from '../state/audit.js';
 
 export type AuditFormat = 'json' | 'csv';
 
-export const AUDIT_CSV_COLUMNS = ['seq', 'at', 'run_id', 'kind', 'reviewer', 'verdict', 'account', 'ifsc', 'holder', 'note', 'entry', 'hash'] as const;
+/**
+ * The CSV's columns: `who` is the reviewer (or `vas-verify` for an automatic decision), `decision`
+ * what was decided (PAY, REVIEW, HOLD; a review's ACCEPTED or REJECTED); `entry` the whole entry.
+ */
+export const AUDIT_CSV_COLUMNS = ['seq', 'at', 'run_id', 'kind', 'who', 'decision', 'reason', 'row', 'account', 'ifsc', 'holder', 'note', 'entry', 'hash'] as const;
 
 /** An entry's fields with every account number masked (keys named `account` wholly, digit runs in any text). */
 export function maskEntry(value: unknown, key = ''): unknown {
@@ -28,11 +32,14 @@ function printable(entry: AuditEntry): { seq: number; at: string; runId: number 
 export function formatEntry(entry: AuditEntry, format: AuditFormat): string {
   const p = printable(entry);
   if (format === 'json') return `${JSON.stringify(p)}\n`;
-  const text = (key: string) => {
-    const v = p.entry[key];
-    return typeof v === 'string' ? neutralise(v) : '';
+  const text = (...keys: string[]) => {
+    const v = keys.map((k) => p.entry[k]).find((x) => typeof x === 'string' || typeof x === 'number');
+    return v === undefined ? '' : neutralise(String(v));
   };
-  return encodeCsv([[String(p.seq), p.at, p.runId === null ? '' : String(p.runId), p.kind, text('reviewer'), text('verdict'), text('account'), text('ifsc'), text('holder'), text('note'), neutralise(JSON.stringify(p.entry)), p.hash]]);
+  return encodeCsv([[
+    String(p.seq), p.at, p.runId === null ? '' : String(p.runId), p.kind, text('reviewer', 'by'), text('verdict', 'decision'), text('reason'), text('row'),
+    text('account'), text('ifsc'), text('holder'), text('note'), neutralise(JSON.stringify(p.entry)), p.hash,
+  ]]);
 }
 
 export interface AuditCheck {

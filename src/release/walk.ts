@@ -70,7 +70,7 @@ async function* walkRows(file: PayeeFile, decisions: RunDecisions, runId: number
     const decided = decisions.at(row);
     if (!decided || decided.row.line !== record.line) {
       const ran = decided ? `line ${decided.row.line}` : 'no such row';
-      throw new InputError(`the input ${inputPath} does not read as run ${runId} read it (payee row ${row} is at line ${record.line}, the run had ${ran}): give the run's own file with --input`);
+      throw new InputError(`the input ${inputPath} does not read as run ${runId} read it (payee row ${row} is at line ${record.line}, the run had ${ran}): give the run's own file with --input; a run of an older version that was given --header-row, --sheet or column flags cannot be released, run the bank command again`);
     }
     yield { fields: record.fields, line: record.line, decided };
   }
