@@ -80,7 +80,7 @@ test('.xlsx in and out: the first sheet (or --sheet) through the same recogniser
   assert.equal(r.code, 0, r.stderr);
   const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: { headerLine: number; columns: Record<string, string>; sheet: string }; output: string };
   assert.equal(summary.input.headerLine, 3);
-  assert.deepEqual(summary.input.columns, { account: 'Vendor A/c No.', ifsc: 'Vendor IFSC', name: 'Vendor Name' });
+  assert.deepEqual(summary.input.columns, { account: 'Vendor A/c No.', ifsc: 'Vendor IFSC', name: 'Vendor Name', amount: 'Amount' });
   assert.equal(summary.input.sheet, 'Payees');
   assert.match(summary.output, /payees\.verified\.xlsx$/, 'an .xlsx input gets an .xlsx output by default');
 

@@ -103,7 +103,7 @@ test('recognise: title rows above the header are skipped; the header line is 1-b
   const choice = new HeaderRecogniser().recognise(records);
   assert.equal(choice.headerIndex, 4);
   assert.equal(choice.headerLine, 5);
-  assert.deepEqual(choice.columns, { account: 1, ifsc: 2, name: 0, amount: -1 });
+  assert.deepEqual(choice.columns, { account: 1, ifsc: 2, name: 0 });
   assert.match(choice.reasons[0]!, /header found at line 5; the 4 line\(s\) above it are copied/);
   // --header-row forces it.
   const forced = new HeaderRecogniser({ headerRow: 5 }).recognise(records);
@@ -145,7 +145,7 @@ test('renameClashes: an output column the input already has becomes vas_<name>',
 
 test('recognise: the amount column needs a header that names an amount and values that are amounts', () => {
   const amountOf = (header: string[], cell: (i: number) => string): number | undefined =>
-    new HeaderRecogniser().recognise(lines(header, ...rowsOf(6, (i) => [`Payee ${i}`, `50100${i}12345`, 'HDFC0000123', cell(i), `${9800000000 + i}`]))).columns.amount;
+    new HeaderRecogniser().recognise(lines(header, ...rowsOf(6, (i) => [`Payee ${i}`, `50100${i}12345`, 'HDFC0000123', cell(i), `${9800000000 + i}`]))).columns.amount ?? -1;
   assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'Net Pay', 'Mobile'], (i) => `${i},250.50`), 3);
   assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'राशि', 'Mobile'], (i) => `₹ ${i}00`), 3);
   assert.equal(amountOf(['Name', 'Account Number', 'IFSC', 'Amount (₹)', 'Mobile'], (i) => `Rs. ${i}00/-`), 3);

@@ -258,7 +258,7 @@ export class HeaderRecogniser {
       headerIndex,
       headerLine: line,
       header,
-      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, amount },
+      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(amount >= 0 ? { amount } : {}) },
       names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null },
       decidedBy: { account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null },
       reasons,
