@@ -65,14 +65,15 @@ test('release of a CSV with a preamble, ";" and CRLF: the input byte for byte mi
   assert.equal(release.stdout, 'payout.csv\n');
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
 
-  // From another folder: the run's input is named with --input.
-  fs.mkdirSync(path.join(dir, 'bank-portal'));
-  const elsewhere = await runCli(['release', '-o', 'payout.csv', '--state', '../s.sqlite'], { cwd: path.join(dir, 'bank-portal') });
-  assert.equal(elsewhere.code, 2, elsewhere.stderr);
-  assert.match(elsewhere.stderr, /the input of run 1, .*bank-portal\/payees\.csv \(given to the run as payees\.csv\), is not there: give the run's input with --input FILE/);
-  const named = await runCli(['release', '-o', 'payout.csv', '--state', '../s.sqlite', '--input', '../payees.csv'], { cwd: path.join(dir, 'bank-portal') });
+  // The input moved since the run: named with --input.
+  fs.mkdirSync(path.join(dir, 'archive'));
+  fs.renameSync(path.join(dir, 'payees.csv'), path.join(dir, 'archive', 'payees.csv'));
+  const moved = await runCli(['release', '-o', 'payout2.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(moved.code, 2, moved.stderr);
+  assert.match(moved.stderr, /the input of run 1, .*payees\.csv \(given to the run as payees\.csv\), is not there: give the run's input with --input FILE/);
+  const named = await runCli(['release', '-o', 'payout2.csv', '--state', 's.sqlite', '--input', 'archive/payees.csv'], { cwd: dir });
   assert.equal(named.code, 0, named.stderr);
-  assert.deepEqual(fs.readFileSync(path.join(dir, 'bank-portal', 'payout.csv')), expected);
+  assert.deepEqual(fs.readFileSync(path.join(dir, 'payout2.csv')), expected);
 
   // The exceptions: the input's cells of each row left out, then why, in the input's delimiter and line endings.
   const held = fs.readFileSync(path.join(dir, 'held.csv'), 'utf8');
