@@ -63,6 +63,7 @@ test('release of a CSV with a preamble, ";" and CRLF: the input byte for byte mi
   assert.match(release.stderr, /release of run 1 .*payees\.csv\): 2 payee\(s\) to pay in payout\.csv; left out: 3 on HOLD, 0 to REVIEW/);
   assert.match(release.stderr, /policy: default.*; approvals needed: 1/);
   assert.equal(release.stdout, 'payout.csv\n');
+  assert.match(release.stderr, /sha256 of the release: [0-9a-f]{64}; recorded in the audit trail as entry \d+ \(hash [0-9a-f]{64}\)/);
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
 
   // The input moved since the run: named with --input.

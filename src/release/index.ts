@@ -54,6 +54,8 @@ export interface ReleaseSummary {
   /** Rows that are not payees (blank, totals, notes), kept as they are. */
   notPayees: number;
   sha256: string;
+  /** The release's entry in the audit trail: its number and hash (the chain's head once written). */
+  audit: { seq: number; hash: string };
 }
 
 function tempBeside(file: string): string {
@@ -111,14 +113,14 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
   try {
     checkPaths(options, input);
     exceptions = options.exceptionsPath === undefined ? undefined : openExceptions(options.exceptionsPath, input.file);
-    const summary: ReleaseSummary = { runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '' };
+    const summary: ReleaseSummary = { runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '', audit: { seq: 0, hash: '' } };
     const keep = rowVisitor(summary, exceptions);
     fs.rmSync(temp, { force: true });
     if (isXlsxPath(input.inputPath)) await writeXlsxRelease(input, temp, keep, options.spoolDir);
     else await writeCsvRelease(input, temp, keep);
     await exceptions?.finish();
     summary.sha256 = sha256Of(temp);
-    recordRelease(options, input, summary);
+    summary.audit = recordRelease(options, input, summary);
     fs.renameSync(temp, path.resolve(options.outputPath));
     await exceptions?.commit();
     return summary;
@@ -131,15 +133,16 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
   }
 }
 
-function recordRelease(options: ReleaseOptions, input: RunInput, summary: ReleaseSummary): void {
+function recordRelease(options: ReleaseOptions, input: RunInput, summary: ReleaseSummary): { seq: number; hash: string } {
   const audit = new AuditTrail(options.db);
   const at = options.now();
-  options.db.transaction(() => {
-    audit.append(at, summary.runId, 'release', {
+  return options.db.transaction(() => {
+    const { seq, hash } = audit.append(at, summary.runId, 'release', {
       input: input.inputPath, fingerprint: input.run.fingerprint, output: path.resolve(options.outputPath), sha256: summary.sha256,
       exceptions: options.exceptionsPath === undefined ? null : path.resolve(options.exceptionsPath),
       policy: { source: input.policy.source, ...input.policy.policy }, decisions: summary.decisions, notPayees: summary.notPayees,
       approvals: summary.approvals, reviewers: summary.reviewers,
     });
+    return { seq, hash };
   }).immediate();
 }

@@ -19,7 +19,7 @@ function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
   if (summary.approvals.length > 0) {
     lines.push(`paid on reviewers' acceptances: ${summary.approvals.length} payee(s), by ${summary.reviewers.join(', ')} (rows ${summary.approvals.map((a) => a.row).join(', ')})`);
   } else lines.push('paid on reviewers\' acceptances: none');
-  lines.push(`sha256 of the release: ${summary.sha256} (recorded in the audit trail)`);
+  lines.push(`sha256 of the release: ${summary.sha256}; recorded in the audit trail as entry ${summary.audit.seq} (hash ${summary.audit.hash})`);
   return lines;
 }
 
