@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_POLICY } from '../src/decision/index.js';
 import { currentDecision, recordedPolicy } from '../src/release/decisions.js';
+import { movedAfterRows, movedRefs, RemovedRows } from '../src/release/xlsx-release.js';
 import { BankStore } from '../src/state/bank-store.js';
 import { openDatabase } from '../src/state/db.js';
 import { RunRecords } from '../src/state/run-record.js';
@@ -72,4 +73,20 @@ test('release of a Latin-1 CSV with LF endings and no line break after its last 
   assert.equal(release.code, 0, release.stderr);
   const expected = Buffer.from(`${lines.filter(([, keep]) => keep).map(([l]) => l).join('\n')}\n`, 'latin1');
   assert.deepEqual(fs.readFileSync(path.join(dir, 'payout.csv')), expected);
+});
+
+test('an .xlsx release moves the cell references after the rows up with them; what only covered removed rows goes', () => {
+  const removed = new RemovedRows([4, 6, 7]);
+  assert.deepEqual([removed.below(4), removed.below(4, true), removed.below(10)], [0, 1, 3]);
+  assert.equal(movedRefs('A3', removed), 'A3');
+  assert.equal(movedRefs('A5:C5', removed), 'A4:C4');
+  assert.equal(movedRefs('$A$8:D12 B4', removed), '$A$5:D9');
+  assert.equal(movedRefs('A2:A20', removed), 'A2:A17');
+  assert.equal(movedRefs('A6:B7', removed), '');
+  assert.equal(movedRefs('A:A', removed), 'A:A');
+  const xml = '</sheetData><mergeCells count="2"><mergeCell ref="A4:B4"/><mergeCell ref="A9:C9"/></mergeCells><conditionalFormatting sqref="D3:D10"><cfRule type="cellIs" priority="1"/></conditionalFormatting><hyperlinks><hyperlink ref="B8" r:id="rId1"/></hyperlinks>';
+  assert.equal(
+    movedAfterRows(xml, removed),
+    '</sheetData><mergeCells count="1"><mergeCell ref="A6:C6"/></mergeCells><conditionalFormatting sqref="D3:D7"><cfRule type="cellIs" priority="1"/></conditionalFormatting><hyperlinks><hyperlink ref="B5" r:id="rId1"/></hyperlinks>',
+  );
 });

@@ -142,6 +142,7 @@ async function writeXlsxInput(file: string): Promise<void> {
   ];
   for (const r of rows) sheet.addRow(r).getCell(4).numFmt = '#,##0.00';
   sheet.addRow(['Total', '', '', 5500.5]);
+  sheet.mergeCells('A7:C7'); // the total's label across three cells
   const other = book.addWorksheet('Notes');
   other.addRow(['Approved by', 'Finance head']);
   other.addRow(['Amount cap', 100000]);
@@ -169,10 +170,11 @@ test('release of an .xlsx: the same workbook, the payee sheet without the rows n
     ['Beneficiary Name', 'Account Number', 'IFSC', 'Amount'],
     ['Asha Rao', '860000000011', 'SBIN0001234', 1500],
     ['Sunita Devi', '860000000013', 'SBIN0001234', 1200],
-    ['Total', '', '', 5500.5],
+    ['Total', 'Total', 'Total', 5500.5], // exceljs gives each cell of a merge its first cell's value
   ]);
   assert.equal(sheet.getRow(4).getCell(4).numFmt, '#,##0.00', 'the amount keeps its number format');
   assert.equal(sheet.getRow(4).number, 4, 'the rows below a removed one move up');
+  assert.deepEqual(sheet.model.merges, ['A5:C5'], 'and so does the merged total label');
   const notes = book.getWorksheet('Notes')!;
   assert.deepEqual((notes.getRow(2).values as unknown[]).slice(1), ['Amount cap', 100000]);
   // None of the tool's columns.
