@@ -91,9 +91,12 @@ test('an import accepting a HOLD row reaches the release; the next nights pay th
   const ravi = readCsvObjects(path.join(dir, 'night4.csv')).find((r) => r['Beneficiary Name'] === 'Ravi Kumar')!;
   assert.equal(ravi.beneficiary_name, 'KARAN MEHTA');
   assert.equal(`${ravi.decision} ${ravi.decision_reason}`, 'HOLD HOLDER_CHANGED');
-  const release4 = await runCli(['release', '-o', 'payout4.csv', '--state', 's.sqlite'], { cwd: dir });
+  const release4 = await runCli(['release', '-o', 'payout4.csv', '--state', 's.sqlite', '--exceptions', 'held4.csv'], { cwd: dir });
   assert.equal(release4.code, 0, release4.stderr);
   assert.equal(fs.readFileSync(path.join(dir, 'payout4.csv'), 'utf8'), 'Beneficiary Name,Account Number,IFSC,Amount\nSunita Devi,860000000013,SBIN0001234,1200\n');
+  const held = readCsvObjects(path.join(dir, 'held4.csv')).find((r) => r['Beneficiary Name'] === 'Ravi Kumar')!;
+  assert.deepEqual([held.decision_reason, held.beneficiary_name], ['HOLDER_CHANGED', 'KARAN MEHTA']);
+  assert.match(held.changed_since!, /beneficiary name "VIKRAM SINGH" -> "KARAN MEHTA"/);
 });
 
 test('two approvals: one reviewer leaves the payee awaiting a second, the same reviewer again counts once, a second pays it (.xlsx edited)', async (t) => {

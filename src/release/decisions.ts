@@ -19,6 +19,8 @@ export interface DecidedRow {
   reason: DecisionReason;
   /** The bank's holder name the run got (null: none, or not looked up: a row paid as the run decided). */
   holder: string | null;
+  /** What changed since an earlier check of the payee (`changed_since`), when the holder was looked up. */
+  changedSince: string | null;
   /** The reviews behind an acceptance or a rejection (empty when none counted). */
   standing: PayeeStanding | undefined;
 }
@@ -90,13 +92,15 @@ export class RunDecisions {
   /** One row's decision now. */
   decided(row: RunRowRecord): DecidedRow {
     const stored = { decision: row.decision as Decision, reason: row.decisionReason as DecisionReason };
-    if (row.account === null || row.ifsc === null) return { row, ...stored, holder: null, standing: undefined };
+    const none = { holder: null, changedSince: null, standing: undefined };
+    if (row.account === null || row.ifsc === null) return { row, ...stored, ...none };
     const reviewed = this.reviewed.has(`${row.account}|${row.ifsc}`);
     // A payee paid as the run decided needs no more (its holder is shown only for the rows left out).
-    if (!reviewed && stored.decision === 'PAY') return { row, ...stored, holder: null, standing: undefined };
+    if (!reviewed && stored.decision === 'PAY') return { row, ...stored, ...none };
     const holder = this.records.holder(this.runId, row.account, row.ifsc);
-    if (!reviewed) return { row, ...stored, holder: holder?.holder ?? null, standing: undefined };
+    const answer = { holder: holder?.holder ?? null, changedSince: holder?.changedSince ?? null };
+    if (!reviewed) return { row, ...stored, ...answer, standing: undefined };
     const standing = this.reviews.standing(row.account, row.ifsc, holder?.holder ?? null);
-    return { row, ...currentDecision(row, holder, standing, this.policy), holder: holder?.holder ?? null, standing };
+    return { row, ...currentDecision(row, holder, standing, this.policy), ...answer, standing };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `release --exceptions FILE` (docs/ARCHITECTURE.md, "Decisions"): the payee rows the release
  * left out, each with the input's cells and why — its decision and decision_reason, its status
- * and reason code, the bank's holder and the name verdict, and who reviewed it. CSV in the
+ * and reason code, the bank's holder, the name verdict, what changed since an earlier check, and
+ * who reviewed it. CSV in the
  * input's delimiter, BOM and line endings (or .xlsx by its name), mode 0600, renamed into place.
  */
 import { renameClashes } from '../input/recognise.js';
@@ -11,7 +12,7 @@ import { neutralise } from '../pipeline/columns.js';
 import type { WalkedRow } from './walk.js';
 
 /** The columns after the input's (written `vas_<name>` where the input has the name). */
-export const EXCEPTION_COLUMNS = ['decision', 'decision_reason', 'verify_status', 'verify_reason_code', 'beneficiary_name', 'name_match', 'name_match_score', 'reviewed_by'] as const;
+export const EXCEPTION_COLUMNS = ['decision', 'decision_reason', 'verify_status', 'verify_reason_code', 'beneficiary_name', 'name_match', 'name_match_score', 'changed_since', 'reviewed_by'] as const;
 
 export interface ExceptionsFile {
   write(row: WalkedRow): void;
@@ -30,7 +31,7 @@ function exceptionCells(row: WalkedRow, width: number): string[] {
   const fields = row.fields.length >= width ? row.fields.slice(0, width) : [...row.fields, ...new Array<string>(width - row.fields.length).fill('')];
   return fields.concat([
     decided.decision, decided.reason, r.status, r.reasonCode, neutralise(decided.holder ?? ''), r.nameMatch ?? '',
-    r.nameScore === null ? '' : String(r.nameScore), (decided.standing?.reviewers ?? []).map(neutralise).join('; '),
+    r.nameScore === null ? '' : String(r.nameScore), neutralise(decided.changedSince ?? ''), (decided.standing?.reviewers ?? []).map(neutralise).join('; '),
   ]);
 }
 
