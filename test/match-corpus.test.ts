@@ -1,6 +1,6 @@
 /**
  * The targets of issues #14 and #28, held over the whole labelled corpus (test/fixtures/names/
- * corpus.csv, corpus-28.csv and corpus-affidavits.csv, built by the scripts beside them from public data and vendors'
+ * corpus.csv, corpus-28.csv, corpus-affidavits.csv and corpus-public.csv, built by the scripts beside them from public data and vendors'
  * published examples; sources in test/fixtures/names/README.md). Labels say what is true — one
  * person/firm or two — and were never changed to make a target pass. The issue #28 targets are
  * asserted on the held-out part (a fixed hash of the pair, never read while tuning);
@@ -40,8 +40,9 @@ describe('name-match corpus (issue #14 and #28 targets, held-out part)', () => {
   it('rates (almost) no different-person pair GOOD_PARTIAL_MATCH or better', () => {
     const wrong = heldOut.filter((s) => !s.pair.same && rankOf(s.result) <= 1);
     // Issue #28 asks for none. Measured: 1 of 912 held-out pairs at the close of session 7, 1 of
-    // 1,239 with the affidavit pairs (class i28-near-given by the per-class figures; the pair is
-    // not read). The bound stops any regression; the target is reported as not yet met.
+    // 1,239 with the affidavit pairs, 1 of 2,486 with the lexicon at 48,000 names and the pairs of
+    // corpus-public.csv (class i28-near-given by the per-class figures; the pair is not read).
+    // The bound stops any regression; the target is reported as not yet met.
     assert.ok(wrong.length <= 1, `${wrong.length} pairs`);
   });
 

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
+import { APPENDED_COLUMNS } from '../src/pipeline/columns.js';
 import { ROOT, readCsv, readCsvObjects, runCli, sum, tempDir, type CliResult } from './helpers/cli.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'hostile');
@@ -205,7 +206,7 @@ test('big hostile files: 1,000 columns; 5 MB fields in a passed-through column, 
 
   assert.equal(wideRan.result.code, 0, wideRan.result.stderr);
   const wideOut = readCsv(wideRan.output);
-  assert.equal(wideOut[0]!.length, 1000 + 23);
+  assert.equal(wideOut[0]!.length, 1000 + APPENDED_COLUMNS.length);
   for (let i = 0; i < wide.length; i += 1) assert.deepEqual(wideOut[i]!.slice(0, 1000), wide[i], `wide row ${i + 1} unchanged`);
   assert.deepEqual(wideOut.slice(1).map((r) => r[1000]), ['VERIFIED', 'VERIFIED', 'INVALID']);
   assert.match(wideOut[3]![1001]!, /^line 4: account number must have 9 to 18 digits/);

@@ -77,7 +77,7 @@ test('penny-less and penny-drop successes match the schemas and count a deposit 
   assert.match(String(pl.headers['x-request-id']), /^sbx-[0-9a-f]+$/);
   assert.notEqual(pl.headers['x-request-id'], pd.headers['x-request-id']);
 
-  const { firstApiRequestAt, lastApiRequestAt, ...counts } = sandbox.stats();
+  const { firstApiRequestAt, lastApiRequestAt, maxConcurrentApiRequests, ...counts } = sandbox.stats();
   assert.deepEqual(counts, {
     requests: { [OPS.pennyLess]: 1, [OPS.pennyDrop]: 1 },
     responses: { '200': 2 },
@@ -85,6 +85,7 @@ test('penny-less and penny-drop successes match the schemas and count a deposit 
     faults: 0,
   });
   assert.ok(firstApiRequestAt !== null && lastApiRequestAt !== null && firstApiRequestAt <= lastApiRequestAt);
+  assert.equal(maxConcurrentApiRequests, 1, 'one request after the other');
 });
 
 test('validation answers with the service messages', async (t) => {
@@ -172,7 +173,7 @@ test('test accounts 93 and 95 fail first, per op, then succeed; reset() starts t
   assert.deepEqual(sandbox.stats().deposits, { '500000000093': 1, '500000000095': 1 });
 
   sandbox.reset();
-  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null });
+  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null, maxConcurrentApiRequests: 0 });
   assert.equal((await verify(sandbox, 'pd', '500000000095')).status, 500);
 });
 
@@ -217,11 +218,12 @@ test('stats and reset over HTTP, with the first and last API request times; cont
     faults: 0,
     firstApiRequestAt: first,
     lastApiRequestAt: first + 1250,
+    maxConcurrentApiRequests: 1,
   });
   assert.deepEqual(stats.json, sandbox.stats());
   const reset = await call(sandbox, '/__sandbox/reset', undefined);
   assert.equal(reset.status, 200);
-  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null });
+  assert.deepEqual(sandbox.stats(), { requests: {}, responses: {}, deposits: {}, faults: 0, firstApiRequestAt: null, lastApiRequestAt: null, maxConcurrentApiRequests: 0 });
 });
 
 test('unknown paths are 404, wrong methods 405, both with a request id and counted', async (t) => {
@@ -336,7 +338,7 @@ test('faults: each kind with faultRate 1', async (t) => {
   const reset = await start(t, { faultRate: 1, faults: ['reset'] });
   await assert.rejects(verify(reset, 'pd', '123456789012'));
   const { firstApiRequestAt, lastApiRequestAt, ...counts } = reset.stats();
-  assert.deepEqual(counts, { requests: { [OPS.pennyDrop]: 1 }, responses: {}, deposits: {}, faults: 1 });
+  assert.deepEqual(counts, { requests: { [OPS.pennyDrop]: 1 }, responses: {}, deposits: {}, faults: 1, maxConcurrentApiRequests: 1 });
   assert.ok(firstApiRequestAt !== null && firstApiRequestAt === lastApiRequestAt, 'a request that got a fault is stamped too');
 
   const hang = await start(t, { faultRate: 1, faults: ['hang'] });
@@ -443,4 +445,15 @@ test('close() also cuts a slow (96) answer that is still waiting', async () => {
   await new Promise((resolve) => setTimeout(resolve, 20));
   await sandbox.close();
   assert.equal(await outcome, 'failed');
+});
+
+test('maxConcurrentApiRequests: the most API requests handled at once, counted from a reset', async (t) => {
+  const sandbox = await start(t, { latencyMs: 100 });
+  await Promise.all(Array.from({ length: 5 }, (_, i) => verify(sandbox, 'pl', `40000000${String(i).padStart(2, '0')}11`)));
+  assert.equal(sandbox.stats().maxConcurrentApiRequests, 5);
+  await verify(sandbox, 'pl', '400000009911');
+  assert.equal(sandbox.stats().maxConcurrentApiRequests, 5, 'a peak is kept');
+  sandbox.reset();
+  await Promise.all([verify(sandbox, 'pl', '400000009811'), verify(sandbox, 'pl', '400000009711')]);
+  assert.equal(sandbox.stats().maxConcurrentApiRequests, 2);
 });

@@ -65,6 +65,8 @@ export interface SandboxStatsJson {
   /** Epoch ms of the first and the last API request, or null before any. */
   firstApiRequestAt: number | null;
   lastApiRequestAt: number | null;
+  /** The most API requests the sandbox handled at once. */
+  maxConcurrentApiRequests: number;
 }
 
 export interface SandboxProcess {
@@ -174,10 +176,10 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
   return { code, wallMs, spawnAt, peakRssMb: Number(rssKb) / 1024, cpuUserS: Number(user), cpuSysS: Number(sys), stderr };
 }
 
-/** Runs bench/bare-loop.ts and returns what it printed. */
-export async function runBareLoop(baseUrl: string, rows: number, concurrency: number, seed: number): Promise<{ rows: number; ms: number; cpuMs: number; non200: number }> {
+/** Runs a bench script in its own process and returns the JSON line it printed. */
+async function runJsonScript<T>(script: string, args: readonly string[]): Promise<T> {
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'bare-loop.ts'), baseUrl, String(rows), String(concurrency), String(seed)], {
+    spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', script), ...args], {
       cwd: ROOT,
       detached: true,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -187,6 +189,16 @@ export async function runBareLoop(baseUrl: string, rows: number, concurrency: nu
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => (out += chunk));
   const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`bare loop exited with ${code}`);
-  return JSON.parse(out.trim()) as { rows: number; ms: number; cpuMs: number; non200: number };
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  return JSON.parse(out.trim()) as T;
+}
+
+/** Runs bench/bare-loop.ts and returns what it printed. */
+export function runBareLoop(baseUrl: string, rows: number, concurrency: number, seed: number): Promise<{ rows: number; ms: number; cpuMs: number; non200: number }> {
+  return runJsonScript('bare-loop.ts', [baseUrl, String(rows), String(concurrency), String(seed)]);
+}
+
+/** Runs bench/bottleneck-loop.ts (Bottleneck driving the product's client at `rate`) and returns what it printed. */
+export function runBottleneckLoop(baseUrl: string, rows: number, rate: number, seed: number): Promise<{ rows: number; ms: number; cpuMs: number; failed: number }> {
+  return runJsonScript('bottleneck-loop.ts', [baseUrl, String(rows), String(rate), String(seed)]);
 }

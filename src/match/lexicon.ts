@@ -178,6 +178,10 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
       ['ghosh', ['ghose']],
       ['tiwari', ['tewari', 'tiwary', 'tewary']],
       ['ashok', ['asok', 'asoke']],
+      ['shyam', ['syam']],
+      ['sekhar', ['shekhar', 'sekar', 'shekar']],
+      ['chandrasekhar', ['chandrashekhar', 'chandrasekar', 'chandrashekar']],
+      ['ramachandran', ['ramchandran']],
     ] as const
   ).flatMap(([canonical, words]) => words.map((word): [string, string] => [word, canonical])),
 );

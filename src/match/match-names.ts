@@ -18,7 +18,7 @@
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
-import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO } from './name-lexicon.js';
+import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO, TRANSPOSITION_SLIP_RATIO } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
@@ -55,11 +55,22 @@ const PAIRING_RULES: Readonly<Record<PairHow, string>> = {
   none: 'none',
 };
 
+/** How many times as frequent a neighbour must be for a rare attested spelling to be read as a slip of it. */
+function slipRatio(kind: string | null, a: string, b: string): number {
+  if (kind === 'transposition') return TRANSPOSITION_SLIP_RATIO;
+  // One vowel for another is how names differ (Ashok / Ashik, Shanti / Shanto, Rana / Rane): two
+  // attested names a vowel apart stay two names, however rare one of them is.
+  const at = [...a].findIndex((ch, i) => ch !== b[i]);
+  if (a.length === b.length && VOWELS.has(a[at] as string) && VOWELS.has(b[at] as string)) return Number.POSITIVE_INFINITY;
+  return SLIP_RATIO;
+}
+const VOWELS: ReadonlySet<string> = new Set(['a', 'e', 'i', 'o', 'u']);
+
 function pairingRule(how: PairHow, expected: string, actual: string): string {
   if (how !== 'typo') return PAIRING_RULES[how];
   const kind = typoBetween(expected, actual) ?? 'dropped-letter';
   // Both attested, yet a slip: say the frequency that decided it.
-  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${SLIP_RATIO} times as frequent)`;
+  if (isAttestedName(expected) && isAttestedName(actual)) return `typo model: ${kind} (lexicon: the other spelling is at least ${slipRatio(kind, expected, actual)} times as frequent)`;
   return `typo model: ${kind}`;
 }
 
@@ -250,11 +261,12 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // the lexicon lists both spellings.
   const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
   if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
-  const typo = typoBetween(x.text, y.text) !== null;
+  const typoKind = typoBetween(x.text, y.text);
+  const typo = typoKind !== null;
   // A word read from an Indian script is a transliteration's guess at the Latin letters (ज़ / ज
   // both read j): that the guess is also a name says nothing; the keys below decide, at most GOOD.
   const guessed = x.fromScript === true || y.fromScript === true;
-  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text))) return { sim: 0, how: 'both-names' };
+  if (!guessed && isAttestedName(x.text) && isAttestedName(y.text) && !(typo && isRareBeside(x.text, y.text, slipRatio(typoKind, x.text, y.text)))) return { sim: 0, how: 'both-names' };
   if (typo) return { sim: TYPO_SIMILARITY, how: 'typo' };
   if (x.key === y.key) return { sim: 1, how: 'transliteration' };
   if (byVowel !== null) return byVowel;

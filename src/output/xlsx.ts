@@ -5,14 +5,21 @@
  * .ods input) one sheet of text cells.
  */
 import fs from 'node:fs';
-import ExcelJS from 'exceljs';
+import { createRequire } from 'node:module';
+import type ExcelJS from 'exceljs';
 import { isOfficeOpenXml } from '../input/spreadsheet.js';
 import { openWorkbookCopy } from './xlsx-copy.js';
 import type { XlsxOutput, XlsxSource } from './xlsx-types.js';
 
 export type { XlsxOutput, XlsxSource } from './xlsx-types.js';
 
-
+/**
+ * exceljs, loaded when an .xlsx output is written: loading it costs 150–250 ms of CPU, which every
+ * CSV run paid at start-up (before its first request).
+ */
+function excel(): typeof ExcelJS {
+  return createRequire(import.meta.url)('exceljs') as typeof ExcelJS;
+}
 
 /**
  * Streams the output workbook to `temp`; the caller renames it into place. With `source` (an
@@ -32,7 +39,7 @@ function openTextSheetWriter(temp: string, sheetName: string): XlsxOutput {
     file.once('error', reject);
   });
   closed.catch(() => undefined);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
+  const workbook = new (excel().stream.xlsx.WorkbookWriter)({ stream: file, useStyles: true, useSharedStrings: false });
   const worksheet = workbook.addWorksheet(sheetName);
   let done = false;
   return {

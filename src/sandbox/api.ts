@@ -25,8 +25,18 @@ export class ApiOps {
   constructor(private readonly deps: ApiDeps) {}
 
   async handle(ex: Exchange, op: OpName): Promise<void> {
-    const { counters, responder } = this.deps;
+    const { counters } = this.deps;
     counters.countApiRequest(op, this.deps.now());
+    counters.apiStarted();
+    try {
+      await this.answer(ex, op);
+    } finally {
+      counters.apiEnded();
+    }
+  }
+
+  private async answer(ex: Exchange, op: OpName): Promise<void> {
+    const { counters, responder } = this.deps;
     const body = await readBody(ex.req);
 
     const fault = this.deps.faults.draw();

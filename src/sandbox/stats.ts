@@ -18,6 +18,8 @@ export interface SandboxStats {
    */
   firstApiRequestAt: number | null;
   lastApiRequestAt: number | null;
+  /** The most API requests it was handling at once (received, not yet answered): a client's concurrency as the API sees it. */
+  maxConcurrentApiRequests: number;
 }
 
 function bump(counter: Record<string, number>, key: string): void {
@@ -32,12 +34,24 @@ export class SandboxCounters {
   private faults = 0;
   private firstApiRequestAt: number | null = null;
   private lastApiRequestAt: number | null = null;
+  private concurrentApi = 0;
+  private maxConcurrentApi = 0;
 
   /** One API request received at `at` (ms): counted under its op and stamped. */
   countApiRequest(op: string, at: number): void {
     bump(this.requests, op);
     this.firstApiRequestAt ??= at;
     this.lastApiRequestAt = at;
+  }
+
+  /** An API request is being handled (received, not yet answered): for maxConcurrentApiRequests. */
+  apiStarted(): void {
+    this.concurrentApi += 1;
+    if (this.concurrentApi > this.maxConcurrentApi) this.maxConcurrentApi = this.concurrentApi;
+  }
+
+  apiEnded(): void {
+    this.concurrentApi -= 1;
   }
 
   /** One request received: an op name, `token` or `webhook`. */
@@ -66,6 +80,7 @@ export class SandboxCounters {
       faults: this.faults,
       firstApiRequestAt: this.firstApiRequestAt,
       lastApiRequestAt: this.lastApiRequestAt,
+      maxConcurrentApiRequests: this.maxConcurrentApi,
     };
   }
 
@@ -76,6 +91,7 @@ export class SandboxCounters {
     this.faults = 0;
     this.firstApiRequestAt = null;
     this.lastApiRequestAt = null;
+    this.maxConcurrentApi = this.concurrentApi;
   }
 }
 

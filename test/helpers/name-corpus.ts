@@ -14,6 +14,8 @@ export const CORPUS_PATH = fileURLToPath(new URL('../fixtures/names/corpus.csv',
 export const CORPUS_28_PATH = fileURLToPath(new URL('../fixtures/names/corpus-28.csv', import.meta.url));
 /** Pairs from election affidavits of the South and the East (test/fixtures/names/build-corpus-affidavits.ts). */
 export const CORPUS_AFFIDAVITS_PATH = fileURLToPath(new URL('../fixtures/names/corpus-affidavits.csv', import.meta.url));
+/** Near-name pairs from five more public lists of people (test/fixtures/names/build-corpus-public.ts). */
+export const CORPUS_PUBLIC_PATH = fileURLToPath(new URL('../fixtures/names/corpus-public.csv', import.meta.url));
 
 export interface CorpusPair {
   expectedName: string;
@@ -38,7 +40,7 @@ export function isHeldOut(pair: Pick<CorpusPair, 'expectedName' | 'bankName'>): 
 
 /** The whole corpus (every file), or one file. */
 export function loadCorpus(path?: string): CorpusPair[] {
-  if (path === undefined) return [CORPUS_PATH, CORPUS_28_PATH, CORPUS_AFFIDAVITS_PATH].flatMap((p) => loadCorpus(p));
+  if (path === undefined) return [CORPUS_PATH, CORPUS_28_PATH, CORPUS_AFFIDAVITS_PATH, CORPUS_PUBLIC_PATH].flatMap((p) => loadCorpus(p));
   const records = parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   return records.map((r) => ({
     expectedName: r.expected_name ?? '',

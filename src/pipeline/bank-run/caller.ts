@@ -10,7 +10,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { CallResult, Client } from '../../api/client.js';
 import { isVasError, type VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
-import { createLimiter as createRateLimiter, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
+import { ConcurrencyTarget, createLimiter as createRateLimiter, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
 import { describeHolder } from '../../state/run-lock.js';
 import type { Claim, VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
@@ -62,12 +62,20 @@ export class Caller {
   private readonly noteRetry: (event: { error: VasError }) => void;
   /** Payees dispatched whose calls have not ended. */
   private outstanding = 0;
+  /** With --rate: the requests in flight follow R × the observed answer time, up to --concurrency. */
+  private readonly follow: ConcurrencyTarget | undefined;
+  private saidCapped = false;
 
   constructor(context: CallerContext) {
     this.context = context;
     this.options = context.options;
     this.ledger = context.ledger;
     this.limit = pLimit(Math.max(1, context.options.concurrency));
+    const { rate } = context.options;
+    if (context.limiter && rate !== undefined) {
+      this.follow = new ConcurrencyTarget({ rate, cap: Math.max(1, context.options.concurrency) });
+      this.limit.concurrency = this.follow.target();
+    }
     this.breaker = new Breaker(context.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD);
     this.budget = new Budget(context.options, context.summary);
     const { limiter } = context;
@@ -165,6 +173,8 @@ export class Caller {
       if (mode === 'pd' && this.options.mode === 'hybrid') this.ledger.release(task);
       return undefined;
     }
+    // The place is held from here to the answer: what Little's law needs (ConcurrencyTarget).
+    const grantedAt = performance.now();
     // Counted before the first await, so concurrent workers never overshoot a budget.
     this.budget.spend(mode);
     const claim = this.ledger.claim(task, mode);
@@ -199,6 +209,21 @@ export class Caller {
     } catch (error) {
       this.fail(task, mode, error);
       return undefined;
+    } finally {
+      if (this.follow) this.observe(performance.now() - grantedAt);
+    }
+  }
+
+  /** One answer's time (turn to answer): the concurrency follows the rate (ConcurrencyTarget). */
+  private observe(ms: number): void {
+    const follow = this.follow!;
+    follow.observe(ms);
+    const target = follow.target();
+    if (target !== this.limit.concurrency) this.limit.concurrency = target;
+    if (!this.saidCapped && follow.capLimits()) {
+      this.saidCapped = true;
+      const latency = Math.round(follow.latencyMs());
+      this.context.log.warn(`answers take ${latency} ms on average: ${follow.cap} in flight cannot keep up with --rate ${follow.rate}; raise --concurrency to ${follow.needed()} to reach --rate ${follow.rate}`);
     }
   }
 

@@ -8,7 +8,11 @@ import type { RowOutcome } from '../columns.js';
 import { SignalEvent, type StopControl } from './stop.js';
 import type { Slot } from './types.js';
 
-/** Rows read ahead of the oldest unwritten row; bounds memory whatever the file size. */
+/**
+ * Rows read ahead of the oldest unwritten row; bounds memory whatever the file size. At least
+ * twice the requests in flight (a run may give more with --concurrency), so the rows waiting
+ * behind one slow answer do not cap the calls in flight.
+ */
 export const READ_AHEAD_ROWS = 4_096;
 /** …and their bytes, so that a file of huge fields cannot fill memory either. */
 export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
@@ -30,10 +34,12 @@ export class OrderedWriter {
   private bufferedBytes = 0;
   private pumping = false;
   private readonly space = new SignalEvent();
+  private readonly readAheadRows: number;
   /** Why the output could not be written, if it could not. */
   writeError: unknown;
 
-  constructor(output: OutputSink | undefined, finish: FinishRow, stop: StopControl) {
+  constructor(output: OutputSink | undefined, finish: FinishRow, stop: StopControl, inFlight = 0) {
+    this.readAheadRows = Math.max(READ_AHEAD_ROWS, 2 * inFlight);
     this.output = output;
     this.finish = finish;
     this.stop = stop;
@@ -51,7 +57,7 @@ export class OrderedWriter {
 
   /** Waits until the read-ahead bound leaves room for another row (or the run stops). */
   async waitForRoom(): Promise<void> {
-    while ((this.slots.length - this.head >= READ_AHEAD_ROWS || this.bufferedBytes >= READ_AHEAD_BYTES) && !this.stop.reason) {
+    while ((this.slots.length - this.head >= this.readAheadRows || this.bufferedBytes >= READ_AHEAD_BYTES) && !this.stop.reason) {
       await this.space.wait();
     }
   }

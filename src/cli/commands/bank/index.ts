@@ -17,6 +17,7 @@ import type { InputInfo } from '../../../input/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';
 import { ifscRegistry } from '../../../input/ifsc-registry.js';
+import { DEFAULT_RATE_CONCURRENCY_CAP } from '../../../limiter/index.js';
 import { resolveNumber, resolveRedisUrl, resolveStatePath, defaultOutputPath, BULK_RETRY, DEFAULT_CONCURRENCY, type Env } from '../../config.js';
 import type { Connection as ApiConnection } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
@@ -113,7 +114,8 @@ function resumeCommand(flags: BankFlags, output: string): string {
 }
 
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {
-  const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
+  // With --rate the requests in flight follow the rate (src/limiter/concurrency.ts): --concurrency is their cap.
+  const concurrency = flags.concurrency ?? (flags.rate === undefined ? DEFAULT_CONCURRENCY : DEFAULT_RATE_CONCURRENCY_CAP);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
   if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
   const redis = sharedQuotaRedis(flags, env);

@@ -4,6 +4,7 @@ import type { InputInfo } from '../../../input/inspect.js';
 import type { Delimiter } from '../../../input/read-csv.js';
 import { inspectInBackground } from '../../../input/inspect.js';
 import type { RunMode } from '../../../state/types.js';
+import { DEFAULT_RATE_CONCURRENCY_CAP } from '../../../limiter/index.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_DEADLINE, DEFAULT_MAX_AGE, DEFAULT_STATE_FILE, DEFAULT_TIMEOUT } from '../../config.js';
 import type { CommandContext, CommandIo, GlobalFlags } from '../../io.js';
 // The documented shares alone (no sandbox code), for --sandbox's help.
@@ -66,7 +67,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('state', { type: 'string', describe: `Checkpoint file (env VAS_STATE, default ${DEFAULT_STATE_FILE})` })
     .option('resume', { type: 'boolean', default: false, describe: 'Continue an unfinished run of this input (safe to always pass from cron)' })
     .option('rate', { type: 'number', describe: 'Requests per second (default: no limit)' })
-    .option('concurrency', { type: 'number', default: DEFAULT_CONCURRENCY, describe: 'Requests in flight at most' })
+    .option('concurrency', { type: 'number', describe: `Requests in flight at most (default ${DEFAULT_CONCURRENCY}; with --rate the cap of the requests in flight, which follow the rate × the answer time: default ${DEFAULT_RATE_CONCURRENCY_CAP})` })
     .option('account-col', { type: 'string', describe: 'Header of the account number column' })
     .option('ifsc-col', { type: 'string', describe: 'Header of the IFSC column' })
     .option('name-col', { type: 'string', describe: 'Header of the payee name column' })

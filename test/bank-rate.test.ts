@@ -1,0 +1,61 @@
+/**
+ * `vas-verify bank --rate R` with the defaults: the requests in flight follow R × the answer time
+ * (src/limiter/concurrency.ts), up to --concurrency. The real CLI against the sandbox on port 0 at
+ * a latency; what is asserted is the sandbox's own count of the requests it handled at once.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startSandbox } from '../src/sandbox/index.js';
+import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+
+function payees(dir: string, count: number): string {
+  const lines = ['Payee Name,Account Number,IFSC'];
+  for (let i = 0; i < count; i += 1) lines.push(`Payee ${i},${400000000011 + i * 100},SBIN0001234`);
+  const file = path.join(dir, 'p.csv');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const CAP_LINE = /raise --concurrency to (\d+) to reach --rate 100/g;
+
+test('--rate 100 at 400 ms answers, default flags: ~40 requests in flight (the old default allowed 8)', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 400 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 300);
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--rate', '100'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const stats = sandbox.stats();
+  // 100/s (paced at 0.97 × R) × 0.4 s = 39 in flight on average.
+  assert.ok(stats.maxConcurrentApiRequests >= 30, `in flight at most ${stats.maxConcurrentApiRequests}: the concurrency did not follow the rate`);
+  assert.equal(stats.requests['account-verification-pl'], 300);
+  assert.equal(readCsvObjects(path.join(dir, 'out.csv')).length, 300);
+  assert.doesNotMatch(r.stderr, CAP_LINE, 'the default cap does not limit 100/s at 400 ms');
+});
+
+test('--rate with --concurrency: the cap is kept, and the run says once what would reach the rate', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 400 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 80);
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--rate', '100', '--concurrency', '10'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(sandbox.stats().maxConcurrentApiRequests <= 10, `in flight at most ${sandbox.stats().maxConcurrentApiRequests}, above the cap of 10`);
+  const said = [...r.stderr.matchAll(CAP_LINE)];
+  assert.equal(said.length, 1, `said once:\n${r.stderr}`);
+  // 100/s × ~0.4 s × 1.25 + 16 ≈ 66.
+  const n = Number(said[0]![1]);
+  assert.ok(n >= 50 && n <= 100, `raise to ${n}`);
+});
+
+test('without --rate: today\'s behaviour, --concurrency (default 8) requests in flight', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 100 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 60);
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(sandbox.stats().maxConcurrentApiRequests, 8);
+});
