@@ -13,6 +13,8 @@ import { registerIfscCommand } from './commands/ifsc/options.js';
 import { registerNameMatchCommand } from './commands/name-match/options.js';
 import { registerReportCommand } from './commands/report/options.js';
 import { registerReviewCommand } from './commands/review/options.js';
+import { registerReleaseCommand } from './commands/release/options.js';
+import { registerAuditCommand } from './commands/audit/options.js';
 import { registerSandboxCommand } from './commands/sandbox/options.js';
 import { EXIT, reportError } from './exit.js';
 import { createCommandIo, type CommandContext, type GlobalFlags, type MainIo } from './io.js';
@@ -50,8 +52,10 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   parser = registerFilterCommand(parser, context(() => import('./commands/filter/index.js')));
   parser = registerReviewCommand(parser, context(() => import('./commands/review/index.js')));
   parser = registerDocsCommands(parser, context(() => import('./commands/docs/index.js')));
+  parser = registerReleaseCommand(parser, context(() => import('./commands/release/index.js')));
+  parser = registerAuditCommand(parser, context(() => import('./commands/audit/index.js')));
   parser = parser
-    .demandCommand(1, 'name a command: bank, docs, filter, ifsc, name-match, report, review or sandbox')
+    .demandCommand(1, 'name a command: audit, bank, docs, filter, ifsc, name-match, release, report, review or sandbox')
     .strict()
     .recommendCommands()
     .help()

@@ -94,15 +94,12 @@ function countOutsideQuotes(line: string, d: string): number {
   return n;
 }
 
-/** `keepBlank`: blank lines come through as `['']` (the preamble above a header keeps its shape). */
-export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank = false, delimiter: Delimiter = ','): { records: AsyncIterable<CsvRecord>; close(): void } {
-  const stream = fs.createReadStream(inputPath, { highWaterMark: 256 * 1024 });
-  if (encoding !== 'utf8') stream.setEncoding(encoding);
-  // The line where the next record starts, counted as csv-parse hands each record over: records
-  // it has parsed but the reader has not taken yet are counted too, so that a parse error names
-  // the line where the failing record starts (not one up to 16 buffered records earlier).
-  let nextLine = 1;
-  const parser: Parser = parse({
+/**
+ * How every CSV input is cut into records: the release (src/release/) cuts the same file the same
+ * way to copy records byte for byte, so both read through these options.
+ */
+export function csvParseOptions(delimiter: Delimiter) {
+  return {
     bom: true,
     delimiter,
     relax_column_count: true,
@@ -115,6 +112,19 @@ export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank 
     // CRLF inside a quoted field as two lines.
     skip_empty_lines: false,
     max_record_size: MAX_RECORD_BYTES,
+  };
+}
+
+/** `keepBlank`: blank lines come through as `['']` (the preamble above a header keeps its shape). */
+export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank = false, delimiter: Delimiter = ','): { records: AsyncIterable<CsvRecord>; close(): void } {
+  const stream = fs.createReadStream(inputPath, { highWaterMark: 256 * 1024 });
+  if (encoding !== 'utf8') stream.setEncoding(encoding);
+  // The line where the next record starts, counted as csv-parse hands each record over: records
+  // it has parsed but the reader has not taken yet are counted too, so that a parse error names
+  // the line where the failing record starts (not one up to 16 buffered records earlier).
+  let nextLine = 1;
+  const parser: Parser = parse({
+    ...csvParseOptions(delimiter),
     // The record handed on carries its line (csv-parse types records as string[]).
     on_record: (fields: string[]) => {
       const line = nextLine;

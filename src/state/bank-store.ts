@@ -4,6 +4,7 @@
  * the run lock is run-lock.ts; the schema is migrations.ts; the types are types.ts.
  */
 import type { Db } from './types.js';
+import type { RunInputRecord } from './run-record.js';
 import { describeChange, type PreviousResult } from './changes.js';
 import { DepositHistory } from './deposits.js';
 import { GroupCommit } from './group-commit.js';
@@ -332,6 +333,12 @@ export class BankStore {
   startRunStats(start: RunStart): EarlierInvocations {
     this.commits.begin();
     return this.stats.begin(start);
+  }
+
+  /** How the run reads its input, kept for `vas-verify release` (run_stats.input); after startRunStats. */
+  recordRunInput(runId: number, input: RunInputRecord): void {
+    this.commits.begin();
+    this.stats.recordInput(runId, input);
   }
 
   /** A request the client will send again, and why. */

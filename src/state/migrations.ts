@@ -296,4 +296,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE run_stats ADD COLUMN decisions TEXT;        -- JSON: rows by decision and reason, amounts (of the output written)
   UPDATE run_stats SET run_calls_pl = calls_pl, run_calls_pd = calls_pd, run_spend = spend;
   `,
+  // 9: how a run read its input, for the release
+  // (docs/ARCHITECTURE.md, "Decisions"): JSON {path (resolved), sheet, headerRow, delimiter,
+  // columns}, so `vas-verify release` reads the same file the same way (src/state/run-record.ts).
+  `
+  ALTER TABLE run_stats ADD COLUMN input TEXT;
+  `,
 ];

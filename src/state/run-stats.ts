@@ -8,6 +8,7 @@
  * never one write per call. A run killed outright keeps what its last commit held.
  */
 import type { Db } from './types.js';
+import type { RunInputRecord } from './run-record.js';
 
 /** The run's running counts, read at each write (the bank run's summary has this shape). */
 export interface RunTotals {
@@ -127,6 +128,7 @@ export class RunStats {
            throttled = throttled + excluded.throttled, server_errors = server_errors + excluded.server_errors,
            timeouts = timeouts + excluded.timeouts`,
       ),
+      input: db.prepare(`UPDATE run_stats SET input = ? WHERE run_id = ?`),
     };
   }
 
@@ -147,6 +149,11 @@ export class RunStats {
       : { invocations: 1, calls: { pl: 0, pd: 0 }, spend: 0 };
     this.stmt.start.run(s.runId, s.startedAt, s.startedAt, s.resumed ? 1 : 0, s.outputName, s.outputPath, s.resumeCommand, s.toolVersion, s.registry, s.policy ?? null, s.emitKey ?? null);
     return this.earlier;
+  }
+
+  /** How the run reads its input (run_stats.input, for `vas-verify release`); after begin(), inside a transaction. */
+  recordInput(runId: number, input: RunInputRecord): void {
+    this.stmt.input.run(JSON.stringify(input), runId);
   }
 
   /** A request the client will send again. */

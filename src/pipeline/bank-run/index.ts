@@ -145,6 +145,9 @@ function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number
   });
   // The whole run's counts: the earlier invocations', to which this one's are added at its end (closeSummary).
   summary.run = earlier;
+  // How the input is read, so that `vas-verify release` reads it alike (src/release/).
+  const read = summary.input;
+  deps.store.recordRunInput(runId, { path: path.resolve(options.inputPath), sheet: read.sheet, headerRow: read.headerLine > 0 ? read.headerLine : undefined, delimiter: options.delimiter, columns: options.columns });
 }
 
 /** What runBank has set up before the stages are assembled. */

@@ -1,16 +1,67 @@
 /**
- * `vas-verify review --import FILE`: a placeholder in this branch; the command that takes the
- * decisions from an edited enriched file is built beside it (src/review/import.ts). Its flags are
- * that command's `ReviewImportFlags` (`file` is the --import FILE), so either file compiles here.
+ * `vas-verify review --import FILE [--state S] [--run N] [--reviewer NAME] [--approvals 2]`: the
+ * decisions a person made in the enriched file (src/review/import.ts), recorded with the reviewer's
+ * name; prints each acceptance and rejection, and where the payee stands now.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import { UsageError } from '../../../errors.js';
+import { maskAccount } from '../../../pipeline/checks.js';
+import { importReviewedFile, type ImportedDecision } from '../../../review/import.js';
+import { stripControl } from '../../../terminal.js';
+import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
+import { openRunState } from '../release/state.js';
 
-export async function reviewImportCommand(
-  flags: { file: string; state?: string | undefined; run?: number | undefined; reviewer?: string | undefined; approvals?: number | undefined },
-  io: CommandIo,
-): Promise<number> {
-  void flags;
-  void io;
-  throw new UsageError('review --import is not built yet');
+export interface ReviewImportFlags {
+  /** The edited enriched file (`--import`). */
+  file: string;
+  state?: string | undefined;
+  run?: number | undefined;
+  /** Default: the OS user. */
+  reviewer?: string | undefined;
+  /** Different reviewers a payee needs (default: the run's policy's). */
+  approvals?: number | undefined;
+}
+
+/** The reviewer: `--reviewer NAME`, else the OS user; never empty. */
+export function reviewerName(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): string {
+  let name = flag;
+  if (name === undefined) {
+    try {
+      name = os.userInfo().username;
+    } catch {
+      name = env.USER ?? env.LOGNAME;
+    }
+  }
+  const clean = stripControl(name ?? '').trim();
+  if (clean === '') throw new UsageError('name the reviewer with --reviewer NAME (the OS user has no name here)');
+  if (clean.length > 100) throw new UsageError('--reviewer: a name of at most 100 characters');
+  return clean;
+}
+
+function describe(d: ImportedDecision, approvals: number): string {
+  const what = d.verdict === 'ACCEPTED' ? `accepted holder ${JSON.stringify(stripControl(d.holder))}` : 'rejected';
+  const now = d.now === 'PAY' ? 'now PAY' : d.now === 'REVIEW' ? `awaiting ${approvals - d.reviewers.length} more reviewer(s) (approvals ${approvals})` : 'now HOLD';
+  const note = d.note ? ` — note: ${stripControl(d.note).slice(0, 200)}` : '';
+  return `row ${d.row} (line ${d.line}) ${maskAccount(d.account)} ${d.ifsc}: ${what} by ${d.reviewers.at(-1) ?? ''}; ${now}${note}`;
+}
+
+export async function reviewImportCommand(flags: ReviewImportFlags, io: CommandIo): Promise<number> {
+  if (flags.approvals !== undefined && flags.approvals !== 1 && flags.approvals !== 2) throw new UsageError('--approvals is 1 or 2');
+  if (!fs.existsSync(flags.file)) throw new UsageError(`--import ${flags.file} does not exist: give the enriched file you edited`);
+  const reviewer = reviewerName(flags.reviewer, io.env);
+  const state = openRunState(flags.state, flags.run, io);
+  try {
+    const result = await importReviewedFile({
+      db: state.db, statePath: state.statePath, runId: flags.run, file: flags.file, reviewer, approvals: flags.approvals as 1 | 2 | undefined, now: io.now,
+    });
+    for (const d of result.recorded) io.stdout(`${describe(d, result.approvals)}\n`);
+    for (const i of result.ignored) io.log.warn(`row ${i.row} (line ${i.line}): ${i.why}`);
+    const accepted = result.recorded.filter((d) => d.verdict === 'ACCEPTED').length;
+    io.log.info(`review import of ${flags.file} for run ${result.runId} by ${reviewer}: ${accepted} accepted, ${result.recorded.length - accepted} rejected, ${result.ignored.length} not recorded, of ${result.rows} payee row(s)`);
+    return EXIT.ok;
+  } finally {
+    state.db.close();
+  }
 }

@@ -1,0 +1,42 @@
+/**
+ * `vas-verify release -o FILE [--state S] [--run N] [--exceptions FILE]`: the payout file for the
+ * bank (src/release/): the run's input in its own layout with only the payees to PAY.
+ */
+import { UsageError } from '../../../errors.js';
+import { checkOutputPath } from '../../../output/sink.js';
+import { releaseRun, type ReleaseSummary } from '../../../release/index.js';
+import { EXIT } from '../../exit.js';
+import type { CommandIo } from '../../io.js';
+import type { ReleaseFlags } from './options.js';
+import { openRunState } from './state.js';
+
+function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
+  const { PAY, REVIEW, HOLD } = summary.decisions;
+  const lines = [
+    `release of run ${summary.runId} (${summary.input}): ${PAY} payee(s) to pay in ${flags.output}; left out: ${HOLD} on HOLD, ${REVIEW} to REVIEW${flags.exceptions !== undefined ? ` (in ${flags.exceptions})` : ''}`,
+    `policy: ${summary.policy}; approvals needed: ${summary.approvalsNeeded}`,
+  ];
+  if (summary.approvals.length > 0) {
+    lines.push(`paid on reviewers' acceptances: ${summary.approvals.length} payee(s), by ${summary.reviewers.join(', ')} (rows ${summary.approvals.map((a) => a.row).join(', ')})`);
+  } else lines.push('paid on reviewers\' acceptances: none');
+  lines.push(`sha256 of the release: ${summary.sha256}; recorded in the audit trail as entry ${summary.audit.seq} (hash ${summary.audit.hash})`);
+  return lines;
+}
+
+export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promise<number> {
+  if (flags.approvals !== undefined && flags.approvals !== 1 && flags.approvals !== 2) throw new UsageError('--approvals is 1 or 2');
+  checkOutputPath(flags.output, '-o');
+  if (flags.exceptions !== undefined) checkOutputPath(flags.exceptions, '--exceptions');
+  const state = openRunState(flags.state, flags.run, io);
+  try {
+    const summary = await releaseRun({
+      db: state.db, statePath: state.statePath, runId: flags.run, outputPath: flags.output, exceptionsPath: flags.exceptions,
+      inputPath: flags.input, approvals: flags.approvals as 1 | 2 | undefined, spoolDir: state.spoolDir, now: io.now,
+    });
+    for (const line of describe(summary, flags)) io.log.info(line);
+    io.stdout(`${flags.output}\n`);
+    return EXIT.ok;
+  } finally {
+    state.db.close();
+  }
+}

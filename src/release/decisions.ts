@@ -1,0 +1,106 @@
+/**
+ * Each payee row's decision now (docs/ARCHITECTURE.md, "Decisions"): as the run wrote it
+ * (run_rows), decided again with decide() under the run's policy for a payee someone has
+ * reviewed since — an acceptance of the holder the run got pays it, a rejection holds it.
+ */
+import { decide, DEFAULT_POLICY, parsePolicy, samePolicy, type Decision, type DecisionPolicy, type DecisionReason, type VerifyStatus } from '../decision/index.js';
+import { StateFileError } from '../errors.js';
+import type { NameMatchResult } from '../match/verdict.js';
+import { holderChangedIn } from '../state/changes.js';
+import { Reviews, type PayeeStanding } from '../state/reviews.js';
+import { RunRecords, type PayeeHolder } from '../state/run-record.js';
+import { RunRows } from '../state/run-rows.js';
+import type { Db, RunRowRecord } from '../state/types.js';
+
+/** A payee row with its decision now, and the reviews it rests on. */
+export interface DecidedRow {
+  row: RunRowRecord;
+  decision: Decision;
+  reason: DecisionReason;
+  /** The bank's holder name the run got (null: none, or not looked up: a row paid as the run decided). */
+  holder: string | null;
+  /** What changed since an earlier check of the payee (`changed_since`), when the holder was looked up. */
+  changedSince: string | null;
+  /** The reviews behind an acceptance or a rejection (empty when none counted). */
+  standing: PayeeStanding | undefined;
+}
+
+/** The decision of a run's row given its holder and where its payee stands (pure). */
+export function currentDecision(row: RunRowRecord, holder: PayeeHolder | undefined, standing: PayeeStanding | undefined, policy: DecisionPolicy): { decision: Decision; reason: DecisionReason } {
+  const decided = decide(
+    {
+      status: row.status as VerifyStatus,
+      nameMatch: (row.nameMatch ?? undefined) as NameMatchResult | undefined,
+      holderChanged: holderChangedIn(holder?.changedSince),
+      review: standing,
+    },
+    policy,
+  );
+  return { decision: decided.decision === '' ? 'HOLD' : decided.decision, reason: decided.reason };
+}
+
+/** The policy the run recorded (JSON text; a `source` field is ignored), or the default when it recorded none. */
+export function recordedPolicy(text: string | null, runId: number): { policy: DecisionPolicy; source: string } {
+  if (text === null) return { policy: DEFAULT_POLICY, source: 'default (the run recorded none)' };
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    fields = {};
+  }
+  const { source, ...policy } = fields;
+  const parsed = parsePolicy(JSON.stringify(policy));
+  if (!parsed.ok) throw new StateFileError(`run ${runId} recorded a policy this version cannot read (${parsed.problem}): run the bank command again`);
+  if (typeof source === 'string') return { policy: parsed.policy, source };
+  return { policy: parsed.policy, source: samePolicy(parsed.policy, DEFAULT_POLICY) ? 'default' : "the run's own (its --policy file)" };
+}
+
+/** Rows read from the state per query. */
+const PAGE_ROWS = 1_000;
+
+/** The run's payee rows in file order, each with its decision now. */
+export class RunDecisions {
+  private readonly records: RunRecords;
+  private readonly rows: RunRows;
+  private readonly reviews: Reviews;
+  private readonly reviewed: Set<string>;
+  private page = new Map<number, RunRowRecord>();
+  private next = 1;
+
+  constructor(
+    db: Db,
+    private readonly runId: number,
+    private readonly policy: DecisionPolicy,
+  ) {
+    this.records = new RunRecords(db);
+    this.rows = new RunRows(db);
+    this.reviews = new Reviews(db);
+    this.reviewed = this.reviews.reviewedPayees();
+  }
+
+  /** Payee row `row` (1-based, asked in order), or undefined when the run recorded none. */
+  at(row: number): DecidedRow | undefined {
+    if (!this.page.has(row) && row >= this.next) {
+      const rows = this.rows.page(this.runId, row, PAGE_ROWS);
+      this.page = new Map(rows.map((r) => [r.row, r]));
+      this.next = (rows[rows.length - 1]?.row ?? row) + 1;
+    }
+    const found = this.page.get(row);
+    return found ? this.decided(found) : undefined;
+  }
+
+  /** One row's decision now. */
+  decided(row: RunRowRecord): DecidedRow {
+    const stored = { decision: row.decision as Decision, reason: row.decisionReason as DecisionReason };
+    const none = { holder: null, changedSince: null, standing: undefined };
+    if (row.account === null || row.ifsc === null) return { row, ...stored, ...none };
+    const reviewed = this.reviewed.has(`${row.account}|${row.ifsc}`);
+    // A payee paid as the run decided needs no more (its holder is shown only for the rows left out).
+    if (!reviewed && stored.decision === 'PAY') return { row, ...stored, ...none };
+    const holder = this.records.holder(this.runId, row.account, row.ifsc);
+    const answer = { holder: holder?.holder ?? null, changedSince: holder?.changedSince ?? null };
+    if (!reviewed) return { row, ...stored, ...answer, standing: undefined };
+    const standing = this.reviews.standing(row.account, row.ifsc, holder?.holder ?? null);
+    return { row, ...currentDecision(row, holder, standing, this.policy), ...answer, standing };
+  }
+}
