@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_POLICY } from '../src/decision/index.js';
-import { currentDecision, recordedPolicy } from '../src/release/decisions.js';
+import { currentDecision, recordedPolicyOf } from '../src/release/decisions.js';
 import { movedAfterRows, movedRefs, RemovedRows } from '../src/release/xlsx-release.js';
 import { BankStore } from '../src/state/bank-store.js';
 import { openDatabase } from '../src/state/db.js';
@@ -31,12 +31,12 @@ test('a run records how it read its input (run_stats.input); the release reads i
   store.flushSync();
   assert.deepEqual(new RunRecords(db).run(runId)!.input, input);
   // The policy as the bank run records it (JSON of the DecisionPolicy; a `source` is taken when there is one).
-  const read = recordedPolicy(JSON.stringify({ ...DEFAULT_POLICY, approvals: 2 }), runId);
+  const read = recordedPolicyOf(JSON.stringify({ ...DEFAULT_POLICY, approvals: 2 }), runId);
   assert.deepEqual([read.source, read.policy.approvals], ["the run's own (its --policy file)", 2]);
-  assert.equal(recordedPolicy(JSON.stringify(DEFAULT_POLICY), runId).source, 'default');
-  assert.equal(recordedPolicy(JSON.stringify({ source: 'strict.json', ...DEFAULT_POLICY }), runId).source, 'strict.json');
-  assert.deepEqual(recordedPolicy(null, runId), { policy: DEFAULT_POLICY, source: 'default (the run recorded none)' });
-  assert.throws(() => recordedPolicy('{"holderChanged":"PAY"}', runId), /run 1 recorded a policy this version cannot read/);
+  assert.equal(recordedPolicyOf(JSON.stringify(DEFAULT_POLICY), runId).source, 'default');
+  assert.equal(recordedPolicyOf(JSON.stringify({ source: 'strict.json', ...DEFAULT_POLICY }), runId).source, 'strict.json');
+  assert.deepEqual(recordedPolicyOf(null, runId), { policy: DEFAULT_POLICY, source: 'default (the run recorded none)' });
+  assert.throws(() => recordedPolicyOf('{"holderChanged":"PAY"}', runId), /run 1 recorded a policy this version cannot read/);
 });
 
 test('a row decided now: an acceptance of the holder pays it (two reviewers under approvals 2), a rejection holds it', () => {

@@ -214,12 +214,12 @@ test('the CLI: bad flags are one line and exit 2; the server refuses a foreign H
   assert.doesNotMatch(result.stderr, new RegExp(url.searchParams.get('token')!), 'the token is printed once, on stdout only');
 });
 
-test("the policy: the run's own where the state keeps it (migration 8), else the default; --approvals over either", async () => {
+test("the policy: the run's own where the state keeps it (migration 8), else the default; --approvals raises it, never lowers", async () => {
   const { runPolicy } = await import('../src/review/index.js');
-  assert.deepEqual(runPolicy(null, undefined), { policy: DEFAULT_POLICY, source: 'default' });
-  assert.deepEqual(runPolicy(null, 2), { policy: { ...DEFAULT_POLICY, approvals: 2 }, source: 'default' });
+  assert.deepEqual(runPolicy(null, undefined), { policy: DEFAULT_POLICY, source: 'default (the run recorded none)' });
+  assert.deepEqual(runPolicy(null, 2), { policy: { ...DEFAULT_POLICY, approvals: 2 }, source: 'default (the run recorded none)' });
   const stored = JSON.stringify({ ...DEFAULT_POLICY, approvals: 2, noNameToCheck: 'HOLD' });
-  assert.deepEqual(runPolicy(stored, undefined), { policy: { ...DEFAULT_POLICY, approvals: 2, noNameToCheck: 'HOLD' }, source: 'run' });
-  assert.equal(runPolicy(stored, 1).policy.approvals, 1);
-  assert.deepEqual(runPolicy('not json', undefined), { policy: DEFAULT_POLICY, source: 'default' });
+  assert.deepEqual(runPolicy(stored, undefined), { policy: { ...DEFAULT_POLICY, approvals: 2, noNameToCheck: 'HOLD' }, source: "the run's own (its --policy file)" });
+  assert.equal(runPolicy(stored, 1).policy.approvals, 2, "a company's controls never ask fewer approvals than the run's policy");
+  assert.throws(() => runPolicy('not json', undefined), /cannot read \(it is not JSON\)/);
 });

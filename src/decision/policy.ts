@@ -88,3 +88,28 @@ export function parsePolicy(text: string): { ok: true; policy: DecisionPolicy } 
 export function samePolicy(a: DecisionPolicy, b: DecisionPolicy): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
+
+/**
+ * The policy a run recorded in the state (its JSON; a `source` field is ignored), for the review
+ * page, the import and the release: the default when it recorded none, a problem when this version
+ * cannot read it. `source` says which it is, for people.
+ */
+export function recordedPolicy(text: string | null): { ok: true; policy: DecisionPolicy; source: string } | { ok: false; problem: string } {
+  if (text === null) return { ok: true, policy: DEFAULT_POLICY, source: 'default (the run recorded none)' };
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { ok: false, problem: 'it is not JSON' };
+  }
+  const { source, ...policy } = fields;
+  const parsed = parsePolicy(JSON.stringify(policy));
+  if (!parsed.ok) return parsed;
+  const from = typeof source === 'string' ? source : samePolicy(parsed.policy, DEFAULT_POLICY) ? 'default' : "the run's own (its --policy file)";
+  return { ok: true, policy: parsed.policy, source: from };
+}
+
+/** `--approvals N` over a policy: a company's controls may ask more approvals than the run's policy, never fewer. */
+export function withApprovals(policy: DecisionPolicy, approvals: number | undefined): DecisionPolicy {
+  return approvals === undefined || approvals <= policy.approvals ? policy : { ...policy, approvals: 2 };
+}

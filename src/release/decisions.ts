@@ -3,7 +3,7 @@
  * (run_rows), decided again with decide() under the run's policy for a payee someone has
  * reviewed since — an acceptance of the holder the run got pays it, a rejection holds it.
  */
-import { decide, DEFAULT_POLICY, parsePolicy, samePolicy, type Decision, type DecisionPolicy, type DecisionReason, type VerifyStatus } from '../decision/index.js';
+import { decide, recordedPolicy, type Decision, type DecisionPolicy, type DecisionReason, type VerifyStatus } from '../decision/index.js';
 import { StateFileError } from '../errors.js';
 import type { NameMatchResult } from '../match/verdict.js';
 import { holderChangedIn } from '../state/changes.js';
@@ -39,20 +39,11 @@ export function currentDecision(row: RunRowRecord, holder: PayeeHolder | undefin
   return { decision: decided.decision === '' ? 'HOLD' : decided.decision, reason: decided.reason };
 }
 
-/** The policy the run recorded (JSON text; a `source` field is ignored), or the default when it recorded none. */
-export function recordedPolicy(text: string | null, runId: number): { policy: DecisionPolicy; source: string } {
-  if (text === null) return { policy: DEFAULT_POLICY, source: 'default (the run recorded none)' };
-  let fields: Record<string, unknown>;
-  try {
-    fields = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    fields = {};
-  }
-  const { source, ...policy } = fields;
-  const parsed = parsePolicy(JSON.stringify(policy));
-  if (!parsed.ok) throw new StateFileError(`run ${runId} recorded a policy this version cannot read (${parsed.problem}): run the bank command again`);
-  if (typeof source === 'string') return { policy: parsed.policy, source };
-  return { policy: parsed.policy, source: samePolicy(parsed.policy, DEFAULT_POLICY) ? 'default' : "the run's own (its --policy file)" };
+/** The policy the run recorded (src/decision/policy.ts recordedPolicy); one this version cannot read stops the release. */
+export function recordedPolicyOf(text: string | null, runId: number): { policy: DecisionPolicy; source: string } {
+  const recorded = recordedPolicy(text);
+  if (!recorded.ok) throw new StateFileError(`run ${runId} recorded a policy this version cannot read (${recorded.problem}): run the bank command again`);
+  return { policy: recorded.policy, source: recorded.source };
 }
 
 /** Rows read from the state per query. */

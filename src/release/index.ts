@@ -19,7 +19,7 @@ import { runOf } from './run.js';
 import { openRunInput, type RunInput, type WalkedRow } from './walk.js';
 import { writeXlsxRelease } from './xlsx-release.js';
 
-export { currentDecision, recordedPolicy, RunDecisions, type DecidedRow } from './decisions.js';
+export { currentDecision, recordedPolicyOf, RunDecisions, type DecidedRow } from './decisions.js';
 export { openRunInput, type RunInput, type WalkedRow } from './walk.js';
 export { runOf } from './run.js';
 

@@ -11,7 +11,7 @@ import { openPayeeFile, type PayeeFile } from '../input/payee-file.js';
 import type { Delimiter } from '../input/read-csv.js';
 import type { RecordedRunInputs } from '../state/run-record.js';
 import type { Db } from '../state/types.js';
-import { RunDecisions, recordedPolicy, type DecidedRow } from './decisions.js';
+import { RunDecisions, recordedPolicyOf, type DecidedRow } from './decisions.js';
 import type { DecisionPolicy } from '../decision/index.js';
 
 /** A data row of the input: a payee row with its decision, or a row that is not a payee (blank, total, note). */
@@ -42,7 +42,7 @@ export async function openRunInput(db: Db, run: RecordedRunInputs, inputFlag: st
   if (info.fingerprint !== run.fingerprint) {
     throw new InputError(`the input ${inputPath} changed since run ${run.id} read it (its content differs): release only what was verified; run the bank command on the new file first`);
   }
-  const recorded = recordedPolicy(run.policy, run.id);
+  const recorded = recordedPolicyOf(run.policy, run.id);
   // `--approvals 2` makes the run's policy stricter, never looser.
   const stricter = approvals !== undefined && approvals > recorded.policy.approvals;
   const policy = stricter ? { policy: { ...recorded.policy, approvals }, source: `${recorded.source}, approvals ${approvals} (--approvals)` } : recorded;

@@ -8,11 +8,11 @@
  * PAY/REVIEW → HOLD rejects the payee.
  */
 import path from 'node:path';
-import type { Decision, DecisionPolicy } from '../decision/index.js';
+import { withApprovals, type Decision, type DecisionPolicy } from '../decision/index.js';
 import { InputError } from '../errors.js';
 import { readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
-import { currentDecision, recordedPolicy } from '../release/decisions.js';
+import { currentDecision, recordedPolicyOf } from '../release/decisions.js';
 import { runOf } from '../release/run.js';
 import { Reviews } from '../state/reviews.js';
 import { RunRecords, type PayeeHolder } from '../state/run-record.js';
@@ -195,9 +195,8 @@ function checkedRow(p: { fields: string[]; line: number; run: RunRowRecord; answ
 /** Reads, checks and records the file's decisions (see the module's comment). */
 export async function importReviewedFile(options: ImportOptions): Promise<ImportResult> {
   const run = runOf(options.db, options.runId, options.statePath, false);
-  const base = recordedPolicy(run.policy, run.id).policy;
-  const approvals = Math.max(base.approvals, options.approvals ?? 1) as 1 | 2;
-  const policy: DecisionPolicy = { ...base, approvals };
+  const policy: DecisionPolicy = withApprovals(recordedPolicyOf(run.policy, run.id).policy, options.approvals);
+  const approvals = policy.approvals;
   const { edited, rows } = await readEditedRows(options.db, run.id, options.file);
   const result: ImportResult = { runId: run.id, approvals, recorded: [], ignored: [], rows };
   const records = new RunRecords(options.db);

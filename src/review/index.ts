@@ -5,8 +5,8 @@
  * default) and the approvals asked for; server.ts serves the page, session.ts records decisions.
  */
 import fs from 'node:fs';
-import { DEFAULT_POLICY, parsePolicy, type DecisionPolicy } from '../decision/index.js';
-import { UsageError } from '../errors.js';
+import { recordedPolicy, withApprovals, type DecisionPolicy } from '../decision/index.js';
+import { StateFileError, UsageError } from '../errors.js';
 import { ifscRegistry } from '../input/ifsc-registry.js';
 import { openDatabase } from '../state/db.js';
 import { toolVersion } from '../report/index.js';
@@ -34,7 +34,7 @@ export interface OpenedReview {
   inputName: string;
   policy: DecisionPolicy;
   /** Where the policy came from, for the terminal. */
-  policySource: 'run' | 'default';
+  policySource: string;
   /** Rows left at REVIEW and at HOLD. */
   toReview: { REVIEW: number; HOLD: number };
   close(): void;
@@ -64,9 +64,9 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
   }
 }
 
-/** The run's policy (as the state keeps it, when it does), with the approvals asked for. */
-export function runPolicy(json: string | null, approvals: 1 | 2 | undefined): { policy: DecisionPolicy; source: 'run' | 'default' } {
-  const parsed = json === null ? undefined : parsePolicy(json);
-  const base = parsed?.ok ? parsed.policy : DEFAULT_POLICY;
-  return { policy: approvals === undefined ? base : { ...base, approvals }, source: parsed?.ok ? 'run' : 'default' };
+/** The run's policy (as the state keeps it, src/decision/policy.ts recordedPolicy), with the approvals asked for (never fewer). */
+export function runPolicy(json: string | null, approvals: 1 | 2 | undefined): { policy: DecisionPolicy; source: string } {
+  const recorded = recordedPolicy(json);
+  if (!recorded.ok) throw new StateFileError(`the run recorded a policy this version cannot read (${recorded.problem}): run the bank command again`);
+  return { policy: withApprovals(recorded.policy, approvals), source: recorded.source };
 }

@@ -4,7 +4,6 @@
  * name; prints each acceptance and rejection, and where the payee stands now.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import { UsageError } from '../../../errors.js';
 import { maskAccount } from '../../../pipeline/checks.js';
 import { importReviewedFile, type ImportedDecision } from '../../../review/import.js';
@@ -12,6 +11,7 @@ import { stripControl } from '../../../terminal.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
 import { openRunState } from '../release/state.js';
+import { reviewerName } from './reviewer.js';
 
 export interface ReviewImportFlags {
   /** The edited enriched file (`--import`). */
@@ -24,21 +24,6 @@ export interface ReviewImportFlags {
   approvals?: number | undefined;
 }
 
-/** The reviewer: `--reviewer NAME`, else the OS user; never empty. */
-export function reviewerName(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): string {
-  let name = flag;
-  if (name === undefined) {
-    try {
-      name = os.userInfo().username;
-    } catch {
-      name = env.USER ?? env.LOGNAME;
-    }
-  }
-  const clean = stripControl(name ?? '').trim();
-  if (clean === '') throw new UsageError('name the reviewer with --reviewer NAME (the OS user has no name here)');
-  if (clean.length > 100) throw new UsageError('--reviewer: a name of at most 100 characters');
-  return clean;
-}
 
 function describe(d: ImportedDecision, approvals: number): string {
   const what = d.verdict === 'ACCEPTED' ? `accepted holder ${JSON.stringify(stripControl(d.holder))}` : 'rejected';

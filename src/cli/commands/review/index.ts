@@ -5,7 +5,6 @@
  * from an edited enriched file instead (./import.ts).
  */
 import { once } from 'node:events';
-import os from 'node:os';
 import { UsageError } from '../../../errors.js';
 import { openReview, startReviewServer, type RowAnswer, type Verdict } from '../../../review/index.js';
 import { stripControl } from '../../../terminal.js';
@@ -13,10 +12,10 @@ import { resolveStatePath } from '../../config.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
 import { reviewImportCommand } from './import.js';
+import { reviewerName } from './reviewer.js';
 import type { ReviewFlags } from './options.js';
 
 /** Longest reviewer name kept. */
-const MAX_REVIEWER_CHARS = 100;
 
 export async function reviewCommand(flags: ReviewFlags, io: CommandIo): Promise<number> {
   if (flags.run !== undefined && !(Number.isInteger(flags.run) && flags.run > 0)) throw new UsageError('--run must be a run id (a whole number ≥ 1)');
@@ -25,7 +24,7 @@ export async function reviewCommand(flags: ReviewFlags, io: CommandIo): Promise<
   if (flags.import !== undefined) {
     return reviewImportCommand({ file: flags.import, state: flags.state, run: flags.run, reviewer: flags.reviewer, approvals: flags.approvals }, io);
   }
-  const reviewer = reviewerName(flags.reviewer);
+  const reviewer = reviewerName(flags.reviewer, io.env);
   const opened = openReview({
     statePath: resolveStatePath(flags.state, io.env),
     runId: flags.run,
@@ -61,22 +60,6 @@ export async function reviewCommand(flags: ReviewFlags, io: CommandIo): Promise<
   return EXIT.ok;
 }
 
-/** `--reviewer`, else the OS user; a name a person can read (no control characters), at most MAX_REVIEWER_CHARS. */
-function reviewerName(flag: string | undefined): string {
-  let name = flag;
-  if (name === undefined) {
-    try {
-      name = os.userInfo().username;
-    } catch {
-      throw new UsageError('no --reviewer given and the OS user is unknown: name the reviewer with --reviewer NAME');
-    }
-  }
-  const trimmed = name.trim();
-  if (trimmed === '') throw new UsageError('--reviewer must name the reviewer');
-  if (trimmed.length > MAX_REVIEWER_CHARS) throw new UsageError(`--reviewer must be at most ${MAX_REVIEWER_CHARS} characters`);
-  if (stripControl(trimmed) !== trimmed) throw new UsageError('--reviewer must be a plain name (no control characters)');
-  return trimmed;
-}
 
 function describeDecision(reviewer: string, verdict: Verdict, answers: readonly RowAnswer[]): string {
   const done = answers.filter((a) => a.ok).map((a) => a.row);
