@@ -26,7 +26,7 @@ export interface DecidedRow {
 }
 
 /** The decision of a run's row given its holder and where its payee stands (pure). */
-export function currentDecision(row: RunRowRecord, holder: PayeeHolder | undefined, standing: PayeeStanding | undefined, policy: DecisionPolicy): { decision: Decision; reason: DecisionReason } {
+export function currentDecision(row: RunRowRecord, holder: Pick<PayeeHolder, 'changedSince'> | undefined, standing: PayeeStanding | undefined, policy: DecisionPolicy): { decision: Decision; reason: DecisionReason } {
   const decided = decide(
     {
       status: row.status as VerifyStatus,

@@ -5,12 +5,11 @@
  * payee stands now. The standing is asked of decide() with the reviews of the payee, so the page,
  * the next run and the release cannot disagree.
  */
-import { decide, type DecisionPolicy, type VerifyStatus } from '../decision/index.js';
+import type { DecisionPolicy } from '../decision/index.js';
 import { registryBankName, type IfscRegistry } from '../input/ifsc-registry.js';
 import { matchNames, NAME_MATCH_RULES, type NameMatchRule } from '../match/index.js';
-import type { NameMatchResult } from '../match/verdict.js';
 import { maskAccountNumber, maskLongDigits } from '../report/escape.js';
-import { holderChangedIn } from '../state/changes.js';
+import { currentDecision } from '../release/decisions.js';
 import type { PayeeEvidence, ReviewReader } from '../state/review-reader.js';
 import { standingOf, type PayeeStanding } from '../state/reviews.js';
 import type { ReviewRecord, RunRowRecord } from '../state/types.js';
@@ -75,15 +74,8 @@ export interface RowPayee {
 export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefined, reviews: readonly ReviewRecord[], policy: DecisionPolicy): StandingView {
   const holder = evidence?.beneficiaryName ?? null;
   const standing: PayeeStanding | undefined = standingOf(reviews, holder);
-  const decision = decide(
-    {
-      status: row.status as VerifyStatus,
-      nameMatch: (row.nameMatch ?? undefined) as NameMatchResult | undefined,
-      holderChanged: holderChangedIn(evidence?.changedSince),
-      review: standing ? { verdict: standing.verdict, reviewers: standing.reviewers } : undefined,
-    },
-    policy,
-  );
+  // The same decision the release takes (src/release/decisions.ts): the page and the payout file cannot disagree.
+  const decision = currentDecision(row, { changedSince: evidence?.changedSince ?? null }, standing, policy);
   const reviewers = standing?.reviewers ?? [];
   const awaiting = decision.reason === 'AWAITING_APPROVAL';
   let words = 'not reviewed yet';
