@@ -90,7 +90,7 @@ function amountsText(summary: BankRunSummary): string {
 }
 
 /** What a person must look at, or undefined when nothing: each a line; the last one is the counts (the cron notice). */
-export function attentionLines(summary: BankRunSummary, next: { stateFile: string; stateFlag: string | undefined; exitCode: number; failOn: string | undefined }): string[] | undefined {
+export function attentionLines(summary: BankRunSummary, next: { stateFlag: string | undefined; exitCode: number; failOn: string | undefined }): string[] | undefined {
   const d = summary.decisions;
   if (summary.dryRun || summary.stopped || d.HOLD + d.REVIEW === 0) return undefined;
   const byReason = (decision: 'HOLD' | 'REVIEW'): string =>

@@ -1,7 +1,7 @@
 /**
  * What a finished run left, for re-emitting it by a copy of its output (src/pipeline/bank-run/
  * reemit.ts): its record, the oldest answer it carries, when anyone last reviewed a payee, and its
- * rows' decisions and amounts for the summary.
+ * output's decision counts (run_stats.decisions) for the summary.
  */
 import type { Db } from './types.js';
 
@@ -40,7 +40,6 @@ export class FinishedRuns {
          WHERE p.run_id = ? AND p.status = 'DONE'`,
       ),
       lastReview: db.prepare(`SELECT max(at) FROM reviews`).pluck(),
-      decisions: db.prepare(`SELECT decision, decision_reason, amount FROM run_rows WHERE run_id = ?`).raw(true),
     };
   }
 
@@ -56,10 +55,5 @@ export class FinishedRuns {
   /** When anyone last reviewed any payee (an acceptance or a rejection), or null. */
   lastReviewAt(): number | null {
     return (this.stmt.lastReview.get() as number | null) ?? null;
-  }
-
-  /** Each decided row's decision, reason and amount cell, in no order. */
-  *decisions(runId: number): Generator<[string, string, string | null]> {
-    for (const row of this.stmt.decisions.iterate(runId)) yield row as [string, string, string | null];
   }
 }

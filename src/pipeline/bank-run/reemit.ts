@@ -7,11 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { DEFAULT_POLICY, type Decision, type DecisionReason } from '../../decision/index.js';
+import { DEFAULT_POLICY } from '../../decision/index.js';
 import { fileIdentity } from '../../input/unchanged.js';
 import { copyOutput } from '../../output/sink.js';
 import type { FinishedRecord } from '../../state/finished-runs.js';
-import { countDecision } from './summary.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
 
 /** What else than the answers shapes the output: a run re-emitted with another of these is written afresh. */
@@ -32,7 +31,7 @@ export function emitKey(options: BankRunOptions, deps: Pick<BankRunDeps, 'ifscRe
 /** Whether the run's recorded output is there to copy: why not, or the file to copy. */
 export function copyableOutput(record: FinishedRecord | undefined, key: string, at: number, maxAgeMs: number | undefined, answers: { oldest: number | null }, lastReviewAt: number | null): string | undefined {
   if (!record || record.status !== 'complete' || record.finishedAt === null || record.stopped !== null) return undefined;
-  if ((record.exitCode !== 0 && record.exitCode !== 4) || record.emitKey !== key || !record.outputPath || !record.outputFile) return undefined;
+  if ((record.exitCode !== 0 && record.exitCode !== 4) || record.emitKey !== key || !record.outputPath || !record.outputFile || !record.decisions) return undefined;
   if (maxAgeMs !== undefined && answers.oldest !== null && answers.oldest < at - maxAgeMs) return undefined;
   if (lastReviewAt !== null && lastReviewAt >= record.finishedAt) return undefined;
   const now = fileIdentity(record.outputPath);
@@ -63,8 +62,8 @@ export function reemitByCopy(options: BankRunOptions, deps: BankRunDeps, runId: 
   summary.avoided.duplicate = avoided.duplicate ?? 0;
   summary.reverify.reused = answers.answered;
   summary.reverify.oldestAnswerAt = answers.oldest;
-  if (record.decisions) Object.assign(summary, JSON.parse(record.decisions) as DecisionTotals);
-  else countDecisions(summary, runs.decisions(runId));
+  // copyableOutput checked it is there: written at the end of the run the emit key names.
+  Object.assign(summary, JSON.parse(record.decisions!) as DecisionTotals);
   return true;
 }
 
@@ -74,13 +73,4 @@ type DecisionTotals = Pick<BankRunSummary, 'decisions' | 'decisionReasons' | 'de
 export function decisionTotals(summary: BankRunSummary): string {
   const { decisions, decisionReasons, decisionReasonsBy, amounts } = summary;
   return JSON.stringify({ decisions, decisionReasons, decisionReasonsBy, amounts } satisfies DecisionTotals);
-}
-
-/** The decisions counted from the run's rows (a run of a version that kept no totals). */
-function countDecisions(summary: BankRunSummary, rows: Iterable<[string, string, string | null]>): void {
-  const withAmounts = summary.input.columns.amount !== undefined && summary.input.columns.amount !== null;
-  for (const [decision, reason, amount] of rows) {
-    countDecision(summary, { decision: decision as Decision, reason: reason as DecisionReason, payeeCheck: '' }, withAmounts ? (amount ?? '') : null);
-  }
-  if (summary.statuses.SKIPPED > 0) summary.decisionReasons.NOT_A_PAYEE = summary.statuses.SKIPPED;
 }

@@ -77,7 +77,7 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
   const extras = { retries: end.retries, stateFile: settings.statePath, prices: { pl: settings.pricePl, pd: settings.pricePd } };
   const exitCode = reportRun(flags, end.summary, extras, resumeHint, io);
   const final = flags.report ? await writeReport(flags, settings, end.summary, io, exitCode) : exitCode;
-  noticePeople(flags, end.summary, settings.statePath, final, io);
+  noticePeople(flags, end.summary, final, io);
   return final;
 }
 
@@ -85,10 +85,10 @@ export async function bankCommand(flags: BankFlags, io: CommandIo, inspection?: 
  * The cron notice, always last: how many payees are on HOLD and to REVIEW, by reason, and what
  * to run next. A warning, so `--quiet` keeps it; nothing at all when nobody needs to look.
  */
-function noticePeople(flags: BankFlags, summary: BankRunSummary, stateFile: string, exitCode: number, io: CommandIo): void {
+function noticePeople(flags: BankFlags, summary: BankRunSummary, exitCode: number, io: CommandIo): void {
   const stale = staleAnswersWarning(summary, io.now());
   if (stale) io.log.warn(stale);
-  const lines = attentionLines(summary, { stateFile, stateFlag: flags.state, exitCode, failOn: flags.failOn });
+  const lines = attentionLines(summary, { stateFlag: flags.state, exitCode, failOn: flags.failOn });
   if (lines) for (const line of lines) io.log.warn(line);
   else if (!summary.dryRun && summary.rows > 0 && !summary.stopped) io.log.info('no payee on HOLD or to REVIEW');
 }
