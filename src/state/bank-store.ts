@@ -7,6 +7,7 @@ import type { Db } from './types.js';
 import type { RunInputRecord } from './run-record.js';
 import { describeChange, type PreviousResult } from './changes.js';
 import { DepositHistory } from './deposits.js';
+import { PAYEE_KEY } from './payee-key.js';
 import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunRows } from './run-rows.js';
@@ -133,12 +134,12 @@ export class BankStore {
         )
         .raw(true),
       reusable: db.prepare(
-        `SELECT ${RESULT_COLUMNS} FROM results WHERE account = ? AND ifsc = ? AND verified_at >= ?
+        `SELECT ${RESULT_COLUMNS} FROM results WHERE ${PAYEE_KEY} AND verified_at >= ?
            AND (mode = ? OR mode = 'pd') ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
       previousResult: db.prepare(
         `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
-         WHERE account = ? AND ifsc = ? AND status IN ('VERIFIED', 'NOT_VERIFIED')
+         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED')
          ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
     };

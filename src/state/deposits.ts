@@ -5,6 +5,7 @@
  */
 import type { DepositRecord, DepositStatus } from './types.js';
 import type { Db } from './types.js';
+import { PAYEE_KEY } from './payee-key.js';
 
 export class DepositHistory {
   private readonly stmt;
@@ -13,7 +14,7 @@ export class DepositHistory {
     this.stmt = {
       last: db.prepare(
         `SELECT id, status, result_id AS resultId, run_id AS runId, sent_at AS sentAt FROM deposits
-         WHERE account = ? AND ifsc = ? AND sent_at >= ? AND status IN ('IN_FLIGHT', 'UNCONFIRMED', 'ANSWERED')
+         WHERE ${PAYEE_KEY} AND sent_at >= ? AND status IN ('IN_FLIGHT', 'UNCONFIRMED', 'ANSWERED')
          ORDER BY sent_at DESC, id DESC LIMIT 1`,
       ),
       insert: db.prepare(

@@ -5,6 +5,7 @@
  * reviews since its last rejection.
  */
 import type { Db, ReviewRecord } from './types.js';
+import { PAYEE_KEY } from './payee-key.js';
 
 const COLUMNS = `id, account, ifsc, holder, verdict, reviewer, note, run_id AS runId, row, at`;
 
@@ -23,7 +24,7 @@ export class Reviews {
   constructor(db: Db) {
     this.stmt = {
       add: db.prepare(`INSERT INTO reviews (account, ifsc, holder, verdict, reviewer, note, run_id, row, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      ofPayee: db.prepare(`SELECT ${COLUMNS} FROM reviews WHERE account = ? AND ifsc = ? ORDER BY id`),
+      ofPayee: db.prepare(`SELECT ${COLUMNS} FROM reviews WHERE ${PAYEE_KEY} ORDER BY id`),
       payees: db.prepare(`SELECT DISTINCT account || '|' || ifsc AS payee FROM reviews`).pluck(),
     };
   }
