@@ -163,6 +163,12 @@ describe('class 10: relation clauses and joint holders', () => {
     // The payee is only the relative named in the clause, or not a holder at all.
     ['Mohan Lal', 'RAMESH KUMAR S/O MOHAN LAL', APART],
     ['Kiran Patel', 'RAMESH PATEL AND HETAL PATEL', APART],
+    // Both sides joint: one account only when every holder of the shorter list is on the other.
+    ['Ramesh Patel and Hetal Patel', 'HETAL PATEL AND RAMESH PATEL', GOOD, 'joint-holder'],
+    ['Ramesh Patel and Hetal Patel', 'RAMESH PATEL & HETAL PATEL & KIRAN PATEL', GOOD, 'joint-holder'],
+    ['Ramesh Patel and Kiran Patel', 'RAMESH PATEL AND HETAL PATEL', APART, 'joint-holder'],
+    ['Meena and Harsh', 'BEENA AND HARSH', APART, 'joint-holder'],
+    ['Ramesh Patel & Hetal Patel & Kiran Patel', 'RAMESH PATEL AND SURESH PATEL', APART, 'joint-holder'],
   ]);
 });
 

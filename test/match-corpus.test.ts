@@ -1,6 +1,6 @@
 /**
  * The targets of issues #14 and #28, held over the whole labelled corpus (test/fixtures/names/
- * corpus.csv, corpus-28.csv, corpus-affidavits.csv and corpus-public.csv, built by the scripts beside them from public data and vendors'
+ * corpus.csv, corpus-28.csv, corpus-affidavits.csv, corpus-public.csv and corpus-joint.csv, built by the scripts beside them from public data and vendors'
  * published examples; sources in test/fixtures/names/README.md). Labels say what is true — one
  * person/firm or two — and were never changed to make a target pass. The issue #28 targets are
  * asserted on the held-out part (a fixed hash of the pair, never read while tuning);
@@ -29,7 +29,7 @@ function list(rows: readonly Scored[]): string {
 describe('name-match corpus (issue #14 and #28 targets, held-out part)', () => {
   it('has the classes of both issues, 2,000 pairs more than issue #14 left, and a held-out third', () => {
     assert.ok(corpus.length >= 2286 + 2000, `${corpus.length} pairs`);
-    for (const klass of ['c1-gender-form', 'c6-transliteration', 'c10-relation-joint', 'vendor-table', 'i28-near-surname', 'i28-near-given', 'i28-typo', 'i28-huf', 'i28-proprietor', 'i28-relation', 'i28-script']) {
+    for (const klass of ['c1-gender-form', 'c6-transliteration', 'c10-relation-joint', 'vendor-table', 'i28-near-surname', 'i28-near-given', 'i28-typo', 'i28-huf', 'i28-proprietor', 'i28-relation', 'i28-script', 'i28-joint']) {
       assert.ok(corpus.some((p) => p.klass === klass), klass);
     }
     const hard = corpus.filter((p) => !p.same && /^i28-(near|huf)/.test(p.klass)).length;
@@ -37,13 +37,12 @@ describe('name-match corpus (issue #14 and #28 targets, held-out part)', () => {
     assert.ok(heldOut.length >= 0.3 * corpus.length, `${heldOut.length} held out`);
   });
 
-  it('rates (almost) no different-person pair GOOD_PARTIAL_MATCH or better', () => {
+  it('rates no different-person pair GOOD_PARTIAL_MATCH or better', () => {
     const wrong = heldOut.filter((s) => !s.pair.same && rankOf(s.result) <= 1);
-    // Issue #28 asks for none. Measured: 1 of 912 held-out pairs at the close of session 7, 1 of
-    // 1,239 with the affidavit pairs, 1 of 2,486 with the lexicon at 48,000 names and the pairs of
-    // corpus-public.csv (class i28-near-given by the per-class figures; the pair is not read).
-    // The bound stops any regression; the target is reported as not yet met.
-    assert.ok(wrong.length <= 1, `${wrong.length} pairs`);
+    // Issue #28's target exactly. The held-out pairs are counted, never listed: a failure names
+    // only how many and in which classes.
+    const classes = [...new Set(wrong.map((s) => classGroup(s.pair.klass)))].join(', ');
+    assert.equal(wrong.length, 0, `${wrong.length} held-out different-person pairs ≥ GOOD (${classes})`);
   });
 
   it('rates at most 1% of different pairs MODERATE_PARTIAL_MATCH or better', () => {

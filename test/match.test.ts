@@ -369,12 +369,21 @@ describe('issue #28: a different letter must earn its match', () => {
     ['Ramesh Gupta', 'RAMESH GUPTA HUF', 'different-holder'],
     ['Ramesh Gupta', 'RAMESH GUPTA HINDU UNDIVIDED FAMILY', 'different-holder'],
     ['Ismail', 'AHMAD BIN ISMAIL', 'relation-marker'],
+    // A filler after the given name is no surname: the feminine -a still makes another person.
+    ['Mohan Kumar', 'MOHANA KUMAR', 'gender-differs'],
+    ['Raman Singh', 'RAMANA SINGH', 'gender-differs'],
+    // A three-letter name with an -a more is another word; -eesha is a woman's name.
+    ['Raj Kumar Sharma', 'RAJA KUMAR SHARMA', 'both-names'],
+    ['Dev Prakash', 'DEVA PRAKASH', 'both-names'],
+    ['Aneesh Nair', 'ANEESHA NAIR', 'both-names'],
   ]);
   check([
     // One name by a list, a rule or the typo model: at most GOOD, and the rule is named.
     ['Senthil Kumar', 'SENDHIL KUMAR', 'GOOD_PARTIAL_MATCH', 'variant-list'],
     ['Aisha Begum', 'AYESHA BEGUM', 'GOOD_PARTIAL_MATCH', 'variant-list'],
     ['Nagaraja Rao', 'NAGARAJ RAO', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Shiv Prakash', 'SHIVA PRAKASH', 'GOOD_PARTIAL_MATCH', 'transliteration'],
+    ['Ganesha Kumar', 'GANESH KUMAR', 'GOOD_PARTIAL_MATCH', 'transliteration'],
     ['Vishal Bhardwaj', 'VISHAL BHARADWAJ', 'GOOD_PARTIAL_MATCH', 'spelling-rule'],
     ['Prakash Kulkarmi', 'PRAKASH KULKARNI', 'GOOD_PARTIAL_MATCH', 'typo-model'],
     ['Rajcsh Patil', 'RAJESH PATIL', 'GOOD_PARTIAL_MATCH', 'typo-model'],

@@ -270,8 +270,17 @@ export const MASCULINE_A_NAMES: ReadonlySet<string> = new Set([
 
 /** A masculine name whose final -a is the inherent vowel written out (Shiva, Manjunatha, Rajendra, Nagaraja). */
 export function isMasculineAName(text: string): boolean {
-  return MASCULINE_A_NAMES.has(text) || /(ndra|natha|esha|narayana|raja)$/.test(text);
+  if (text.length < MIN_MASCULINE_A_LENGTH) return false;
+  // -eesha is the long vowel of a woman's name (Aneesha, Maneesha beside Aneesh, Maneesh); the
+  // Kannada masculine -esha is a short e (Ganesha, Suresha, Venkatesha).
+  return MASCULINE_A_NAMES.has(text) || /(ndra|natha|(?<!e)esha|narayana|raja)$/.test(text);
 }
+
+/**
+ * Shortest name (with its -a) whose written-out -a is read as the inherent vowel: a name of three
+ * letters with an -a more is another word (Raj / Raja, Dev / Deva, Ran / Rana, as Sen / Sena).
+ */
+export const MIN_MASCULINE_A_LENGTH = 5;
 
 /**
  * Gujarati respect suffixes written after a given name, joined or apart (Rameshbhai, Hetal ben).

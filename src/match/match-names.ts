@@ -421,8 +421,15 @@ function splitJoinedFiller(side: readonly NameToken[], other: readonly NameToken
 function align(expected: readonly NameToken[], actual: readonly NameToken[]): { e: Side; a: Side } {
   const n = expected.length;
   const m = actual.length;
+  // The surname is the last name word; a filler after it (Kumar, Devi, Singh, Lal) stands where
+  // the surname stands, and the word before it is a given name (Mohan Kumar / MOHANA KUMAR: a
+  // man's name and a woman's, not one surname spelled two ways).
   const lastWord = (list: readonly NameToken[]): number => {
-    for (let i = list.length - 1; i >= 0; i -= 1) if ((list[i] as NameToken).kind === 'word') return i;
+    for (let i = list.length - 1; i >= 0; i -= 1) {
+      const kind = (list[i] as NameToken).kind;
+      if (kind === 'word') return i;
+      if (kind === 'filler') return -1;
+    }
     return -1;
   };
   // A surname needs a given name beside it: a lone word (Vimal / VIMALA) is a given name.
@@ -797,14 +804,7 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
 
   const parseRules = rulesFromReading(expected, actual, expectedName, actualName);
 
-  // Every expected holder against every bank holder; the best pair decides.
-  let best: HolderResult | null = null;
-  for (const eh of expectedName.holders) {
-    for (const ah of actualName.holders) {
-      const result = compareHolders(eh, ah, expectedName, actualName);
-      if (best === null || result.score > best.score) best = result;
-    }
-  }
+  const best = bestHolderPair(expectedName, actualName);
   if (best === null) return finish(0, ['different-names'], undefined);
   let score = best.score;
   const rules = [...parseRules, ...best.caps.rules];
@@ -834,6 +834,43 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
     rules.splice(0, rules.length, ...parseRules, 'truncated');
   }
   return finish(score, rules, explain ? explainMatch(best, expectedName, actualName, caps) : undefined);
+}
+
+/**
+ * Which pair of holders decides. A payee who is one holder of a joint account (or a joint payee
+ * against one holder) is as good as the best pair. When both sides name several holders, they are
+ * one account only if every holder of the side with fewer holders is on the other side: Meena and
+ * Harsh is not Beena and Harsh, though Harsh is on both. Then the weakest of those holders decides.
+ */
+function bestHolderPair(expectedName: ParsedName, actualName: ParsedName): HolderResult | null {
+  const bestFor = (eh: Holder, holders: readonly Holder[], flip: boolean): HolderResult | null => {
+    let best: HolderResult | null = null;
+    for (const other of holders) {
+      const result = flip ? compareHolders(other, eh, expectedName, actualName) : compareHolders(eh, other, expectedName, actualName);
+      if (best === null || result.score > best.score) best = result;
+    }
+    return best;
+  };
+  const [e, a] = [expectedName.holders, actualName.holders];
+  if (e.length > 1 && a.length > 1) {
+    // Each holder of the shorter list, with its best partner on the other side; the weakest decides.
+    const [fewer, more, flip] = e.length <= a.length ? [e, a, false] : [a, e, true];
+    let weakest: HolderResult | null = null;
+    let strongest = 0;
+    for (const h of fewer) {
+      const result = bestFor(h, more, flip);
+      if (result !== null && (weakest === null || result.score < weakest.score)) weakest = result;
+      strongest = Math.max(strongest, result?.score ?? 0);
+    }
+    // A holder both sides share still makes it POOR, not NO: "shares something, most likely someone else".
+    return weakest === null ? null : { ...weakest, score: Math.max(weakest.score, Math.min(strongest, POOR_FLOOR)) };
+  }
+  let best: HolderResult | null = null;
+  for (const eh of e) {
+    const result = bestFor(eh, a, false);
+    if (result !== null && (best === null || result.score > best.score)) best = result;
+  }
+  return best;
 }
 
 /** Rules that come from how the two names were read, before any word is compared. */

@@ -16,6 +16,8 @@ export const CORPUS_28_PATH = fileURLToPath(new URL('../fixtures/names/corpus-28
 export const CORPUS_AFFIDAVITS_PATH = fileURLToPath(new URL('../fixtures/names/corpus-affidavits.csv', import.meta.url));
 /** Near-name pairs from five more public lists of people (test/fixtures/names/build-corpus-public.ts). */
 export const CORPUS_PUBLIC_PATH = fileURLToPath(new URL('../fixtures/names/corpus-public.csv', import.meta.url));
+/** Joint accounts: one holder a near name, or the same holders (test/fixtures/names/build-corpus-joint.ts). */
+export const CORPUS_JOINT_PATH = fileURLToPath(new URL('../fixtures/names/corpus-joint.csv', import.meta.url));
 
 export interface CorpusPair {
   expectedName: string;
@@ -40,7 +42,7 @@ export function isHeldOut(pair: Pick<CorpusPair, 'expectedName' | 'bankName'>): 
 
 /** The whole corpus (every file), or one file. */
 export function loadCorpus(path?: string): CorpusPair[] {
-  if (path === undefined) return [CORPUS_PATH, CORPUS_28_PATH, CORPUS_AFFIDAVITS_PATH, CORPUS_PUBLIC_PATH].flatMap((p) => loadCorpus(p));
+  if (path === undefined) return [CORPUS_PATH, CORPUS_28_PATH, CORPUS_AFFIDAVITS_PATH, CORPUS_PUBLIC_PATH, CORPUS_JOINT_PATH].flatMap((p) => loadCorpus(p));
   const records = parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   return records.map((r) => ({
     expectedName: r.expected_name ?? '',
