@@ -11,7 +11,7 @@ import { VasError } from '../src/api/errors.js';
 import { InputError, UsageError } from '../src/errors.js';
 import { Breaker, Caller, FAIL_FAST_THRESHOLD } from '../src/pipeline/bank-run/caller.js';
 import { RateLimiter } from '../src/limiter/index.js';
-import { OrderedWriter, READ_AHEAD_ROWS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
+import { OrderedWriter, READ_AHEAD_ROWS, READ_AHEAD_SECONDS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
 import { LivePayees } from '../src/pipeline/bank-run/payees.js';
 import { PayeeLedger } from '../src/pipeline/bank-run/ledger.js';
 import { lockIdentity, SYSTEM_PROBE } from '../src/state/run-lock.js';
@@ -266,6 +266,22 @@ test('ordered writer: rows leave in input order, whenever their payee is answere
   assert.deepEqual(written, [['first', 'VERIFIED', 'api'], ['second', 'INVALID', 'local'], ['third', 'VERIFIED', 'duplicate']]);
   assert.equal(rowOutcome(third)?.source, 'duplicate');
   assert.ok(READ_AHEAD_ROWS >= 1024);
+});
+
+test('ordered writer: with --rate R the rows read ahead cover R × READ_AHEAD_SECONDS (a 429\'s retry at the head does not stop the reader)', async () => {
+  const stop = new StopControl(10);
+  const roomFor = async (writer: OrderedWriter): Promise<number> => {
+    let admitted = 0;
+    for (;;) {
+      const waited = await Promise.race([writer.waitForRoom().then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
+      if (!waited) return admitted;
+      writer.admit(['x'], admitted + 2);
+      admitted += 1;
+    }
+  };
+  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, 8)), READ_AHEAD_ROWS);
+  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, 2048)), 4096);
+  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, 2048, 1500)), 1500 * READ_AHEAD_SECONDS);
 });
 
 test('name verdict: nothing to match without both names; a cell longer than any name is NO_MATCH unmatched', () => {

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Aimd, BURST_MS, CATCH_UP_MS, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SendLog, JITTER_MARGIN_MS, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
+import { Aimd, BURST_MS, CATCH_UP_MS, JITTER_429_SHARE, atQuotaEdge, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SendLog, JITTER_MARGIN_MS, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
 
 test('takeTokens: one token when idle, what accrued when late (up to the catch-up), a wait when early', () => {
   const pace = { intervalMs: 10, catchUpMs: 25 };
@@ -165,6 +165,46 @@ test('pausesEveryone: a lone burst only cuts the rate; a burst again within 2 s,
   assert.equal(pausesEveryone(1000, PERSISTENT_WITHIN_MS + 1), false, 'a burst after a quiet spell');
   assert.equal(pausesEveryone(1000, PERSISTENT_WITHIN_MS), true, 'the cut did not suffice');
   assert.equal(pausesEveryone(1001, Number.POSITIVE_INFINITY), true, 'the service asks for a break');
+});
+
+test('pausesEveryone: a burst again within 2 s at the quota\'s edge (at most 5% of the last second\'s requests refused) only cuts; a larger share pauses', () => {
+  assert.equal(JITTER_429_SHARE, 0.05);
+  // 1,450 requests in the last second: 20 refused is arrivals bunched on their way, 100 a lower quota.
+  assert.equal(atQuotaEdge(20, 1450), true);
+  assert.equal(pausesEveryone(1000, 500, 20, 1450), false, 'bunched arrivals: the quota refills by itself');
+  assert.equal(atQuotaEdge(100, 1450), false);
+  assert.equal(pausesEveryone(1000, 500, 100, 1450), true, 'a quota below --rate');
+  assert.equal(pausesEveryone(1000, PERSISTENT_WITHIN_MS + 1, 100, 1450), false, 'a burst after a quiet spell still only cuts');
+  // At a few requests a second one 429 is a large share: recurrence pauses as before.
+  assert.equal(pausesEveryone(1000, 500, 2, 4), true);
+  assert.equal(pausesEveryone(2000, Number.POSITIVE_INFINITY, 1, 1450), true, 'a Retry-After over a second pauses whatever the share');
+});
+
+test('Aimd: a hold given with the violation replaces the default (one cut per quota window at its edge)', () => {
+  const aimd = new Aimd({ target: 100, holdMs: 250 });
+  assert.equal(aimd.onViolation(1000, 1000, 1030), true);
+  assert.equal(aimd.onViolation(1500, 1500, 1030), false, 'the window has not slid past the first cut yet');
+  assert.equal(aimd.onViolation(1500), true, 'the default hold has passed');
+  assert.equal(aimd.onViolation(2600, 2600, 1030), true);
+});
+
+test('RateLimiter: 429s at the quota\'s edge of a busy run neither pause the callers nor cut twice within the quota\'s window', async () => {
+  const limiter = new RateLimiter({ rate: 2000 });
+  // Half a second of requests sent: the share of two 429s among them is the quota's edge.
+  const turns = await Promise.all(Array.from({ length: 600 }, () => limiter.acquire()));
+  for (const turn of turns) turn.sent();
+  const before = limiter.currentRate();
+  limiter.penalize(1000);
+  const cut = limiter.currentRate();
+  assert.ok(cut < before, 'the rate is cut');
+  await new Promise((r) => setTimeout(r, BURST_MS + 50));
+  limiter.penalize(1000);
+  // A second burst within 2 s: at the edge it neither pauses nor cuts again (the rate has only recovered since).
+  assert.ok(limiter.currentRate() >= cut, 'cut twice within the window');
+  const start = performance.now();
+  await limiter.acquire();
+  assert.ok(performance.now() - start < 900, 'a caller waited for the Retry-After');
+  await limiter.close();
 });
 
 test('RateLimiter: a lone 429 cuts the rate only; a second burst within 2 s lets nobody through until its Retry-After, and the rate recovers only from then', async () => {

@@ -6,7 +6,7 @@
  * instead of being capped by one timer per request.
  */
 import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
-import { Aimd, BURST_MS, MAX_PAUSE_MS, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
+import { Aimd, BURST_MS, MAX_PAUSE_MS, atQuotaEdge, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
 import { SendLog, type LoggedTurn } from './send-log.js';
 
 /**
@@ -133,7 +133,10 @@ export class RateLimiter implements Limiter {
   private pausedUntil = Number.NEGATIVE_INFINITY;
   /** When the last burst of 429s began, and whether it stops everyone (pausesEveryone). */
   private burstAt = Number.NEGATIVE_INFINITY;
+  private sinceLastBurst = Number.POSITIVE_INFINITY;
   private burstPauses = false;
+  /** When each 429 of the last second came (pausesEveryone weighs them against the requests sent). */
+  private readonly recent429s: number[] = [];
   /** The source answers with a promise (Redis): asked by the timer only, not by every caller. */
   private asynchronous = false;
 
@@ -157,15 +160,23 @@ export class RateLimiter implements Limiter {
     // also waits for the Retry-After is decided once per burst (pace.ts, pausesEveryone); the
     // calls that got the 429 wait it in their retry anyway.
     const now = this.now();
+    while (this.recent429s.length > 0 && this.recent429s[0]! <= now - 1000) this.recent429s.shift();
+    this.recent429s.push(now);
     if (now - this.burstAt >= BURST_MS) {
-      const sinceLastBurst = now - this.burstAt;
+      this.sinceLastBurst = now - this.burstAt;
       this.burstAt = now;
-      this.burstPauses = pausesEveryone(retryAfterMs, sinceLastBurst);
+      this.burstPauses = false;
     }
+    // Judged again with each 429 of the burst: it pauses once its share shows a lower quota.
+    const sends = this.log.inWindow(now);
+    this.burstPauses ||= pausesEveryone(retryAfterMs, this.sinceLastBurst, this.recent429s.length, sends);
     if (this.burstPauses && retryAfterMs !== undefined && retryAfterMs > 0) {
       this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, MAX_PAUSE_MS));
     }
-    this.aimd.onViolation(now, this.pausedUntil);
+    // At the quota's edge one cut per quota window: a cut shows only once the window has slid
+    // past the requests sent before it, and cutting again meanwhile (a 1,500/s run saw four cuts
+    // in one crowded second) only throws quota away. A larger share cuts at each burst.
+    this.aimd.onViolation(now, this.pausedUntil, atQuotaEdge(this.recent429s.length, sends) ? this.log.windowMs : undefined);
   }
 
   acquire(signal?: AbortSignal): Promise<Turn> {

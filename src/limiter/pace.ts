@@ -68,16 +68,34 @@ export const PERSISTENT_WITHIN_MS = 2000;
 export const LONG_RETRY_AFTER_MS = 1000;
 
 /**
- * Whether a new burst of 429s stops every caller until its Retry-After, or only cuts the rate.
+ * 429s in the last second at or below this share of the requests sent in it are the quota's edge
+ * (arrivals bunched on their way: a garbage collection or a checkpoint here, a pause at the
+ * server), never a quota lower than --rate. Measured (bench:rate, 1,500/s, 1 s answers, a server
+ * sharing two cores): such bursts refused 1–2% of a second's requests; a quota 10% below --rate
+ * refuses about 12% at our pace. Pausing everyone at every second such burst cost a whole second
+ * of quota each time, a fifth of the rate over a 20 s sweep.
+ */
+export const JITTER_429_SHARE = 0.05;
+
+/**
+ * Whether a burst of 429s stops every caller until its Retry-After, or only cuts the rate.
  * A lone burst at the quota's edge (timing jitter at a rate close to the quota) only cuts it: the
  * quota's window refills by itself, the calls that got the 429 wait their Retry-After in their
  * retry, and pausing everyone would throw away a whole second of quota. Bursts that come back
- * within PERSISTENT_WITHIN_MS, or a Retry-After longer than the window, stop everyone until then,
- * so a quota below --rate is not hammered while AIMD converges on it.
+ * within PERSISTENT_WITHIN_MS with more than JITTER_429_SHARE of the last second's requests
+ * refused, or a Retry-After longer than the window, stop everyone until then, so a quota below
+ * --rate is not hammered while AIMD converges on it. `recent429s` and `recentSends`: the 429s and
+ * the requests sent within the last second (the defaults judge by recurrence alone).
  */
-export function pausesEveryone(retryAfterMs: number | undefined, sinceLastBurstMs: number): boolean {
+export function pausesEveryone(retryAfterMs: number | undefined, sinceLastBurstMs: number, recent429s = 1, recentSends = 0): boolean {
   if (retryAfterMs === undefined || !(retryAfterMs > 0)) return false;
-  return retryAfterMs > LONG_RETRY_AFTER_MS || sinceLastBurstMs <= PERSISTENT_WITHIN_MS;
+  if (retryAfterMs > LONG_RETRY_AFTER_MS) return true;
+  return sinceLastBurstMs <= PERSISTENT_WITHIN_MS && !atQuotaEdge(recent429s, recentSends);
+}
+
+/** Whether the last second's 429s are the quota's edge: at most JITTER_429_SHARE of the requests sent in it. */
+export function atQuotaEdge(recent429s: number, recentSends: number): boolean {
+  return recent429s <= JITTER_429_SHARE * recentSends;
 }
 
 export interface Take {
@@ -158,11 +176,11 @@ export class Aimd {
   }
 
   /**
-   * A 429: cut the rate (once per hold period). With `resumeAt` (a Retry-After pause), the
+   * A 429: cut the rate (once per hold period; `holdMs` for this one instead of the default). With `resumeAt` (a Retry-After pause), the
    * recovery starts when dispatch resumes, not during the pause. Returns whether it was cut.
    */
-  onViolation(now: number, resumeAt = now): boolean {
-    if (now - this.violatedAt < this.holdMs) return false;
+  onViolation(now: number, resumeAt = now, holdMs = this.holdMs): boolean {
+    if (now - this.violatedAt < holdMs) return false;
     this.cutRate = Math.max(this.floor, this.rate(now) * this.decrease);
     this.cutAt = Math.max(now, resumeAt);
     this.violatedAt = now;

@@ -71,6 +71,11 @@ export class SendLog {
     return this.cap - (this.sent.length - this.sentHead) - this.pendingCount;
   }
 
+  /** How many requests the window holds at `now` (sent, and granted not yet settled). */
+  inWindow(now: number): number {
+    return this.cap - this.room(now);
+  }
+
   /** Ms from `now` until the oldest entry leaves the window (0 when the log is empty). */
   freeInMs(now: number): number {
     this.expire(now);

@@ -173,7 +173,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
     policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
     recorder: audit === undefined || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees(), audit, fresh: !summary.resumed },
   });
-  const writer = new OrderedWriter(output, finish, stop, options.concurrency);
+  const writer = new OrderedWriter(output, finish, stop, options.concurrency, options.rate);
   // A dry run writes nothing to the state, whichever run it looks at.
   const payees = new LivePayees();
   const ledger = new PayeeLedger({

@@ -14,10 +14,22 @@ import type { Slot } from './types.js';
  * behind one slow answer do not cap the calls in flight.
  */
 export const READ_AHEAD_ROWS = 4_096;
+/**
+ * With --rate R, at least R × this many rows: the oldest row may wait for a 429's Retry-After
+ * (a second or two), its retry's turn and a slow answer again, and the rows read behind it must
+ * cover that wait or the reader stops and the rate falls to nothing meanwhile (a 1,500/s run
+ * with 1 s answers sent nothing for a second after a single 429 at 4,096 rows).
+ */
+export const READ_AHEAD_SECONDS = 8;
 /** …and their bytes, so that a file of huge fields cannot fill memory either. */
 export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
-/** Most rows handed to the output in one write. */
-export const WRITE_BATCH_ROWS = 512;
+/**
+ * Most rows handed to the output in one write. Each row is finished (name verdict, decision,
+ * state) in the batch's one synchronous stretch; at 512 that stretch reached 25–30 ms, and after a
+ * slow answer released a backlog, a run at 1,500/s sent its next requests bunched past the
+ * quota's 30 ms margin (429s). 128 keeps a stretch near 6 ms at the same cost per row.
+ */
+export const WRITE_BATCH_ROWS = 128;
 /** Written rows are dropped from the front of the queue once this many have piled up. */
 const COMPACT_AFTER_ROWS = 8_192;
 
@@ -38,8 +50,8 @@ export class OrderedWriter {
   /** Why the output could not be written, if it could not. */
   writeError: unknown;
 
-  constructor(output: OutputSink | undefined, finish: FinishRow, stop: StopControl, inFlight = 0) {
-    this.readAheadRows = Math.max(READ_AHEAD_ROWS, 2 * inFlight);
+  constructor(output: OutputSink | undefined, finish: FinishRow, stop: StopControl, inFlight = 0, rate = 0) {
+    this.readAheadRows = Math.max(READ_AHEAD_ROWS, 2 * inFlight, Math.ceil(rate * READ_AHEAD_SECONDS));
     this.output = output;
     this.finish = finish;
     this.stop = stop;
