@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createClient } from '../src/api/client.js';
 import { VasError } from '../src/api/errors.js';
 import { InputError, UsageError } from '../src/errors.js';
-import { Breaker, Caller, FAIL_FAST_THRESHOLD } from '../src/pipeline/bank-run/caller.js';
+import { Breaker, Caller, FAIL_FAST_THRESHOLD, QUEUED_PAYEES } from '../src/pipeline/bank-run/caller.js';
 import { RateLimiter } from '../src/limiter/index.js';
 import { OrderedWriter, READ_AHEAD_ROWS, READ_AHEAD_SECONDS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
 import { LivePayees } from '../src/pipeline/bank-run/payees.js';
@@ -192,6 +192,36 @@ test('caller: answers a payee over HTTP, defers every payee of an account at its
   assert.deepEqual(summary.calls, { pl: 2, pd: 0 });
   assert.equal(store.getPayee(runId, '100000000092', 'SBIN0001234')?.status, 'DEFERRED');
   assert.equal(stop.reason, null);
+});
+
+test('caller: the reader waits while QUEUED_PAYEES payees wait for a place, and goes on as they get one', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 50 });
+  t.after(() => sandbox.close());
+  const client = createClient({ baseUrl: sandbox.url, token: 'sandbox-token' });
+  t.after(() => client.close());
+  const store = memoryStore(t);
+  const runId = store.createRun('f', 'pl', 'in.csv').id;
+  const opts = options({ concurrency: 2 });
+  const summary = createSummary(opts);
+  const payees = new LivePayees();
+  const ledger = ledgerOf(store, runId, payees, summary);
+  const stop = new StopControl(10);
+  const caller = new Caller({ options: opts, client, ledger, stats: store, payees, summary, stop, limiter: undefined, now: () => T0, log: { info: () => {}, warn: () => {} }, onSettled: () => {} });
+  const total = QUEUED_PAYEES + 2 + 3;
+  for (let i = 0; i < total; i += 1) {
+    const account = String(200_000_000_012 + i * 10);
+    const task: PayeeTask = { payee: `${account}|SBIN0001234`, firstRow: i + 1, stored: false, account, ifsc: 'SBIN0001234', outcome: undefined };
+    payees.add(task);
+    caller.dispatch(task);
+  }
+  // Two in flight, the rest queued: more than QUEUED_PAYEES, so a reader would wait.
+  let roomAt = 0;
+  const room = caller.waitForQueueRoom().then(() => (roomAt = sandbox.stats().requests['account-verification-pl'] ?? 0));
+  await room;
+  assert.ok(roomAt >= 3, `room before ${total - QUEUED_PAYEES} payees had their place (${roomAt} answered)`);
+  stop.stop('signal', 'stopped by signal');
+  await caller.settled();
+  await caller.waitForQueueRoom();
 });
 
 // ---- plan ----

@@ -50,6 +50,9 @@ function lostLockMessage(claim: Claim): string {
   return `this run lost the state file's lock to ${holder}: it stopped sending at once`;
 }
 
+/** Payees queued for a concurrency place before the reader waits (Caller.waitForQueueRoom). */
+export const QUEUED_PAYEES = 256;
+
 export class Caller {
   private readonly context: CallerContext;
   private readonly options: BankRunOptions;
@@ -62,6 +65,8 @@ export class Caller {
   private readonly noteRetry: (event: { error: VasError }) => void;
   /** Payees dispatched whose calls have not ended. */
   private outstanding = 0;
+  /** Fired as payees leave the queue for a concurrency place (waitForQueueRoom). */
+  private readonly queueRoom = new SignalEvent();
   /** With --rate: the requests in flight follow R × the observed answer time, up to --concurrency. */
   private readonly follow: ConcurrencyTarget | undefined;
   private saidCapped = false;
@@ -71,6 +76,7 @@ export class Caller {
     this.options = context.options;
     this.ledger = context.ledger;
     this.limit = pLimit(Math.max(1, context.options.concurrency));
+    context.stop.whenStopped(() => this.queueRoom.fire());
     const { rate } = context.options;
     if (context.limiter && rate !== undefined) {
       this.follow = new ConcurrencyTarget({ rate, cap: Math.max(1, context.options.concurrency) });
@@ -117,6 +123,17 @@ export class Caller {
     void this.limit(() => this.work(task));
   }
 
+  /**
+   * Waits while QUEUED_PAYEES payees wait for a concurrency place (or the run stops). The reader
+   * reads ahead far enough to cover a slow answer or a 429's retry at the head of the file
+   * (ordered-writer.ts: with --rate 1,500, 12,000 rows); those rows are answered and wait for the
+   * head. Rows read merely to queue for a place would only hold memory and a claim's place in the
+   * file order, so the reader stops at this many queued.
+   */
+  async waitForQueueRoom(): Promise<void> {
+    while (this.limit.pendingCount >= QUEUED_PAYEES && !this.context.stop.reason) await this.queueRoom.wait();
+  }
+
   /** Resolves when no payee's calls are under way. */
   async settled(): Promise<void> {
     while (this.outstanding > 0) await this.idle.wait();
@@ -124,6 +141,8 @@ export class Caller {
 
   private async work(task: PayeeTask): Promise<void> {
     const { stop } = this.context;
+    // It has its place: one more payee may be read and queued.
+    this.queueRoom.fire();
     try {
       await this.execute(task);
     } catch (error) {

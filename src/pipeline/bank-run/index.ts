@@ -193,12 +193,13 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
 }
 
 /** The reader: each row is admitted to the writer, planned, and written as soon as it can be. Returns a read failure. */
-async function readRows({ input, stop, writer, planner, progress }: Stages): Promise<unknown> {
+async function readRows({ input, stop, writer, planner, caller, progress }: Stages): Promise<unknown> {
   try {
     let row = 0;
     for (;;) {
       if (stop.reason) break;
       await writer.waitForRoom();
+      await caller.waitForQueueRoom();
       if (stop.reason) break;
       const next = await input.records.next();
       if (next.done) break;
