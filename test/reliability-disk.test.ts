@@ -148,8 +148,8 @@ test('the state file\'s disk fills up mid-run (penny-drop): exit 1 with one clea
   const paidBefore = sum(sandbox.stats().deposits);
   assert.ok(paidBefore > 0 && paidBefore < 1500, `it stopped part-way (${paidBefore} deposits)`);
 
-  // Room for the write-ahead log, which may grow to 64 MB before it is checkpointed
-  // (WAL_CHECKPOINT_PAGES); a penny-drop also writes its deposit's row and index.
+  // Room for the write-ahead log, which may grow to 16 MB before it is checkpointed
+  // (WAL_CHECKPOINT_PAGES) and is cut back to 64 MB at most; a penny-drop also writes its deposit's row and index.
   execFileSync('mount', ['-o', 'remount,size=128m', small]);
   const resumed = await runCli([...args, '--resume'], { cwd: dir });
   assert.ok(resumed.code === 0 || resumed.code === 3, resumed.stderr);
