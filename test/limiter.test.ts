@@ -167,14 +167,15 @@ test('pausesEveryone: a lone burst only cuts the rate; a burst again within 2 s,
   assert.equal(pausesEveryone(1001, Number.POSITIVE_INFINITY), true, 'the service asks for a break');
 });
 
-test('pausesEveryone: a burst again within 2 s at the quota\'s edge (at most 5% of the last second\'s requests refused) only cuts; a larger share pauses', () => {
-  assert.equal(JITTER_429_SHARE, 0.05);
-  // 1,450 requests in the last second: 20 refused is arrivals bunched on their way, 100 a lower quota.
-  assert.equal(atQuotaEdge(20, 1450), true);
-  assert.equal(pausesEveryone(1000, 500, 20, 1450), false, 'bunched arrivals: the quota refills by itself');
-  assert.equal(atQuotaEdge(100, 1450), false);
-  assert.equal(pausesEveryone(1000, 500, 100, 1450), true, 'a quota below --rate');
-  assert.equal(pausesEveryone(1000, PERSISTENT_WITHIN_MS + 1, 100, 1450), false, 'a burst after a quiet spell still only cuts');
+test('pausesEveryone: a burst again within 2 s at the quota\'s edge (a share of the last second\'s requests one cut absorbs) only cuts; a larger share pauses', () => {
+  assert.ok(Math.abs(JITTER_429_SHARE - 0.1) < 1e-12);
+  // 1,450 requests in the last second: 100 refused is arrivals bunched on their way (or a quota
+  // one cut reaches); 200 is a quota one cut cannot reach.
+  assert.equal(atQuotaEdge(100, 1450), true);
+  assert.equal(pausesEveryone(1000, 500, 100, 1450), false, 'bunched arrivals: the quota refills by itself');
+  assert.equal(atQuotaEdge(200, 1450), false);
+  assert.equal(pausesEveryone(1000, 500, 200, 1450), true, 'a quota well below --rate');
+  assert.equal(pausesEveryone(1000, PERSISTENT_WITHIN_MS + 1, 200, 1450), false, 'a burst after a quiet spell still only cuts');
   // At a few requests a second one 429 is a large share: recurrence pauses as before.
   assert.equal(pausesEveryone(1000, 500, 2, 4), true);
   assert.equal(pausesEveryone(2000, Number.POSITIVE_INFINITY, 1, 1450), true, 'a Retry-After over a second pauses whatever the share');
