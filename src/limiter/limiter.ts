@@ -156,8 +156,9 @@ export class RateLimiter implements Limiter {
   }
 
   penalize(retryAfterMs?: number): void {
-    // The rate is cut (once per burst) and recovers from when sending resumes. Whether everyone
-    // also waits for the Retry-After is decided once per burst (pace.ts, pausesEveryone); the
+    // The rate is cut (once per burst, or per quota window at the quota's edge) and recovers from
+    // when sending resumes. Whether everyone also waits for the Retry-After is decided for the
+    // burst (pace.ts, pausesEveryone), weighing the last second's 429s against its requests; the
     // calls that got the 429 wait it in their retry anyway.
     const now = this.now();
     while (this.recent429s.length > 0 && this.recent429s[0]! <= now - 1000) this.recent429s.shift();
