@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Aimd, BURST_MS, CATCH_UP_MS, JITTER_429_SHARE, atQuotaEdge, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SendLog, JITTER_MARGIN_MS, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
+import { Aimd, BURST_MS, CATCH_UP_MS, QUOTA_EDGE_SHARE, atQuotaEdge, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SendLog, JITTER_MARGIN_MS, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
 
 test('takeTokens: one token when idle, what accrued when late (up to the catch-up), a wait when early', () => {
   const pace = { intervalMs: 10, catchUpMs: 25 };
@@ -168,7 +168,7 @@ test('pausesEveryone: a lone burst only cuts the rate; a burst again within 2 s,
 });
 
 test('pausesEveryone: a burst again within 2 s at the quota\'s edge (a share of the last second\'s requests one cut absorbs) only cuts; a larger share pauses', () => {
-  assert.ok(Math.abs(JITTER_429_SHARE - 0.1) < 1e-12);
+  assert.ok(Math.abs(QUOTA_EDGE_SHARE - 0.1) < 1e-12);
   // 1,450 requests in the last second: 100 refused is arrivals bunched on their way (or a quota
   // one cut reaches); 200 is a quota one cut cannot reach.
   assert.equal(atQuotaEdge(100, 1450), true);

@@ -80,14 +80,14 @@ export const RATE_CUT = 0.9;
  * the same two cores): bunched arrivals refused 1–7% of a second's requests, and pausing everyone
  * at every second such burst threw away a second of quota each time, a fifth of the rate over 20 s.
  */
-export const JITTER_429_SHARE = 1 - RATE_CUT;
+export const QUOTA_EDGE_SHARE = 1 - RATE_CUT;
 
 /**
  * Whether a burst of 429s stops every caller until its Retry-After, or only cuts the rate.
  * A lone burst at the quota's edge (timing jitter at a rate close to the quota) only cuts it: the
  * quota's window refills by itself, the calls that got the 429 wait their Retry-After in their
  * retry, and pausing everyone would throw away a whole second of quota. Bursts that come back
- * within PERSISTENT_WITHIN_MS with more than JITTER_429_SHARE of the last second's requests
+ * within PERSISTENT_WITHIN_MS with more than QUOTA_EDGE_SHARE of the last second's requests
  * refused, or a Retry-After longer than the window, stop everyone until then, so a quota below
  * --rate is not hammered while AIMD converges on it. `recent429s` and `recentSends`: the 429s and
  * the requests sent within the last second (the defaults judge by recurrence alone).
@@ -98,9 +98,9 @@ export function pausesEveryone(retryAfterMs: number | undefined, sinceLastBurstM
   return sinceLastBurstMs <= PERSISTENT_WITHIN_MS && !atQuotaEdge(recent429s, recentSends);
 }
 
-/** Whether the last second's 429s are the quota's edge: at most JITTER_429_SHARE of the requests sent in it. */
+/** Whether the last second's 429s are the quota's edge: at most QUOTA_EDGE_SHARE of the requests sent in it. */
 export function atQuotaEdge(recent429s: number, recentSends: number): boolean {
-  return recent429s <= JITTER_429_SHARE * recentSends;
+  return recent429s <= QUOTA_EDGE_SHARE * recentSends;
 }
 
 export interface Take {
@@ -181,8 +181,9 @@ export class Aimd {
   }
 
   /**
-   * A 429: cut the rate (once per hold period; `holdMs` for this one instead of the default). With `resumeAt` (a Retry-After pause), the
-   * recovery starts when dispatch resumes, not during the pause. Returns whether it was cut.
+   * A 429: cut the rate (once per hold period; `holdMs` for this one instead of the default).
+   * With `resumeAt` (a Retry-After pause), the recovery starts when dispatch resumes, not during
+   * the pause. Returns whether it was cut.
    */
   onViolation(now: number, resumeAt = now, holdMs = this.holdMs): boolean {
     if (now - this.violatedAt < holdMs) return false;

@@ -7,6 +7,7 @@
  * page masks account numbers.
  */
 import type { Db, RunRowRecord } from './types.js';
+import { PAYEE_KEY } from './payee-key.js';
 
 /** The decisions a person settles on the review page. */
 export const REVIEWED_DECISIONS = ['REVIEW', 'HOLD'] as const;
@@ -66,7 +67,7 @@ export class ReviewReader {
       ),
       earlier: db.prepare(
         `SELECT verified_at AS verifiedAt, status, beneficiary_name AS beneficiaryName FROM results
-         WHERE account = ? AND ifsc = ? AND id < ? ORDER BY verified_at DESC, id DESC LIMIT ?`,
+         WHERE ${PAYEE_KEY} AND id < ? ORDER BY verified_at DESC, id DESC LIMIT ?`,
       ),
       run: db.prepare(`SELECT id, input_name AS inputName, status FROM runs WHERE id = ?`),
       latest: db.prepare(`SELECT max(id) FROM runs`).pluck(),

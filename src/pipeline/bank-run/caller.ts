@@ -131,7 +131,12 @@ export class Caller {
    * file order, so the reader stops at this many queued.
    */
   async waitForQueueRoom(): Promise<void> {
-    while (this.limit.pendingCount >= QUEUED_PAYEES && !this.context.stop.reason) await this.queueRoom.wait();
+    while (this.queueFull()) await this.queueRoom.wait();
+  }
+
+  /** Whether the reader should wait (waitForQueueRoom): asked per row, without a promise when it need not. */
+  queueFull(): boolean {
+    return this.limit.pendingCount >= QUEUED_PAYEES && !this.context.stop.reason;
   }
 
   /** Resolves when no payee's calls are under way. */

@@ -199,7 +199,7 @@ async function readRows({ input, stop, writer, planner, caller, progress }: Stag
     for (;;) {
       if (stop.reason) break;
       await writer.waitForRoom();
-      await caller.waitForQueueRoom();
+      if (caller.queueFull()) await caller.waitForQueueRoom();
       if (stop.reason) break;
       const next = await input.records.next();
       if (next.done) break;
