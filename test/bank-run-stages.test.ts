@@ -255,6 +255,49 @@ test('plan: local checks, a later row of a payee joins the first, a dry run coun
   assert.deepEqual(summary.avoided, { local: 2, duplicate: 1, reuse: 0, deferral: 0, hybrid: 0 });
 });
 
+test('plan: in a new run, a later row of a payee already answered joins it from the state; a payee never met is not looked up', (t) => {
+  const store = memoryStore(t);
+  const runId = store.createRun('f', 'pl', 'in.csv').id;
+  const header = ['name', 'account', 'ifsc'];
+  const columns = { account: 1, ifsc: 2, name: 0 };
+  const summary = createSummary(options());
+  const payees = new LivePayees();
+  const ledger = ledgerOf(store, runId, payees, summary);
+  const dispatched: PayeeTask[] = [];
+  const planner = new Planner({
+    options: options(), store, runId, resumed: false, header, columns, payees, ledger, summary,
+    now: () => T0, dispatch: (task) => dispatched.push(task),
+  });
+  const lookups: string[] = [];
+  const getPayee = store.getPayee.bind(store);
+  store.getPayee = (run, account, ifsc) => {
+    lookups.push(account);
+    return getPayee(run, account, ifsc);
+  };
+  const slot = (fields: string[], line: number): Slot => ({ line, row: line - 1, fields, size: 0, outcome: undefined, task: undefined, duplicate: false });
+  const first = slot(['A', '100000000012', 'SBIN0001234'], 2);
+  planner.plan(first, 1);
+  assert.equal(dispatched.length, 1);
+  // Answered and written: it leaves the live payees, and only the state knows it now.
+  const result = store.insertResult({
+    account: '100000000012', ifsc: 'SBIN0001234', mode: 'pl', status: 'VERIFIED', reason: null, beneficiaryName: 'A', transactionRemark: null,
+    bankName: null, bankBranch: null, bankCity: null, bankDistrict: null, bankState: null, bankMicr: null, bankIso3166: null, bankSwift: null,
+    bankImps: null, bankNeft: null, bankRtgs: null, bankUpi: null, requestId: 'r1', verifiedAt: T0,
+  });
+  ledger.reuse(dispatched[0]!, result);
+  assert.equal(payees.waitingFor('100000000012|SBIN0001234'), undefined);
+  const later = slot(['A again', '100000000012', 'SBIN0001234'], 3);
+  planner.plan(later, 2);
+  assert.equal(later.duplicate, true);
+  assert.equal(later.outcome?.source, 'duplicate');
+  assert.equal(later.outcome?.status, 'VERIFIED');
+  assert.equal(dispatched.length, 1, 'no second call for the payee');
+  const fresh = ['100000000029', '100000000036', '100000000043'];
+  fresh.forEach((account, i) => planner.plan(slot([`N${i}`, account, 'HDFC0000123'], 4 + i), 3 + i));
+  assert.equal(dispatched.length, 4);
+  assert.deepEqual(lookups, ['100000000012'], 'only the payee met before was looked up');
+});
+
 test('plan: the stored-payee scan reads the run in file order, a chunk at a time', (t) => {
   const store = memoryStore(t);
   const runId = store.createRun('f', 'pl', 'in.csv').id;

@@ -43,6 +43,8 @@ export class Planner {
   /** A dry run stores nothing: it remembers the payees it has met here instead. */
   private readonly dryRunPayees: Set<string> | undefined;
   private readonly stored: StoredPayees | undefined;
+  /** A new run: the payees it has started, so that a payee met for the first time needs no lookup. */
+  private readonly started: PayeeFilter | undefined;
 
   constructor(parts: PlannerContext) {
     this.parts = parts;
@@ -51,6 +53,9 @@ export class Planner {
     // Resuming or re-emitting, most rows are the first of their payee and were stored by an
     // earlier run: their payees and answers are read alongside the file, in its order.
     this.stored = parts.resumed && parts.runId !== null && !parts.options.dryRun ? new StoredPayees(parts.store, parts.runId) : undefined;
+    // In a run this invocation created, only payees it started are stored: one the filter has
+    // never seen is new without asking the state.
+    this.started = !parts.resumed && !parts.options.dryRun ? new PayeeFilter() : undefined;
   }
 
   /** Decides what data row number `row` (in `slot`) needs: an outcome now, or its payee's. */
@@ -110,8 +115,12 @@ export class Planner {
 
   private planStored(slot: Slot, row: number, account: string, ifsc: string): void {
     const { store, runId, summary } = this.parts;
-    // The first row of a payee an earlier run of this input stored comes from the scan.
-    const record = this.stored?.at(row, account, ifsc) ?? store.getPayee(runId!, account, ifsc);
+    // The first row of a payee an earlier run of this input stored comes from the scan. In a
+    // new run, a payee already answered left the live payees but is stored (a later row joins it).
+    const key = `${account}|${ifsc}`;
+    const maybeStarted = this.started === undefined || this.started.mayHold(key);
+    const record = this.stored?.at(row, account, ifsc) ?? (maybeStarted ? store.getPayee(runId!, account, ifsc) : undefined);
+    this.started?.add(key);
     if (!record) {
       slot.task = this.start(newPayee(account, ifsc, row), false);
     } else if (record.firstRow !== row) {
@@ -219,4 +228,48 @@ export class StoredPayees {
       this.exhausted = this.chunk.length < STORED_PAYEES_CHUNK;
     }
   }
+}
+
+/**
+ * A Bloom filter of the payees a new run has started (`account|ifsc`): 2 MiB whatever the file,
+ * two bits per payee, about 1.4% false positives at a million payees. A payee it does not hold
+ * was never stored by this run; one it may hold is looked up. Saves a state lookup per row.
+ */
+export class PayeeFilter {
+  private static readonly BITS = 1 << 24;
+  private readonly bits = new Uint32Array(PayeeFilter.BITS / 32);
+
+  add(key: string): void {
+    positions(key);
+    const a = POSITIONS[0]!;
+    const b = POSITIONS[1]!;
+    this.bits[a >>> 5]! |= 1 << (a & 31);
+    this.bits[b >>> 5]! |= 1 << (b & 31);
+  }
+
+  /** False: `key` was never added. True: it probably was. */
+  mayHold(key: string): boolean {
+    positions(key);
+    const a = POSITIONS[0]!;
+    const b = POSITIONS[1]!;
+    return (this.bits[a >>> 5]! & (1 << (a & 31))) !== 0 && (this.bits[b >>> 5]! & (1 << (b & 31))) !== 0;
+  }
+}
+
+/** positions()'s answer, kept in one place instead of an array per call. */
+const POSITIONS = new Uint32Array(2);
+
+/** Two bit positions of a key (into POSITIONS): FNV-1a and a second, differently seeded, hash of its characters. */
+function positions(key: string): void {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  for (let i = 0; i < key.length; i += 1) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  const mask = (1 << 24) - 1;
+  POSITIONS[0] = h1 & mask;
+  POSITIONS[1] = h2 & mask;
 }
