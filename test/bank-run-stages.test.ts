@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createClient } from '../src/api/client.js';
 import { VasError } from '../src/api/errors.js';
 import { InputError, UsageError } from '../src/errors.js';
-import { Breaker, Caller, FAIL_FAST_THRESHOLD, QUEUED_PAYEES } from '../src/pipeline/bank-run/caller.js';
+import { Breaker, Caller, FAIL_FAST_THRESHOLD, FINISH_SECONDS, QUEUED_PAYEES } from '../src/pipeline/bank-run/caller.js';
 import { RateLimiter } from '../src/limiter/index.js';
 import { OrderedWriter, READ_AHEAD_ROWS, READ_AHEAD_SECONDS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
 import { LivePayees } from '../src/pipeline/bank-run/payees.js';
@@ -157,6 +157,51 @@ test('caller with --rate: each request takes its turn; a payee still waiting whe
   assert.equal(second.outcome, undefined);
   assert.equal(second.stored, false, 'never marked IN_FLIGHT');
   assert.equal(summary.calls.pl, 1);
+});
+
+test('caller: with --rate, the limiter paces the last second of requests with a wider margin, once the input is read', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const client = createClient({ baseUrl: sandbox.url, token: 'sandbox-token' });
+  t.after(() => client.close());
+  const rate = 20;
+  for (const inputEnds of [true, false]) {
+    const store = memoryStore(t);
+    const runId = store.createRun('f', 'pl', 'in.csv').id;
+    const opts = options({ rate, concurrency: 64 });
+    const summary = createSummary(opts);
+    const payees = new LivePayees();
+    const ledger = ledgerOf(store, runId, payees, summary);
+    const stop = new StopControl(10);
+    const limiter = new RateLimiter({ rate });
+    const finishedAt: number[] = [];
+    const finishing = limiter.finishing.bind(limiter);
+    limiter.finishing = () => {
+      finishedAt.push(summary.calls.pl);
+      finishing();
+    };
+    const caller = new Caller({ options: opts, client, ledger, stats: store, payees, summary, stop, limiter, now: () => T0, log: { info: () => {}, warn: () => {} }, onSettled: () => {} });
+    const total = 30;
+    for (let i = 0; i < total; i += 1) {
+      const account = String(100_000_000_012 + i * 10);
+      const task: PayeeTask = { payee: `${account}|SBIN0001234`, firstRow: i + 1, stored: false, account, ifsc: 'SBIN0001234', outcome: undefined };
+      payees.add(task);
+      caller.dispatch(task);
+    }
+    if (inputEnds) caller.inputEnded();
+    assert.deepEqual(finishedAt, [], 'not while more than a second of requests is left');
+    await caller.settled();
+    await limiter.close();
+    assert.equal(summary.calls.pl, total);
+    if (!inputEnds) {
+      assert.deepEqual(finishedAt, [], 'never before the input is read');
+      continue;
+    }
+    assert.equal(finishedAt.length, 1, 'said once');
+    // When it was said, at most a second of requests was left to send.
+    assert.ok(total - finishedAt[0]! <= rate * FINISH_SECONDS, `said with ${total - finishedAt[0]!} requests left`);
+    assert.ok(finishedAt[0]! >= total - rate * FINISH_SECONDS - 1, `said late: ${finishedAt[0]} of ${total} sent`);
+  }
 });
 
 test('caller: answers a payee over HTTP, defers every payee of an account at its daily limit', async (t) => {

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Aimd, BURST_MS, CATCH_UP_MS, QUOTA_EDGE_SHARE, atQuotaEdge, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SendLog, JITTER_MARGIN_MS, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
+import { Aimd, BURST_MS, CATCH_UP_MS, FINISH_SHARE, QUOTA_EDGE_SHARE, atQuotaEdge, LimiterClosedError, LimiterLostError, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, RATE_HEADROOM, RateLimiter, SendLog, JITTER_MARGIN_MS, SHARED_HEADROOM, checkRedisUrl, maskRedisUrl, maxInWindow, pausesEveryone, takeTokens, toPace, type TokenSource } from '../src/limiter/index.js';
 
 test('takeTokens: one token when idle, what accrued when late (up to the catch-up), a wait when early', () => {
   const pace = { intervalMs: 10, catchUpMs: 25 };
@@ -142,6 +142,30 @@ test('RateLimiter: the rate is kept at 200/s and 3,000/s (within the GCRA bound,
     assert.ok(granted >= rate * 0.5, `rate ${rate}: only ${granted} in ${elapsed} ms`);
     await limiter.close();
   }
+});
+
+test('RateLimiter: finishing() paces the last requests at FINISH_SHARE of the rate, and only those', async () => {
+  const rate = 1000;
+  const limiter = new RateLimiter({ rate });
+  // Past the slow start: the full rate.
+  await new Promise((r) => setTimeout(r, 800));
+  assert.equal(limiter.currentRate(), rate);
+  limiter.finishing();
+  assert.equal(limiter.currentRate(), rate * FINISH_SHARE);
+  const started = performance.now();
+  let granted = 0;
+  const workers = Array.from({ length: 64 }, async () => {
+    for (;;) {
+      const turn = await limiter.acquire();
+      turn.sent();
+      if (performance.now() - started >= 500) return;
+      granted += 1;
+    }
+  });
+  await Promise.all(workers);
+  const elapsed = performance.now() - started;
+  assert.ok(granted <= ((elapsed + CATCH_UP_MS) / 1000) * rate * FINISH_SHARE * RATE_HEADROOM + 1, `${granted} in ${elapsed} ms`);
+  await limiter.close();
 });
 
 test('RateLimiter: an aborted waiter leaves the queue; close rejects the rest and is idempotent', async () => {

@@ -5,7 +5,7 @@
 import { RateLimiter, type Limiter, type LimiterLostError } from './limiter.js';
 import { createRedisSource } from './redis.js';
 
-export { RateLimiter, createLocalSource, LimiterClosedError, LimiterLostError, LimiterSetupError, type Limiter, type TokenSource, type Turn } from './limiter.js';
+export { FINISH_SHARE, RateLimiter, createLocalSource, LimiterClosedError, LimiterLostError, LimiterSetupError, type Limiter, type TokenSource, type Turn } from './limiter.js';
 export { JITTER_MARGIN_MS, SendLog, START_MARGIN_MS } from './send-log.js';
 export { Aimd, BURST_MS, CATCH_UP_MS, QUOTA_EDGE_SHARE, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, atQuotaEdge, RATE_HEADROOM, SHARED_CATCH_UP_MS, SHARED_HEADROOM, maxInWindow, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
 export { ASSUMED_LATENCY_MS, CAP_EVIDENCE_ANSWERS, CONCURRENCY_HEADROOM, CONCURRENCY_SPARE, ConcurrencyTarget, DEFAULT_RATE_CONCURRENCY_CAP, LATENCY_WINDOW } from './concurrency.js';

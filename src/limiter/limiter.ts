@@ -6,7 +6,7 @@
  * instead of being capped by one timer per request.
  */
 import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
-import { Aimd, BURST_MS, MAX_PAUSE_MS, atQuotaEdge, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
+import { Aimd, BURST_MS, MAX_PAUSE_MS, RATE_CUT, atQuotaEdge, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
 import { SendLog, type LoggedTurn } from './send-log.js';
 
 /**
@@ -32,6 +32,13 @@ export interface Limiter {
    * then (at most MAX_PAUSE_MS; pace.ts, pausesEveryone).
    */
   penalize(retryAfterMs?: number): void;
+  /**
+   * The run's last requests are being sent: from now on the pace keeps a wider margin
+   * (FINISH_SHARE of the rate). A 429 mid-run costs one slot of the quota, its retry leaving
+   * while other requests go; one among the last requests costs a whole Retry-After at the end of
+   * the run, with nothing left to send meanwhile.
+   */
+  finishing(): void;
   /** The rate in use now (requests per second). */
   currentRate(): number;
   /** Rejects whatever waits and lets go of the store; idempotent, bounded in time. */
@@ -112,6 +119,13 @@ export function createLocalSource(now: () => number = () => performance.now()): 
 /** A run starts at this share of its rate and reaches the rate within a second (see AimdOptions.startShare). */
 export const SLOW_START_SHARE = 0.9;
 
+/**
+ * The share of the rate the run's last requests are paced at (Limiter.finishing): the margin of
+ * one cut of the rate (RATE_CUT), enough for a bunch of ~70 ms of arrivals at the quota instead of
+ * ~30, at the cost of a tenth of the last second.
+ */
+export const FINISH_SHARE = RATE_CUT;
+
 export class RateLimiter implements Limiter {
   private readonly source: TokenSource;
   private readonly now: () => number;
@@ -139,6 +153,8 @@ export class RateLimiter implements Limiter {
   private readonly recent429s: number[] = [];
   /** The source answers with a promise (Redis): asked by the timer only, not by every caller. */
   private asynchronous = false;
+  /** The run's last requests (finishing()): paced at FINISH_SHARE of the rate. */
+  private finishShare = 1;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.rate > 0)) throw new RangeError(`rate must be > 0, got ${options.rate}`);
@@ -152,7 +168,11 @@ export class RateLimiter implements Limiter {
   }
 
   currentRate(): number {
-    return this.aimd.rate(this.now());
+    return this.aimd.rate(this.now()) * this.finishShare;
+  }
+
+  finishing(): void {
+    this.finishShare = FINISH_SHARE;
   }
 
   penalize(retryAfterMs?: number): void {
@@ -209,7 +229,7 @@ export class RateLimiter implements Limiter {
   }
 
   private pace(): Pace {
-    return toPace(this.aimd.rate(this.now()), this.source.shared === true);
+    return toPace(this.currentRate(), this.source.shared === true);
   }
 
   /** Hands out what the source grants, then sets one timer for the rest of the queue. */

@@ -53,6 +53,13 @@ function lostLockMessage(claim: Claim): string {
 /** Payees queued for a concurrency place before the reader waits (Caller.waitForQueueRoom). */
 export const QUEUED_PAYEES = 256;
 
+/**
+ * With --rate, once the input is read and no more than this many seconds of requests are left
+ * to send, the limiter paces the rest with a wider margin (Limiter.finishing): a 429 among the
+ * last requests waits a whole Retry-After (a second or more) after everything else.
+ */
+export const FINISH_SECONDS = 1;
+
 export class Caller {
   private readonly context: CallerContext;
   private readonly options: BankRunOptions;
@@ -70,6 +77,11 @@ export class Caller {
   /** With --rate: the requests in flight follow R × the observed answer time, up to --concurrency. */
   private readonly follow: ConcurrencyTarget | undefined;
   private saidCapped = false;
+  /** Payees with a request under way (from its turn to its answer, retries included). */
+  private sending = 0;
+  /** The reader has read the whole input (inputEnded). */
+  private inputRead = false;
+  private finishing = false;
 
   constructor(context: CallerContext) {
     this.context = context;
@@ -137,6 +149,25 @@ export class Caller {
   /** Whether the reader should wait (waitForQueueRoom): asked per row, without a promise when it need not. */
   queueFull(): boolean {
     return this.limit.pendingCount >= QUEUED_PAYEES && !this.context.stop.reason;
+  }
+
+  /** The reader has read the whole input: no payee will be dispatched after those queued. */
+  inputEnded(): void {
+    this.inputRead = true;
+    this.checkFinishing();
+  }
+
+  /**
+   * The limiter's last stretch (Limiter.finishing): the input is read, and the payees still to
+   * send — dispatched, with no request under way or answered — fit in FINISH_SECONDS.
+   */
+  private checkFinishing(): void {
+    const { limiter } = this.context;
+    const rate = this.options.rate;
+    if (this.finishing || !this.inputRead || !limiter || rate === undefined) return;
+    if (this.outstanding - this.sending > rate * FINISH_SECONDS) return;
+    this.finishing = true;
+    limiter.finishing();
   }
 
   /** Resolves when no payee's calls are under way. */
@@ -225,6 +256,8 @@ export class Caller {
     }
     // The request leaves now: the limiter counts it from here (the commit took its time).
     turn.sent();
+    this.sending += 1;
+    this.checkFinishing();
     try {
       return await client.verifyBankAccount(
         { accountNumber: task.account, ifsc: task.ifsc, mode },
@@ -234,6 +267,7 @@ export class Caller {
       this.fail(task, mode, error);
       return undefined;
     } finally {
+      this.sending -= 1;
       if (this.follow) this.observe(performance.now() - grantedAt);
     }
   }

@@ -221,6 +221,7 @@ async function readRows({ input, stop, writer, planner, caller, progress }: Stag
       if (row % READER_YIELD_ROWS === 0) await new Promise<void>((r) => setImmediate(r));
     }
     progress.totalKnown = !stop.reason;
+    if (!stop.reason) caller.inputEnded();
     // A file whose rows are all blank, totals or notes (a failed export longer than the first
     // look at it) must not pass for a run of nothing: cron notices an exit 2.
     if (row === 0 && !stop.reason) {
