@@ -6,7 +6,7 @@ import { ColumnError, UsageError } from '../src/errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { parse } from 'csv-parse/sync';
 import { neutralise } from '../src/pipeline/columns.js';
-import { encodeCsv } from '../src/output/csv.js';
+import { csvOutputOptions, encodeCsv } from '../src/output/csv.js';
 import { nextIstMidnight, parseDuration } from '../src/pipeline/time.js';
 
 test('checkAccount: normalises and recognises spreadsheet damage', () => {
@@ -107,8 +107,8 @@ test('records that need no quoting are joined without csv-stringify: the same by
   rows.push([''], ['', ''], []);
   let plainRows = 0;
   for (const delimiter of [',', ';', '\t', '|'] as const) {
-    for (const eol of ['\n', '\r\n']) {
-      const options = { eof: true, record_delimiter: eol, quoted_match: '\r', delimiter } as const;
+    for (const eol of ['\n', '\r\n'] as const) {
+      const options = csvOutputOptions({ delimiter, bom: false, eol });
       assert.equal(encodeCsv(rows, options), stringify(rows, options), `delimiter ${JSON.stringify(delimiter)}, line end ${JSON.stringify(eol)}`);
       for (const row of rows.slice(0, 300)) assert.equal(encodeCsv([row], options), stringify([row], options), JSON.stringify(row));
       assert.deepEqual(parse(encodeCsv(rows.slice(0, -1), options), { delimiter, relax_column_count: true }), rows.slice(0, -1));
@@ -116,6 +116,11 @@ test('records that need no quoting are joined without csv-stringify: the same by
     }
   }
   assert.ok(plainRows > 4_000, `the fast path was taken (${plainRows} plain records)`);
+  // A multi-line cell stays quoted whatever the input's line ending (csv-stringify quotes only
+  // its record delimiter once one is given, unless told to quote line breaks too).
+  assert.equal(encodeCsv([['a\nb', 'c']], csvOutputOptions({ delimiter: ',', bom: false, eol: '\r\n' })), '"a\nb",c\r\n');
+  assert.equal(encodeCsv([['a\r\nb', 'c']], csvOutputOptions({ delimiter: ';', bom: false, eol: '\n' })), '"a\r\nb";c\n');
+  assert.equal(encodeCsv([['a\nb', 'c']], csvOutputOptions({ delimiter: '|', bom: false, eol: '\r\n' })), '"a\nb"|c\r\n');
 });
 
 test('time: next IST midnight and durations', () => {

@@ -6,30 +6,35 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../src/state/db.js';
 import { GroupCommit } from '../src/state/group-commit.js';
 import { tempDir } from './helpers/cli.js';
 
-function setUp(dir: string, spacingMs: number) {
-  const file = path.join(dir, 'state.sqlite');
+function setUp(t: TestContext, spacingMs: number) {
+  const file = path.join(tempDir(t), 'state.sqlite');
   const db = openDatabase(file);
   db.exec('CREATE TABLE claims (n INTEGER)');
   const reader = new Database(file, { readonly: true });
   const seen = () => (reader.prepare('SELECT count(*) AS n FROM claims').get() as { n: number }).n;
-  const commits = new GroupCommit(db, undefined, spacingMs);
+  // The background commit of writes nobody awaits is put out of the way: only awaited commits here.
+  const commits = new GroupCommit(db, undefined, { spacingMs, groupMs: 600_000 });
   const claim = (n: number) => {
     commits.begin();
     db.prepare('INSERT INTO claims (n) VALUES (?)').run(n);
   };
-  return { db, reader, seen, commits, claim };
+  t.after(() => {
+    commits.close();
+    reader.close();
+    db.close();
+  });
+  return { seen, commits, claim };
 }
 
 test('a claim awaited with no commit just before is committed at the end of its turn', async (t) => {
-  const dir = tempDir(t);
-  const { db, reader, seen, commits, claim } = setUp(dir, 60_000);
+  const { seen, commits, claim } = setUp(t, 60_000);
   claim(1);
   claim(2);
   const flushed = commits.flush();
@@ -39,14 +44,10 @@ test('a claim awaited with no commit just before is committed at the end of its 
   assert.equal(commits.inTransaction, false);
   await flushed;
   assert.equal(seen(), 2, 'both claims of the turn in one commit');
-  commits.close();
-  reader.close();
-  db.close();
 });
 
 test('a claim right after a commit waits for the spacing, gathering the claims made meanwhile', async (t) => {
-  const dir = tempDir(t);
-  const { db, reader, seen, commits, claim } = setUp(dir, 60_000);
+  const { seen, commits, claim } = setUp(t, 60_000);
   claim(1);
   await commits.flush();
   claim(2);
@@ -65,13 +66,10 @@ test('a claim right after a commit waits for the spacing, gathering the claims m
   await second;
   await third;
   assert.equal(seen(), 3);
-  reader.close();
-  db.close();
 });
 
 test('with the spacing past, the next awaited claim is committed at the end of its turn again', async (t) => {
-  const dir = tempDir(t);
-  const { db, reader, seen, commits, claim } = setUp(dir, 0);
+  const { seen, commits, claim } = setUp(t, 0);
   for (let n = 1; n <= 3; n += 1) {
     claim(n);
     const flushed = commits.flush();
@@ -81,7 +79,4 @@ test('with the spacing past, the next awaited claim is committed at the end of i
     await flushed;
     assert.equal(seen(), n);
   }
-  commits.close();
-  reader.close();
-  db.close();
 });

@@ -163,8 +163,8 @@ test('RateLimiter: finishing() paces the last requests at FINISH_SHARE of the ra
     }
   });
   await Promise.all(workers);
-  const elapsed = performance.now() - started;
-  assert.ok(granted <= ((elapsed + CATCH_UP_MS) / 1000) * rate * FINISH_SHARE * RATE_HEADROOM + 1, `${granted} in ${elapsed} ms`);
+  // Turns counted only within the 500 ms window: at the full pace about 534 would fit (the bound is 481).
+  assert.ok(granted <= ((500 + CATCH_UP_MS) / 1000) * rate * FINISH_SHARE * RATE_HEADROOM + 1, `${granted} turns in 500 ms`);
   await limiter.close();
 });
 

@@ -34,7 +34,8 @@ export interface Limiter {
   penalize(retryAfterMs?: number): void;
   /**
    * The run's last requests are being sent: from now on the pace keeps a wider margin
-   * (FINISH_SHARE of the rate). A 429 mid-run costs one slot of the quota, its retry leaving
+   * (FINISH_SHARE of the usual pace; not with a shared quota, whose pace every run shares). A 429
+   * mid-run costs one slot of the quota, its retry leaving
    * while other requests go; one among the last requests costs a whole Retry-After at the end of
    * the run, with nothing left to send meanwhile.
    */
@@ -172,6 +173,8 @@ export class RateLimiter implements Limiter {
   }
 
   finishing(): void {
+    // A shared quota (--redis) is paced for every run at once: this run's end is not theirs.
+    if (this.source.shared === true) return;
     this.finishShare = FINISH_SHARE;
   }
 

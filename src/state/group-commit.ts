@@ -38,11 +38,14 @@ export class GroupCommit {
   private readonly beforeCommit: (() => void) | undefined;
 
   private readonly spacingMs: number;
+  private readonly groupMs: number;
 
-  constructor(db: Db, beforeCommit?: () => void, spacingMs = CLAIM_COMMIT_SPACING_MS) {
+  /** `timing`: CLAIM_COMMIT_SPACING_MS and GROUP_COMMIT_MS unless given (tests). */
+  constructor(db: Db, beforeCommit?: () => void, timing: { spacingMs?: number; groupMs?: number } = {}) {
     this.db = db;
     this.beforeCommit = beforeCommit;
-    this.spacingMs = spacingMs;
+    this.spacingMs = timing.spacingMs ?? CLAIM_COMMIT_SPACING_MS;
+    this.groupMs = timing.groupMs ?? GROUP_COMMIT_MS;
   }
 
   /** Called before every write: opens the group's transaction if none is open. */
@@ -55,7 +58,7 @@ export class GroupCommit {
     }
     // Writes nobody waits for (answers, statuses) are committed in groups every few ms; a
     // COMMIT per event-loop turn was the largest single cost of a run.
-    this.commitTimer ??= setTimeout(() => this.commitAndNotify(), GROUP_COMMIT_MS);
+    this.commitTimer ??= setTimeout(() => this.commitAndNotify(), this.groupMs);
   }
 
   private commitAndNotify(): void {
@@ -130,6 +133,7 @@ export class GroupCommit {
     this.commitTimer = undefined;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    this.flushScheduled = false;
     // A claim still waiting for its commit gets it now (its timer is gone).
     const pending = this.pending;
     this.pending = undefined;
