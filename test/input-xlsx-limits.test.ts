@@ -13,7 +13,7 @@ import { readCsvObjects, runCli, spawnCli, tempDir, waitFor } from './helpers/cl
 import { rowXml, sharedStringsXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
 /** The heap caps of the CLI's shebang (src/cli/bin.ts): tsx runs it without them. */
-const HEAP_CAPS = ['--max-old-space-size=256', '--max-semi-space-size=16'];
+const HEAP_CAPS = ['--max-old-space-size=256', '--max-semi-space-size=16', '--initial-old-space-size=96'];
 const HEADER_ROW = rowXml(1, ['Payee Name', 'Account No', 'IFSC Code']);
 
 /** What the CLI left in a folder, tsx's own compile cache (a test harness artefact) aside. */
