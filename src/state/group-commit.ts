@@ -61,7 +61,8 @@ export class GroupCommit {
     this.commitTimer ??= setTimeout(() => this.commitAndNotify(), this.groupMs);
   }
 
-  private commitAndNotify(): void {
+  /** Cancels the scheduled commits and hands over whoever waits for one: the caller commits now. */
+  private takeWaiters(): typeof this.pending {
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = undefined;
     if (this.flushTimer) clearTimeout(this.flushTimer);
@@ -69,6 +70,11 @@ export class GroupCommit {
     this.flushScheduled = false;
     const pending = this.pending;
     this.pending = undefined;
+    return pending;
+  }
+
+  private commitAndNotify(): void {
+    const pending = this.takeWaiters();
     try {
       this.flushSync();
       pending?.resolve();
@@ -129,14 +135,8 @@ export class GroupCommit {
   }
 
   close(): void {
-    if (this.commitTimer) clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    this.flushScheduled = false;
     // A claim still waiting for its commit gets it now (its timer is gone).
-    const pending = this.pending;
-    this.pending = undefined;
+    const pending = this.takeWaiters();
     try {
       this.flushSync();
     } catch (error) {
