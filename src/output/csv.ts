@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { OutputError } from '../errors.js';
-import type { CsvFormat } from '../input/read-csv.js';
+import { DELIMITERS, type CsvFormat, type Delimiter } from '../input/read-csv.js';
 import type { OutputSink, SinkPlace } from './types.js';
 
 /**
@@ -30,10 +30,9 @@ const RECORDS_PER_CALL = 64;
  * a CR or an LF. Any other cell it writes as it is — and a record of such cells is its cells
  * joined by the delimiter, ended by the record delimiter.
  */
-function quotingTest(delimiter: string): RegExp {
-  return new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
-}
-const COMMA_QUOTING = quotingTest(',');
+const NEEDS_QUOTING: ReadonlyMap<Delimiter, RegExp> = new Map(
+  DELIMITERS.map((d) => [d, new RegExp(`[${d.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`)]),
+);
 
 /**
  * Output records as CSV text, one batch at a time. A record none of whose cells needs quoting is
@@ -46,8 +45,7 @@ const COMMA_QUOTING = quotingTest(',');
 export function encodeCsv(rows: readonly (readonly string[])[], options: typeof CSV_OPTIONS | CsvStringifyOptions = CSV_OPTIONS): string {
   const delimiter = 'delimiter' in options ? options.delimiter : ',';
   const eol = options.record_delimiter === 'unix' ? '\n' : options.record_delimiter;
-  // A delimiter of several characters can also be formed across cells: csv-stringify decides.
-  const needsQuoting = delimiter === ',' ? COMMA_QUOTING : delimiter.length === 1 ? quotingTest(delimiter) : /[^]/;
+  const needsQuoting = NEEDS_QUOTING.get(delimiter)!;
   let text = '';
   let quoted: (readonly string[])[] = [];
   const flushQuoted = () => {
@@ -73,7 +71,7 @@ function anyCellMatches(row: readonly string[], pattern: RegExp): boolean {
   return false;
 }
 
-type CsvStringifyOptions = { eof: true; record_delimiter: string; quoted_match: '\r'; quote_record_delimiter: true; delimiter: string };
+type CsvStringifyOptions = { eof: true; record_delimiter: string; quoted_match: '\r'; quote_record_delimiter: true; delimiter: Delimiter };
 
 /**
  * The input's delimiter and line endings for the output (its BOM is written by openCsvSink). With
@@ -86,7 +84,6 @@ export function csvOutputOptions(format: CsvFormat | undefined): typeof CSV_OPTI
   return { eof: true, record_delimiter: format.eol, quoted_match: '\r', quote_record_delimiter: true, delimiter: format.delimiter };
 }
 
-/** How the output keeps the input's form: a CSV's delimiter, BOM and line endings; an .xlsx input's workbook. */
 /** The CSV sink: `first` (the preamble and the header) then the rows, in the input's delimiter, BOM and line endings. */
 export function openCsvSink(place: SinkPlace, first: readonly (readonly string[])[], format: CsvFormat | undefined): OutputSink {
   const { outputPath, target, temp } = place;

@@ -83,15 +83,16 @@ export class Planner {
       return;
     }
     slot.payee = { account: check.account, ifsc: check.ifsc };
-    const live = this.parts.payees.waitingFor(`${check.account}|${check.ifsc}`);
+    const key = `${check.account}|${check.ifsc}`;
+    const live = this.parts.payees.waitingFor(key);
     if (live) {
       slot.task = live;
       slot.duplicate = true;
       summary.avoided.duplicate += 1;
     } else if (this.dryRunPayees) {
-      this.planDryRun(slot, row, check.account, check.ifsc);
+      this.planDryRun(slot, row, check.account, check.ifsc, key);
     } else {
-      this.planStored(slot, row, check.account, check.ifsc);
+      this.planStored(slot, row, check.account, check.ifsc, key);
     }
   }
 
@@ -100,8 +101,7 @@ export class Planner {
     slot.outcome = { status: 'SKIPPED', reason: `not a payee row: ${reason}`, source: '', result: undefined, requestId: '' };
   }
 
-  private planDryRun(slot: Slot, row: number, account: string, ifsc: string): void {
-    const payee = `${account}|${ifsc}`;
+  private planDryRun(slot: Slot, row: number, account: string, ifsc: string, payee: string): void {
     if (this.dryRunPayees!.has(payee)) {
       slot.outcome = { status: 'VERIFIED', reason: 'dry run', source: 'duplicate', result: undefined, requestId: '' };
       this.parts.summary.avoided.duplicate += 1;
@@ -113,11 +113,11 @@ export class Planner {
     slot.task = this.start(record ?? newPayee(account, ifsc, row), record !== undefined);
   }
 
-  private planStored(slot: Slot, row: number, account: string, ifsc: string): void {
+  /** `key`: the payee, `account|ifsc`. */
+  private planStored(slot: Slot, row: number, account: string, ifsc: string, key: string): void {
     const { store, runId, summary } = this.parts;
     // The first row of a payee an earlier run of this input stored comes from the scan. In a
     // new run, a payee already answered left the live payees but is stored (a later row joins it).
-    const key = `${account}|${ifsc}`;
     const maybeStarted = this.started === undefined || this.started.mayHold(key);
     const record = this.stored?.at(row, account, ifsc) ?? (maybeStarted ? store.getPayee(runId!, account, ifsc) : undefined);
     this.started?.add(key);
