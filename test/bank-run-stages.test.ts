@@ -11,7 +11,7 @@ import { VasError } from '../src/api/errors.js';
 import { InputError, UsageError } from '../src/errors.js';
 import { Breaker, Caller, FAIL_FAST_THRESHOLD, FINISH_SECONDS, QUEUED_PAYEES } from '../src/pipeline/bank-run/caller.js';
 import { RateLimiter } from '../src/limiter/index.js';
-import { OrderedWriter, READ_AHEAD_ROWS, READ_AHEAD_SECONDS, rowOutcome } from '../src/pipeline/bank-run/ordered-writer.js';
+import { OrderedWriter, READ_AHEAD_ROWS, READ_AHEAD_SECONDS, rowOutcome, WRITE_GATHER_MS } from '../src/pipeline/bank-run/ordered-writer.js';
 import { LivePayees } from '../src/pipeline/bank-run/payees.js';
 import { PayeeLedger } from '../src/pipeline/bank-run/ledger.js';
 import { lockIdentity, SYSTEM_PROBE } from '../src/state/run-lock.js';
@@ -386,6 +386,32 @@ test('ordered writer: rows leave in input order, whenever their payee is answere
   assert.ok(READ_AHEAD_ROWS >= 1024);
 });
 
+test('ordered writer: answers that arrive one by one are written as one batch once the gathering time has passed; drain writes at once', async () => {
+  const batches: string[][][] = [];
+  const output: OutputSink = { writeRows: async (rows) => void batches.push(rows.map((r) => [...r])), commit: async () => {}, discard: async () => {} };
+  // A longer gathering than WRITE_GATHER_MS, so that a loaded machine's turns cannot outlast it.
+  const gatherMs = 200;
+  const writer = new OrderedWriter(output, (slot, outcome) => [slot.fields[0]!, outcome.status], new StopControl(10), { gatherMs });
+  const slots = Array.from({ length: 5 }, (_, i) => writer.admit([`row${i}`], i + 2));
+  for (const slot of slots) {
+    // Each answer in its own event-loop turn, as they come off the sockets.
+    slot.outcome = { status: 'VERIFIED', reason: '', source: 'api', result: undefined, requestId: '' };
+    writer.pump();
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  assert.deepEqual(batches, [], 'nothing is written before the gathering time');
+  await new Promise<void>((r) => setTimeout(r, gatherMs + 20));
+  assert.deepEqual(batches, [slots.map((_, i) => [`row${i}`, 'VERIFIED'])], 'five answers, one batch');
+  const last = writer.admit(['last'], 7);
+  last.outcome = { status: 'INVALID', reason: '', source: 'local', result: undefined, requestId: '' };
+  writer.pump();
+  await new Promise<void>((r) => setImmediate(r));
+  assert.equal(batches.length, 1, 'gathering');
+  await writer.drain();
+  assert.deepEqual(batches.at(-1), [['last', 'INVALID']], 'drain writes the gathered row without waiting');
+  assert.ok(WRITE_GATHER_MS > 0 && WRITE_GATHER_MS <= 20);
+});
+
 test('ordered writer: with --rate R the rows read ahead cover R × READ_AHEAD_SECONDS (a 429\'s retry at the head does not stop the reader)', async () => {
   const stop = new StopControl(10);
   const roomFor = async (writer: OrderedWriter): Promise<number> => {
@@ -397,9 +423,9 @@ test('ordered writer: with --rate R the rows read ahead cover R × READ_AHEAD_SE
       admitted += 1;
     }
   };
-  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, 8)), READ_AHEAD_ROWS);
-  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, 2048)), 4096);
-  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, 2048, 1500)), 1500 * READ_AHEAD_SECONDS);
+  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, { inFlight: 8 })), READ_AHEAD_ROWS);
+  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, { inFlight: 2048 })), 4096);
+  assert.equal(await roomFor(new OrderedWriter(undefined, () => undefined, stop, { inFlight: 2048, rate: 1500 })), 1500 * READ_AHEAD_SECONDS);
 });
 
 test('name verdict: nothing to match without both names; a cell longer than any name is NO_MATCH unmatched', () => {

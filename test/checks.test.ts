@@ -6,7 +6,11 @@ import { ColumnError, UsageError } from '../src/errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { parse } from 'csv-parse/sync';
 import { neutralise } from '../src/pipeline/columns.js';
-import { csvOutputOptions, encodeCsv } from '../src/output/csv.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { csvOutputOptions, encodeCsv, OUTPUT_CHUNK_CHARS } from '../src/output/csv.js';
+import { openOutput } from '../src/output/sink.js';
+import { tempDir } from './helpers/cli.js';
 import { nextIstMidnight, parseDuration } from '../src/pipeline/time.js';
 
 test('checkAccount: normalises and recognises spreadsheet damage', () => {
@@ -121,6 +125,20 @@ test('records that need no quoting are joined without csv-stringify: the same by
   assert.equal(encodeCsv([['a\nb', 'c']], csvOutputOptions({ delimiter: ',', bom: false, eol: '\r\n' })), '"a\nb",c\r\n');
   assert.equal(encodeCsv([['a\r\nb', 'c']], csvOutputOptions({ delimiter: ';', bom: false, eol: '\n' })), '"a\r\nb";c\n');
   assert.equal(encodeCsv([['a\nb', 'c']], csvOutputOptions({ delimiter: '|', bom: false, eol: '\r\n' })), '"a\nb"|c\r\n');
+});
+
+test('the CSV sink gathers its writes into chunks: the file is the BOM, the header and every batch in order, 0600: the last chunk is written at commit', async (t) => {
+  const dir = tempDir(t);
+  const out = path.join(dir, 'out.csv');
+  const format = { delimiter: ';' as const, bom: true, eol: '\r\n' as const };
+  const sink = openOutput(out, ['name', 'note'], () => true, [], { format });
+  const batches = Array.from({ length: 1200 }, (_, b) => Array.from({ length: 7 }, (_, i) => [`payee ${b}-${i}`, i % 5 === 0 ? `multi\nline; ${b}` : `n${i}`]));
+  for (const batch of batches) await sink.writeRows(batch);
+  await sink.commit();
+  const expected = '\uFEFF' + encodeCsv([['name', 'note'], ...batches.flat()], csvOutputOptions(format));
+  assert.ok(expected.length > 2 * OUTPUT_CHUNK_CHARS, 'several chunks');
+  assert.equal(fs.readFileSync(out, 'utf8'), expected);
+  assert.equal(fs.statSync(out).mode & 0o777, 0o600);
 });
 
 test('time: next IST midnight and durations', () => {

@@ -84,6 +84,9 @@ export function csvOutputOptions(format: CsvFormat | undefined): typeof CSV_OPTI
   return { eof: true, record_delimiter: format.eol, quoted_match: '\r', quote_record_delimiter: true, delimiter: format.delimiter };
 }
 
+/** Output text gathered before it is written to the file (characters; ~64 KiB). */
+export const OUTPUT_CHUNK_CHARS = 64 * 1024;
+
 /** The CSV sink: `first` (the preamble and the header) then the rows, in the input's delimiter, BOM and line endings. */
 export function openCsvSink(place: SinkPlace, first: readonly (readonly string[])[], format: CsvFormat | undefined): OutputSink {
   const { outputPath, target, temp } = place;
@@ -111,11 +114,18 @@ export function openCsvSink(place: SinkPlace, first: readonly (readonly string[]
   const check = () => {
     if (state.failure) throw new OutputError(`cannot write ${temp}: ${state.failure.message}`);
   };
-  // Rows go out as one string per batch: a stream transform per row cost more than the quoting.
+  // Rows go out as one string per batch (a stream transform per row cost more than the quoting),
+  // gathered up to OUTPUT_CHUNK_CHARS: each write to the stream is a write on libuv's thread pool
+  // and a wake-up of the event loop when it is done.
+  let pending = '';
   const writeRows = async (rows: readonly (readonly string[])[]) => {
     check();
     if (rows.length === 0) return;
-    if (!file.write(encodeCsv(rows, csvOptions))) await drained();
+    pending += encodeCsv(rows, csvOptions);
+    if (pending.length < OUTPUT_CHUNK_CHARS) return;
+    const text = pending;
+    pending = '';
+    if (!file.write(text)) await drained();
     check();
   };
   void writeRows(first).catch(remember);
@@ -125,6 +135,8 @@ export function openCsvSink(place: SinkPlace, first: readonly (readonly string[]
     async commit() {
       if (done) return;
       done = true;
+      if (pending !== '') file.write(pending);
+      pending = '';
       file.end();
       if (!file.closed) await Promise.race([once(file, 'close'), once(file, 'error')]);
       if (state.failure) {

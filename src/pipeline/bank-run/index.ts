@@ -173,7 +173,11 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
     policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
     recorder: audit === undefined || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees(), audit, fresh: !summary.resumed },
   });
-  const writer = new OrderedWriter(output, finish, stop, options.concurrency, options.rate);
+  const writer = new OrderedWriter(output, finish, stop, {
+    inFlight: options.concurrency, rate: options.rate,
+    // A failed commit is kept by the group commit and fails the next write (the run stops there).
+    finished: options.dryRun ? undefined : () => void store.flush().catch(() => {}),
+  });
   // A dry run writes nothing to the state, whichever run it looks at.
   const payees = new LivePayees();
   const ledger = new PayeeLedger({
