@@ -16,6 +16,30 @@ test('the shipped registry: dated, sourced, every issuing bank, loads in well un
   assert.equal(ifscRegistry(), ifscRegistry(), 'read once');
 });
 
+test('sublet codes: the same answers as asking every prefix from the longest down, for every sublet code and prefix the registry holds', () => {
+  const file = JSON.parse(zlib.gunzipSync(fs.readFileSync(DEFAULT_REGISTRY_PATH)).toString('utf8')) as RegistryFile;
+  const registry = readRegistry();
+  // The plain reading: the whole code, then each prefix from 10 characters down to 5.
+  const reference = (ifsc: string): string | null => {
+    let code: string | undefined = file.sublets[ifsc];
+    for (let n = ifsc.length - 1; n >= 5 && code === undefined; n -= 1) code = file.subletPrefixes[ifsc.slice(0, n)];
+    return code ?? null;
+  };
+  const codes = [...Object.keys(file.sublets)];
+  for (const prefix of Object.keys(file.subletPrefixes)) {
+    for (const tail of ['000000', 'ZZZZZZ', '012345', 'A1B2C3']) codes.push((prefix.length >= 5 ? prefix : `${prefix}0`) + tail.slice(0, 11 - Math.max(prefix.length, 5)));
+  }
+  for (const code of Object.keys(file.banks).slice(0, 120)) codes.push(`${code}0000001`, `${code}0CAACOB`);
+  let sublets = 0;
+  for (const ifsc of codes) {
+    const found = registry.lookup(ifsc);
+    if (found.status === 'malformed' || found.status === 'unknown-bank') continue;
+    assert.equal(found.subletOf?.code ?? null, reference(ifsc), ifsc);
+    if (found.subletOf) sublets += 1;
+  }
+  assert.ok(sublets > 1_000, `${sublets} sublet codes compared`);
+});
+
 test('lookup: listed, unlisted branch, unknown bank, malformed, sublet; numeric and text branch codes', () => {
   const registry = ifscRegistry();
   const status = (code: string) => registry.lookup(code).status;

@@ -67,6 +67,10 @@ export class IfscRegistry {
   private readonly facts = new Map<string, BankFacts>();
   private readonly sublets: Map<string, string>;
   private readonly subletPrefixes: Map<string, string>;
+  /** Bank codes with any sublet code or prefix: most IFSCs are not asked six prefixes. */
+  private readonly subletBanks: Set<string>;
+  /** The lengths of the sublet prefixes (5 and more), longest first: the longest prefix decides. */
+  private readonly prefixLengths: number[];
   /** Decoded branch codes, per bank, on first use. */
   private readonly decoded = new Map<string, { numbers: BranchNumbers; texts: Set<string> }>();
   /** Answers by code: a payee file repeats a few thousand IFSCs over many rows. */
@@ -82,6 +86,8 @@ export class IfscRegistry {
     }
     this.sublets = new Map(Object.entries(file.sublets));
     this.subletPrefixes = new Map(Object.entries(file.subletPrefixes));
+    this.prefixLengths = [...new Set([...this.subletPrefixes.keys()].map((key) => key.length).filter((n) => n >= 5))].sort((a, b) => b - a);
+    this.subletBanks = new Set([...this.sublets.keys(), ...this.subletPrefixes.keys()].map((key) => key.slice(0, 4)));
   }
 
   /** Every bank code that issues IFSCs. */
@@ -120,8 +126,9 @@ export class IfscRegistry {
   }
 
   private sublet(ifsc: string): BankFacts | null {
+    if (!this.subletBanks.has(ifsc.slice(0, 4))) return null;
     let code = this.sublets.get(ifsc);
-    for (let n = ifsc.length - 1; n >= 5 && code === undefined; n -= 1) code = this.subletPrefixes.get(ifsc.slice(0, n));
+    for (const n of this.prefixLengths) if (code === undefined && n < ifsc.length) code = this.subletPrefixes.get(ifsc.slice(0, n));
     return code === undefined ? null : this.bank(code) ?? { code, name: null, type: null, upi: null };
   }
 
