@@ -9,7 +9,9 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { openDatabase } from '../src/state/db.js';
+import fs from 'node:fs';
+import { openDatabase, WAL_CHECKPOINT_PAGES } from '../src/state/db.js';
+import { BACKSTOP_CHECKPOINT_PAGES, Checkpointer } from '../src/state/checkpointer.js';
 import { GroupCommit } from '../src/state/group-commit.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -79,4 +81,36 @@ test('with the spacing past, the next awaited claim is committed at the end of i
     await flushed;
     assert.equal(seen(), n);
   }
+});
+
+/**
+ * The background checkpointer (src/state/checkpointer.ts): the WAL's pages reach the database
+ * file while the run's own connection never checkpoints (its threshold is far off), and the run's
+ * connection checkpoints by itself again once the worker has stopped.
+ */
+test('checkpointer: a worker copies the WAL into the state file while the run writes; stopped, the run checkpoints by itself again', async (t) => {
+  const file = path.join(tempDir(t), 'state.sqlite');
+  const db = openDatabase(file);
+  t.after(() => db.close());
+  db.exec('CREATE TABLE answers (n INTEGER, text TEXT)');
+  const checkpointer = Checkpointer.start(db, file, 20)!;
+  assert.ok(checkpointer);
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_CHECKPOINT_PAGES);
+  const before = fs.statSync(file).size;
+  // About 90 pages in 50 commits: far below the run's own threshold (and SQLite's default).
+  const insert = db.prepare('INSERT INTO answers (n, text) VALUES (?, ?)');
+  for (let c = 0; c < 50; c += 1) {
+    db.transaction(() => {
+      for (let i = 0; i < 80; i += 1) insert.run(c * 80 + i, 'x'.repeat(40) + String(c * 80 + i).padStart(8, '0'));
+    })();
+  }
+  assert.equal(fs.statSync(file).size, before, 'the pages are in the WAL, not yet in the file');
+  const deadline = Date.now() + 10_000;
+  while (fs.statSync(file).size <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(fs.statSync(file).size > before + 50 * 4096, `the worker copied the pages into the file (${fs.statSync(file).size} bytes)`);
+  await checkpointer.stop();
+  await checkpointer.stop(); // idempotent
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), WAL_CHECKPOINT_PAGES);
+  assert.equal((db.prepare('SELECT count(*) AS n FROM answers').get() as { n: number }).n, 4000);
+  assert.equal(Checkpointer.start(openDatabase(':memory:'), ':memory:'), undefined, 'nothing to copy for a database in memory');
 });

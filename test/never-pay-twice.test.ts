@@ -101,11 +101,22 @@ test('a paused penny-drop run keeps its lock: a second run is refused, whatever 
   const first = spawnCli(args, { cwd: dir });
   t.after(() => first.child.kill('SIGKILL'));
   await waitFor(() => sum(sandbox.stats().deposits) >= 6, 30_000, 'six deposits');
-  first.child.kill('SIGSTOP');
-  // Paused for two minutes (Ctrl-Z, a frozen VM): its last heartbeat is that old.
+  // Paused for two minutes (Ctrl-Z, a frozen VM): its last heartbeat is that old. Paused inside
+  // a commit, a run holds the file's write lock and every other writer waits (then is told the
+  // state file is busy); that is not this test's case, so it pauses the run between two commits.
   const db = new Database(path.join(dir, 'state.sqlite'));
-  db.pragma('busy_timeout = 5000');
-  db.prepare('UPDATE run_lock SET heartbeat_at = heartbeat_at - 120000').run();
+  db.pragma('busy_timeout = 0');
+  for (let attempt = 1; ; attempt += 1) {
+    first.child.kill('SIGSTOP');
+    try {
+      db.prepare('UPDATE run_lock SET heartbeat_at = heartbeat_at - 120000').run();
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 50) throw error;
+      first.child.kill('SIGCONT');
+      await new Promise((r) => setTimeout(r, 7));
+    }
+  }
   db.close();
   const callsBefore = sum(sandbox.stats().requests);
   const second = await runCli(args, { cwd: dir });

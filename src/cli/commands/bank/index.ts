@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Client, RetryEvent } from '../../../api/client.js';
 import { isStateFailure, openDatabase, stateFailure } from '../../../state/db.js';
 import { BankStore } from '../../../state/bank-store.js';
+import { Checkpointer } from '../../../state/checkpointer.js';
 import { isAlive } from '../../../state/run-lock.js';
 import { UsageError } from '../../../errors.js';
 import { parsePolicy } from '../../../decision/index.js';
@@ -181,6 +182,8 @@ async function runWithState(
 ): Promise<RunEnd> {
   const db = openDatabase(settings.statePath, { durable: flags.mode !== 'pl' });
   const store = new BankStore(db, io.now);
+  // The WAL is copied into the state file on a thread of its own, not in the run's commits.
+  const checkpointer = Checkpointer.start(db, settings.statePath);
   let connected: Connected | undefined;
   const retries: Record<string, number> = {};
   const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => io.log.info(line), quiet: io.quiet, now: io.now });
@@ -220,6 +223,8 @@ async function runWithState(
     } catch (error) {
       if (!isStateFailure(error)) throw error;
       stateFailure ??= error;
+    } finally {
+      await checkpointer?.stop();
     }
     db.close();
   }
