@@ -71,11 +71,10 @@ export class OrderedWriter {
   private gathering: NodeJS.Timeout | undefined;
   private readonly space = new SignalEvent();
   private readonly readAheadRows: number;
-  /** Why the output could not be written, if it could not. */
-  writeError: unknown;
-
   private readonly gatherMs: number;
   private readonly finished: (() => void) | undefined;
+  /** Why the output could not be written, if it could not. */
+  writeError: unknown;
 
   constructor(output: OutputSink | undefined, finish: FinishRow, stop: StopControl, options: WriterOptions = {}) {
     const { inFlight = 0, rate = 0 } = options;
