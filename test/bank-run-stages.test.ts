@@ -391,7 +391,8 @@ test('ordered writer: answers that arrive one by one are written as one batch on
   const output: OutputSink = { writeRows: async (rows) => void batches.push(rows.map((r) => [...r])), commit: async () => {}, discard: async () => {} };
   // A longer gathering than WRITE_GATHER_MS, so that a loaded machine's turns cannot outlast it.
   const gatherMs = 200;
-  const writer = new OrderedWriter(output, (slot, outcome) => [slot.fields[0]!, outcome.status], new StopControl(10), { gatherMs });
+  let finished = 0;
+  const writer = new OrderedWriter(output, (slot, outcome) => [slot.fields[0]!, outcome.status], new StopControl(10), { gatherMs, finished: () => void (finished += 1) });
   const slots = Array.from({ length: 5 }, (_, i) => writer.admit([`row${i}`], i + 2));
   for (const slot of slots) {
     // Each answer in its own event-loop turn, as they come off the sockets.
@@ -402,14 +403,18 @@ test('ordered writer: answers that arrive one by one are written as one batch on
   assert.deepEqual(batches, [], 'nothing is written before the gathering time');
   await new Promise<void>((r) => setTimeout(r, gatherMs + 20));
   assert.deepEqual(batches, [slots.map((_, i) => [`row${i}`, 'VERIFIED'])], 'five answers, one batch');
-  const last = writer.admit(['last'], 7);
+  assert.ok(finished >= 1, 'the batch\'s decisions are committed after it');
+  assert.ok(WRITE_GATHER_MS > 0 && WRITE_GATHER_MS <= 20);
+  // drain writes a gathering row at once: with a minute's gathering, it must not wait it out.
+  const slow = new OrderedWriter(output, (slot, outcome) => [slot.fields[0]!, outcome.status], new StopControl(10), { gatherMs: 60_000 });
+  const last = slow.admit(['last'], 2);
   last.outcome = { status: 'INVALID', reason: '', source: 'local', result: undefined, requestId: '' };
-  writer.pump();
+  slow.pump();
   await new Promise<void>((r) => setImmediate(r));
   assert.equal(batches.length, 1, 'gathering');
-  await writer.drain();
-  assert.deepEqual(batches.at(-1), [['last', 'INVALID']], 'drain writes the gathered row without waiting');
-  assert.ok(WRITE_GATHER_MS > 0 && WRITE_GATHER_MS <= 20);
+  const drained = await Promise.race([slow.drain().then(() => 'drained'), new Promise((r) => setTimeout(() => r('waited'), 5_000).unref())]);
+  assert.equal(drained, 'drained');
+  assert.deepEqual(batches.at(-1), [['last', 'INVALID']]);
 });
 
 test('ordered writer: with --rate R the rows read ahead cover R × READ_AHEAD_SECONDS (a 429\'s retry at the head does not stop the reader)', async () => {

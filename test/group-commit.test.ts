@@ -86,18 +86,15 @@ test('with the spacing past, the next awaited claim is committed at the end of i
 /**
  * The background checkpointer (src/state/checkpointer.ts): the WAL's pages reach the database
  * file while the run's own connection never checkpoints (its threshold is far off), and the run's
- * connection checkpoints by itself again once the worker has stopped.
+ * connection checkpoints by itself again once the worker has stopped or failed.
  */
-test('checkpointer: a worker copies the WAL into the state file while the run writes; stopped, the run checkpoints by itself again', async (t) => {
+test('checkpointer: a worker copies the WAL into the state file; stopped, or failing, the run checkpoints by itself again', async (t) => {
   const file = path.join(tempDir(t), 'state.sqlite');
   const db = openDatabase(file);
   t.after(() => db.close());
   db.exec('CREATE TABLE answers (n INTEGER, text TEXT)');
-  const checkpointer = Checkpointer.start(db, file, 20)!;
-  assert.ok(checkpointer);
-  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_CHECKPOINT_PAGES);
   const before = fs.statSync(file).size;
-  // About 90 pages in 50 commits: far below the run's own threshold (and SQLite's default).
+  // About 90 pages in 50 commits: below the run's own threshold.
   const insert = db.prepare('INSERT INTO answers (n, text) VALUES (?, ?)');
   for (let c = 0; c < 50; c += 1) {
     db.transaction(() => {
@@ -105,12 +102,24 @@ test('checkpointer: a worker copies the WAL into the state file while the run wr
     })();
   }
   assert.equal(fs.statSync(file).size, before, 'the pages are in the WAL, not yet in the file');
+  const checkpointer = Checkpointer.start(db, file, 20)!;
+  assert.ok(checkpointer);
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_CHECKPOINT_PAGES);
+  const copied = () => fs.statSync(file).size > before + 50 * 4096;
   const deadline = Date.now() + 10_000;
-  while (fs.statSync(file).size <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(fs.statSync(file).size > before + 50 * 4096, `the worker copied the pages into the file (${fs.statSync(file).size} bytes)`);
+  while (!copied() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(copied(), `the worker copied the pages into the file (${fs.statSync(file).size} bytes)`);
   await checkpointer.stop();
   await checkpointer.stop(); // idempotent
   assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), WAL_CHECKPOINT_PAGES);
   assert.equal((db.prepare('SELECT count(*) AS n FROM answers').get() as { n: number }).n, 4000);
+
+  // A worker that cannot open the file ends; the run's connection checkpoints every 16 MiB again.
+  const failing = Checkpointer.start(db, path.join(path.dirname(file), 'gone', 'state.sqlite'), 20)!;
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_CHECKPOINT_PAGES);
+  const until = Date.now() + 10_000;
+  while (db.pragma('wal_autocheckpoint', { simple: true }) !== WAL_CHECKPOINT_PAGES && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), WAL_CHECKPOINT_PAGES);
+  await failing.stop(); // resolves for a worker already gone
   assert.equal(Checkpointer.start(openDatabase(':memory:'), ':memory:'), undefined, 'nothing to copy for a database in memory');
 });

@@ -5,7 +5,6 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import fs from 'node:fs';
-import { once } from 'node:events';
 import { OutputError } from '../errors.js';
 import { DELIMITERS, type CsvFormat, type Delimiter } from '../input/read-csv.js';
 import type { OutputSink, SinkPlace } from './types.js';
@@ -138,7 +137,14 @@ export function openCsvSink(place: SinkPlace, first: readonly (readonly string[]
       if (pending !== '') file.write(pending);
       pending = '';
       file.end();
-      if (!file.closed) await Promise.race([once(file, 'close'), once(file, 'error')]);
+      // Waits for the file to close or fail without rejecting: a failure (a full disk, up to the
+      // last 64 KiB written here) is state.failure, reported below as an OutputError, temp removed.
+      if (!file.closed) {
+        await new Promise<void>((resolve) => {
+          file.once('close', resolve);
+          file.once('error', () => resolve());
+        });
+      }
       if (state.failure) {
         await fs.promises.rm(temp, { force: true });
         throw new OutputError(`cannot write ${outputPath}: ${state.failure.message}`);

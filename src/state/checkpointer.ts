@@ -13,10 +13,11 @@
  * Measured on 100,000 rows: COMMIT time on the run's thread 2.5 s -> 1.3 s, commits of 20 ms or
  * more 57 -> 11.
  *
- * Nothing depends on the worker: if it cannot start or fails, the run's connection goes back to
- * checkpointing at WAL_CHECKPOINT_PAGES by itself.
+ * Nothing depends on the worker: if it cannot start, or its checkpoints keep failing, the run's
+ * connection goes back to checkpointing at WAL_CHECKPOINT_PAGES by itself.
  */
 import { createRequire } from 'node:module';
+import { resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { WAL_CHECKPOINT_PAGES } from './db.js';
 import type { Db } from './types.js';
@@ -29,25 +30,36 @@ export const BACKSTOP_CHECKPOINT_PAGES = 16_384;
 const STOP_TIMEOUT_MS = 5_000;
 
 // CommonJS, evaluated in the worker: nothing of ours is loaded there, only better-sqlite3.
+// A checkpoint that fails now and then (busy) is tried again next time; MAX_FAILURES in a row end
+// the worker, and the run's connection checkpoints by itself again.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
 const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('synchronous = NORMAL');
+let failures = 0;
 const checkpoint = () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // Busy or failing: the run's own checkpoint is still there; try again next time.
+    failures = 0;
+  } catch (error) {
+    failures += 1;
+    if (failures >= workerData.maxFailures) throw error;
   }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
-  checkpoint();
-  db.close();
-  parentPort.close();
+  try {
+    checkpoint();
+  } finally {
+    db.close();
+    parentPort.close();
+  }
 });
 `;
+/** Checkpoints failed in a row before the worker gives up (the run's own checkpoint is still there). */
+const MAX_FAILURES = 10;
 
 export class Checkpointer {
   private readonly db: Db;
@@ -66,12 +78,19 @@ export class Checkpointer {
    */
   static start(db: Db, path: string, intervalMs = BACKGROUND_CHECKPOINT_MS): Checkpointer | undefined {
     if (path === ':memory:' || db.memory || db.readonly) return undefined;
-    const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { sqlite, path, intervalMs },
-      resourceLimits: { maxOldGenerationSizeMb: 32 },
-    });
+    let worker: Worker;
+    try {
+      const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+      // The file the run's connection opened (openDatabase checked it is no link), by its full path.
+      worker = new Worker(WORKER, {
+        eval: true,
+        workerData: { sqlite, path: resolvePath(path), intervalMs, maxFailures: MAX_FAILURES },
+        resourceLimits: { maxOldGenerationSizeMb: 32 },
+      });
+    } catch {
+      // No worker (no room for a thread): the run checkpoints by itself, as without one.
+      return undefined;
+    }
     worker.unref();
     const checkpointer = new Checkpointer(db, worker);
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);

@@ -1,6 +1,6 @@
 /**
- * Stage 4 of the bank run (docs/ARCHITECTURE.md, "The bank run"): rows leave in input order as
- * soon as their payee is answered, in batches. It also bounds what is read ahead of the oldest
+ * Stage 4 of the bank run (docs/ARCHITECTURE.md, "The bank run"): rows leave in input order once
+ * their payee is answered, in batches (the answers of WRITE_GATHER_MS together). It also bounds what is read ahead of the oldest
  * unwritten row, so memory does not grow with the file.
  */
 import type { OutputSink } from '../../output/sink.js';

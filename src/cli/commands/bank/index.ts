@@ -182,8 +182,9 @@ async function runWithState(
 ): Promise<RunEnd> {
   const db = openDatabase(settings.statePath, { durable: flags.mode !== 'pl' });
   const store = new BankStore(db, io.now);
-  // The WAL is copied into the state file on a thread of its own, not in the run's commits.
-  const checkpointer = Checkpointer.start(db, settings.statePath);
+  // The WAL is copied into the state file on a thread of its own, not in the run's commits (a dry
+  // run writes next to nothing).
+  const checkpointer = flags.dryRun ? undefined : Checkpointer.start(db, settings.statePath);
   let connected: Connected | undefined;
   const retries: Record<string, number> = {};
   const progress = createProgress({ tty: io.stderrIsTty, write: io.stderr, log: (line) => io.log.info(line), quiet: io.quiet, now: io.now });
