@@ -34,7 +34,7 @@ export const WRITE_BATCH_ROWS = 128;
  * How long answered rows gather before the writer finishes and writes them. Finishing each answer's
  * row at once made most batches one or two rows at --concurrency 64 (answers arrive a few per
  * event-loop turn), and every batch paid its own write to the file, await and turn: 100,000 rows
- * took 16.0 s of CPU, 13.4 s with the rows of 5 ms gathered (10 ms and 50 ms: no better). A row
+ * took 16.0 s of CPU (V8's default heap), 13.4 s with the rows of 5 ms gathered (10 ms and 50 ms: no better). A row
  * leaves this much later, which nobody sees: the output is renamed into place only at the end.
  */
 export const WRITE_GATHER_MS = 5;
