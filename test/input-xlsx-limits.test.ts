@@ -8,12 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { shebangNodeArgs } from '../bench/lib/procs.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, spawnCli, tempDir, waitFor } from './helpers/cli.js';
 import { rowXml, sharedStringsXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
-/** The heap caps of the CLI's shebang (src/cli/bin.ts): tsx runs it without them. */
-const HEAP_CAPS = ['--max-old-space-size=256', '--max-semi-space-size=16', '--initial-old-space-size=96'];
+/** The heap caps of the CLI's shebang (src/cli/bin.ts), read from it: tsx runs it without them. */
+const HEAP_CAPS = shebangNodeArgs(path.join(import.meta.dirname, '..', 'src', 'cli', 'bin.ts'));
+if (!HEAP_CAPS.some((flag) => flag.startsWith('--max-old-space-size='))) throw new Error(`no heap cap on bin.ts's first line: ${HEAP_CAPS.join(' ')}`);
 const HEADER_ROW = rowXml(1, ['Payee Name', 'Account No', 'IFSC Code']);
 
 /** What the CLI left in a folder, tsx's own compile cache (a test harness artefact) aside. */

@@ -135,7 +135,7 @@ export interface CliRun {
 }
 
 /** The node flags on an executable's `#!/usr/bin/env -S node …` line (its heap caps), so a build is measured with its own. */
-function shebangNodeArgs(file: string): string[] {
+export function shebangNodeArgs(file: string): string[] {
   const first = fs.readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
   const words = first.split(/\s+/);
   const node = words.indexOf('node');

@@ -1,7 +1,7 @@
 /**
  * Stage 4 of the bank run (docs/ARCHITECTURE.md, "The bank run"): rows leave in input order once
- * their payee is answered, in batches (the answers of WRITE_GATHER_MS together). It also bounds what is read ahead of the oldest
- * unwritten row, so memory does not grow with the file.
+ * their payee is answered, in batches (the answers of WRITE_GATHER_MS together). It also bounds
+ * what is read ahead of the oldest unwritten row, so memory does not grow with the file.
  */
 import type { OutputSink } from '../../output/sink.js';
 import type { RowOutcome } from '../columns.js';
@@ -34,8 +34,9 @@ export const WRITE_BATCH_ROWS = 128;
  * How long answered rows gather before the writer finishes and writes them. Finishing each answer's
  * row at once made most batches one or two rows at --concurrency 64 (answers arrive a few per
  * event-loop turn), and every batch paid its own write to the file, await and turn: 100,000 rows
- * took 16.0 s of CPU (V8's default heap), 13.4 s with the rows of 5 ms gathered (10 ms and 50 ms: no better). A row
- * leaves this much later, which nobody sees: the output is renamed into place only at the end.
+ * took 16.0 s of CPU (V8's default heap), 13.4 s with the rows of 5 ms gathered (10 ms and 50 ms:
+ * no better). A row leaves this much later, which nobody sees: the output is renamed into place
+ * only at the end.
  */
 export const WRITE_GATHER_MS = 5;
 /** Written rows are dropped from the front of the queue once this many have piled up. */
@@ -130,8 +131,8 @@ export class OrderedWriter {
       while (this.head < this.slots.length && !this.stop.reason) {
         // Every row that is ready goes out in one write.
         const batch = this.takeBatch();
-        this.finished?.();
         if (batch.length === 0) break;
+        this.finished?.();
         if (this.output) await this.output.writeRows(batch);
       }
     } catch (error) {
