@@ -118,7 +118,9 @@ test('a paused penny-drop run keeps its lock: a second run is refused, whatever 
     }
   }
   db.close();
-  const callsBefore = sum(sandbox.stats().requests);
+  // A request the run wrote just before it stopped may still be in the socket, not yet read by
+  // the sandbox (it runs on this test's event loop): let the count settle before taking it.
+  const callsBefore = await settledCount(() => sum(sandbox.stats().requests));
   const second = await runCli(args, { cwd: dir });
   assert.equal(second.code, 1, second.stderr);
   assert.match(second.stderr, new RegExp(`another vas-verify run \\(pid ${first.child.pid} on .*\\) is using this state file`));
@@ -129,6 +131,17 @@ test('a paused penny-drop run keeps its lock: a second run is refused, whatever 
   assertOneDepositEach(sandbox.stats().deposits);
   assert.equal(sum(sandbox.stats().deposits), 60);
 });
+
+/** A count that stayed the same for 300 ms (the process that raises it is stopped). */
+async function settledCount(read: () => number): Promise<number> {
+  let last = read();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = read();
+    if (now === last) return now;
+    last = now;
+  }
+}
 
 function runOptions(inputPath: string, patch: Partial<BankRunOptions> = {}): BankRunOptions {
   return {
