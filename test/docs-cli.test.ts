@@ -197,7 +197,10 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     // Approve only once the first poll has been answered (Pending): nothing else talks to this sandbox.
     const answeredBefore = sbx.stats().responses['200'] ?? 0;
     const waiting = runCli(['docs', 'fetch', sessionId, '--wait', '--timeout', '1m', '--base-url', sbx.url], env);
-    while ((sbx.stats().responses['200'] ?? 0) === answeredBefore) await delay(50);
+    for (let waited = 0; (sbx.stats().responses['200'] ?? 0) === answeredBefore; waited += 50) {
+      assert.ok(waited < 30_000, 'the waiting fetch polled within 30 s');
+      await delay(50);
+    }
     await answerConsent(`${sbx.url}/consent/${sessionId}`, 'approve');
     const waited = await waiting;
     assert.equal(waited.code, 0, waited.stderr);

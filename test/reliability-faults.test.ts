@@ -113,6 +113,12 @@ test('the soak seeds have no cluster of faults as tight as the attempts of one r
 });
 
 const TOOL = ['--rate', '25', '--concurrency', '6', '--timeout', '2s'];
+/**
+ * A penny-drop commits each claim with an fsync on the run's own thread: on a busy shared disk an
+ * answer already in the socket could outwait a 2 s timeout and make its row UNCONFIRMED although
+ * it deposited. The penny-drop soak gives its hangs 4 s (about 3 s more of run).
+ */
+const TOOL_PD = ['--rate', '25', '--concurrency', '6', '--timeout', '4s'];
 
 test('fault soak, penny-less: 20% faults of every kind, a quota below --rate, 2 s tokens: the statuses of a clean run; retries counted by cause', { timeout: 240_000 }, async (t) => {
   const dir = tempDir(t, 'vas-soak-pl-');
@@ -150,7 +156,7 @@ test('fault soak, penny-drop: every row has its clean status or is UNCONFIRMED w
   const sandbox = await startSandbox(SOAK);
   t.after(() => sandbox.close());
   const r = await runCli(
-    ['bank', input, '-o', 'out.csv', '--state', 'soak.sqlite', '--base-url', sandbox.url, '--mode', 'pd', ...TOOL, '--summary', 'summary.json'],
+    ['bank', input, '-o', 'out.csv', '--state', 'soak.sqlite', '--base-url', sandbox.url, '--mode', 'pd', ...TOOL_PD, '--summary', 'summary.json'],
     { cwd: dir, env: OAUTH_ENV },
   );
   assert.equal(r.code, 3, r.stderr);

@@ -56,10 +56,11 @@ test(`many short runs on ${process.version} all end with a real exit code and no
     const slowInput = `q${round}.csv`;
     writePayees(path.join(dir, slowInput), 200, rounds + round);
     const held = ['bank', slowInput, '-o', `q${round}.out.csv`, '--state', `h${round}.sqlite`, '--concurrency', '2'];
+    const sentBefore = sentTo(slow);
     const holder = spawnCli([...held, '--base-url', slow.url], { cwd: dir });
     t.after(() => holder.child.kill('SIGKILL'));
-    await waitFor(() => /progress|rows/.test(holder.stderr()) || fs.existsSync(path.join(dir, `h${round}.sqlite-wal`)), 30_000, 'the holder to start');
-    await new Promise((r) => setTimeout(r, 300));
+    // A request leaves only under the run lock: once one arrived, the holder holds the state.
+    await waitFor(() => sentTo(slow) > sentBefore, 30_000, 'the holder to send its first request');
     assertCleanEnd(await runCli([...held, '--base-url', sandbox.url, '--resume'], { cwd: dir }), 1, `round ${round}: refused run`);
     holder.child.kill('SIGTERM');
     assertCleanEnd(await holder.result, 3, `round ${round}: interrupted run`);
@@ -69,3 +70,8 @@ test(`many short runs on ${process.version} all end with a real exit code and no
     assertCleanEnd(await runCli(['bank', 'missing.csv', '--base-url', sandbox.url], { cwd: dir }), 2, `round ${round}: missing input`);
   }
 });
+
+/** API requests a sandbox has received so far. */
+function sentTo(sandbox: { stats(): { requests: Record<string, number> } }): number {
+  return Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0);
+}

@@ -16,6 +16,7 @@ import {
   TokenResponseSchema,
 } from '../src/api/schemas.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
+import { waitFor } from './helpers/cli.js';
 
 const BankEnvelope = successEnvelope(BankResultSchema);
 const IFSC = 'SBIN0001234';
@@ -429,7 +430,7 @@ test('close() with a hung request outstanding finishes and is idempotent', async
     () => 'answered',
     () => 'failed',
   );
-  while (sandbox.stats().faults === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitFor(() => sandbox.stats().faults > 0, 30_000, 'the hang fault');
   await Promise.all([sandbox.close(), sandbox.close()]);
   await sandbox.close();
   assert.equal(await outcome, 'failed');
@@ -441,7 +442,7 @@ test('close() also cuts a slow (96) answer that is still waiting', async () => {
     () => 'answered',
     () => 'failed',
   );
-  while ((sandbox.stats().requests[OPS.pennyLess] ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitFor(() => (sandbox.stats().requests[OPS.pennyLess] ?? 0) > 0, 30_000, 'the slow request');
   await new Promise((resolve) => setTimeout(resolve, 20));
   await sandbox.close();
   assert.equal(await outcome, 'failed');
@@ -457,3 +458,4 @@ test('maxConcurrentApiRequests: the most API requests handled at once, counted f
   await Promise.all([verify(sandbox, 'pl', '400000009811'), verify(sandbox, 'pl', '400000009711')]);
   assert.equal(sandbox.stats().maxConcurrentApiRequests, 2);
 });
+
