@@ -322,6 +322,9 @@ class ApiClient implements Client {
     if (this.#closed) throw VasError.network({ code: 'aborted', message: 'client is closed' });
     let attempt = 0;
     let quotaWaits = 0;
+    // A token was refreshed after a 401, and no answer but a 401 has come since: a 401 now means
+    // the fresh token itself is refused. Any other answer clears it, so a token that expires
+    // again in a long retry sequence (429s, 500s) is refreshed again.
     let refreshed = false;
     for (;;) {
       attempt += 1;
@@ -336,6 +339,7 @@ class ApiClient implements Client {
       if (outcome.ok) return { result: outcome.value, requestId: outcome.requestId, attempts: attempt };
 
       let error = outcome.error;
+      if (error.status !== undefined && error.status !== 401) refreshed = false;
       if (error.kind === 'auth' && error.status === 401) {
         if (token && this.#tokens.refreshable && !refreshed) {
           // An expired token: fetch one (shared with every other caller that saw the same 401)
