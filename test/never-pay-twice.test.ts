@@ -132,10 +132,11 @@ test('a paused penny-drop run keeps its lock: a second run is refused, whatever 
   assert.equal(sum(sandbox.stats().deposits), 60);
 });
 
-/** A count that stayed the same for 300 ms (the process that raises it is stopped). */
+/** A count that stayed the same for 300 ms (the process that raises it is stopped); fails after 30 s. */
 async function settledCount(read: () => number): Promise<number> {
   let last = read();
-  for (;;) {
+  for (let waited = 0; ; waited += 300) {
+    assert.ok(waited < 30_000, 'the count settled within 30 s');
     await new Promise((r) => setTimeout(r, 300));
     const now = read();
     if (now === last) return now;

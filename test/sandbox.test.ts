@@ -458,4 +458,3 @@ test('maxConcurrentApiRequests: the most API requests handled at once, counted f
   await Promise.all([verify(sandbox, 'pl', '400000009811'), verify(sandbox, 'pl', '400000009711')]);
   assert.equal(sandbox.stats().maxConcurrentApiRequests, 2);
 });
-

@@ -322,9 +322,10 @@ class ApiClient implements Client {
     if (this.#closed) throw VasError.network({ code: 'aborted', message: 'client is closed' });
     let attempt = 0;
     let quotaWaits = 0;
-    // A token was refreshed after a 401, and no answer but a 401 has come since: a 401 now means
-    // the fresh token itself is refused. Any other answer clears it, so a token that expires
-    // again in a long retry sequence (429s, 500s) is refreshed again.
+    // A token was refreshed after a 401 and sent again with nothing in between: a 401 now means
+    // the fresh token itself is refused. A retried failure (a 429, a 500, a reset, a timeout)
+    // clears it, so a token that expires again in a long retry sequence is refreshed again; the
+    // retries bound the refreshes.
     let refreshed = false;
     for (;;) {
       attempt += 1;
@@ -339,7 +340,6 @@ class ApiClient implements Client {
       if (outcome.ok) return { result: outcome.value, requestId: outcome.requestId, attempts: attempt };
 
       let error = outcome.error;
-      if (error.status !== undefined && error.status !== 401) refreshed = false;
       if (error.kind === 'auth' && error.status === 401) {
         if (token && this.#tokens.refreshable && !refreshed) {
           // An expired token: fetch one (shared with every other caller that saw the same 401)
@@ -358,6 +358,7 @@ class ApiClient implements Client {
       if (error.code === 'rate-limit') quotaWaits += 1;
       const decision = decideRetry({ error, attempt, quotaWaits, pennyDrop, policy: this.#policy, random: this.#random });
       if (!decision.retry) throw error;
+      refreshed = false;
       const event: RetryEvent = { op, attempt, error, delayMs: decision.delayMs, reason: decision.reason };
       this.#onRetry?.(event);
       onRetry?.(event);
