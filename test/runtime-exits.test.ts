@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
-import { runCli, spawnCli, tempDir, waitFor, type CliResult } from './helpers/cli.js';
+import { runCli, spawnCli, sum, tempDir, waitFor, type CliResult } from './helpers/cli.js';
 
 /** What a native abort or a V8 fatal error leaves on stderr. */
 const NATIVE_ABORT = /Assertion failed|node::|FATAL ERROR|Aborted|core dumped|Segmentation fault|\bSIG(ABRT|SEGV|BUS)\b/;
@@ -56,11 +56,11 @@ test(`many short runs on ${process.version} all end with a real exit code and no
     const slowInput = `q${round}.csv`;
     writePayees(path.join(dir, slowInput), 200, rounds + round);
     const held = ['bank', slowInput, '-o', `q${round}.out.csv`, '--state', `h${round}.sqlite`, '--concurrency', '2'];
-    const sentBefore = sentTo(slow);
+    const sentBefore = sum(slow.stats().requests);
     const holder = spawnCli([...held, '--base-url', slow.url], { cwd: dir });
     t.after(() => holder.child.kill('SIGKILL'));
     // A request leaves only under the run lock: once one arrived, the holder holds the state.
-    await waitFor(() => sentTo(slow) > sentBefore, 30_000, 'the holder to send its first request');
+    await waitFor(() => sum(slow.stats().requests) > sentBefore, 30_000, 'the holder to send its first request');
     assertCleanEnd(await runCli([...held, '--base-url', sandbox.url, '--resume'], { cwd: dir }), 1, `round ${round}: refused run`);
     holder.child.kill('SIGTERM');
     assertCleanEnd(await holder.result, 3, `round ${round}: interrupted run`);
@@ -71,7 +71,3 @@ test(`many short runs on ${process.version} all end with a real exit code and no
   }
 });
 
-/** API requests a sandbox has received so far. */
-function sentTo(sandbox: { stats(): { requests: Record<string, number> } }): number {
-  return Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0);
-}
