@@ -14,13 +14,15 @@
  *    of business, a name known only by its initials — each is another person or firm, or at best
  *    a name many people fit. A cap is the ceiling of a verdict, never a bonus.
  *
- * Pure: no module-level state, nothing cached; every call allocates its own small tables.
+ * Pure: every call allocates its own small tables; what is remembered between calls (the words
+ * already read, their keys, the ways two words join) is a pure function of the words, in bounded
+ * caches, and changes no answer.
  */
 import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
 import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO, TRANSPOSITION_SLIP_RATIO } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
-import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
+import { isSpellingVariant, remembered, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { hasIndicScript } from './script.js';
 import { MIN_DROP_LENGTH, typoBetween } from './typo.js';
 import type { NameMatchRule } from './rules.js';
@@ -244,7 +246,9 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // Another gender's form is another person, whatever a variant list or the lexicon says — when
   // the ending is written (Vimal / Vimala), not made by the key's folds (Anusha / ANUSHS) or by a
   // slip of the typo model (Kalpana / KALPAAN); those go on to the lexicon and the typo model.
-  const slip = typoBetween(x.text, y.text) !== null && trailingVowel(x.text, y.text) === null;
+  const typoKind = typoBetween(x.text, y.text);
+  const typo = typoKind !== null;
+  const slip = typo && trailingVowel(x.text, y.text) === null;
   // A transliteration keeps the inherent a after two consonants (सुपर्ण: suparna, नरेन्द्र:
   // narendra): against the same letters without it, that a is the script's, not a feminine -a.
   const [shorter, longer] = x.text.length < y.text.length ? [x, y] : [y, x];
@@ -261,8 +265,6 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // the lexicon lists both spellings.
   const [shortText, longText] = x.text.length < y.text.length ? [x.text, y.text] : [y.text, x.text];
   if (byVowel?.how === 'transliteration' && longText === `${shortText}a` && isMasculineAName(longText)) return byVowel;
-  const typoKind = typoBetween(x.text, y.text);
-  const typo = typoKind !== null;
   // A word read from an Indian script is a transliteration's guess at the Latin letters (ज़ / ज
   // both read j): that the guess is also a name says nothing; the keys below decide, at most GOOD.
   const guessed = x.fromScript === true || y.fromScript === true;
@@ -325,6 +327,36 @@ function joinedToken(parts: readonly NameToken[], text: string): NameToken {
   return { text, key, spelling: toSpellingKey(text), kind: 'word', aliased: false, index: parts[0]?.index ?? 0 };
 }
 
+/** Runs of words kept by `joinings` at most: each holds a few texts and keys (a few megabytes in all). */
+const JOININGS_CACHE_SIZE = 10_000;
+
+/** A way of writing words together, with its key and the key without the inner schwa. */
+interface Joined {
+  text: string;
+  key: string;
+  keyWithoutSchwa: string;
+}
+
+/**
+ * The ways joinWords tries to write two or three words together, in its order: as written; for
+ * two, also backwards, with the schwa at the join written (Ram Krishna / RAMAKRISHNA) or left
+ * out (Rama Krishna / RAMKRISHNA). Remembered by the words: the same pairs of words come back
+ * name after name, and taking the keys of the joined texts is most of joinWords' work.
+ */
+const joinings: (words: string) => readonly Joined[] = remembered((words) => {
+  const parts = words.split(' ');
+  const texts = [parts.join('')];
+  if (parts.length === 2) {
+    const [first, second] = parts as [string, string];
+    texts.push(`${second}${first}`, `${first}a${second}`);
+    if (first.endsWith('a')) texts.push(`${first.slice(0, -1)}${second}`);
+  }
+  return texts.map((text) => {
+    const key = toPhoneticKey(text);
+    return { text, key, keyWithoutSchwa: withoutInnerSchwa(key) };
+  });
+}, JOININGS_CACHE_SIZE);
+
 /**
  * Words written apart on one side and together on the other: two or three adjacent tokens of
  * `side` (in either order for two) whose keys concatenate to a word of `other`. Returns the new
@@ -332,24 +364,19 @@ function joinedToken(parts: readonly NameToken[], text: string): NameToken {
  */
 function joinWords(side: readonly NameToken[], other: readonly NameToken[]): NameToken[] | null {
   // Keys without the inner schwa as well: Ram Krishna / RAMAKRISHNA.
-  const otherKeys = new Set(other.filter((t) => t.kind !== 'initial').flatMap((t) => [t.key, withoutInnerSchwa(t.key)]));
+  const otherKeys = new Set<string>();
+  for (const t of other) {
+    if (t.kind === 'initial') continue;
+    otherKeys.add(t.key);
+    otherKeys.add(withoutInnerSchwa(t.key));
+  }
   const sideKeys = new Set(side.map((t) => t.key));
   for (let i = 0; i < side.length - 1; i += 1) {
     for (let span = 2; span <= 3 && i + span <= side.length; span += 1) {
       const parts = side.slice(i, i + span);
       if (parts.some((t) => t.kind === 'descriptor' || otherKeys.has(t.key))) break;
-      const forward = parts.map((t) => t.text).join('');
-      const candidates = [forward];
-      if (span === 2) {
-        const [first, second] = [(parts[0] as NameToken).text, (parts[1] as NameToken).text];
-        candidates.push(`${second}${first}`);
-        // The schwa at the join, written on one side only (Ram Krishna / RAMAKRISHNA, Rama Krishna / RAMKRISHNA).
-        candidates.push(`${first}a${second}`);
-        if (first.endsWith('a')) candidates.push(`${first.slice(0, -1)}${second}`);
-      }
-      for (const text of candidates) {
-        const key = toPhoneticKey(text);
-        if ((otherKeys.has(key) || otherKeys.has(withoutInnerSchwa(key))) && !sideKeys.has(key)) return [...side.slice(0, i), joinedToken(parts, text), ...side.slice(i + span)];
+      for (const { text, key, keyWithoutSchwa } of joinings(parts.map((t) => t.text).join(' '))) {
+        if ((otherKeys.has(key) || otherKeys.has(keyWithoutSchwa)) && !sideKeys.has(key)) return [...side.slice(0, i), joinedToken(parts, text), ...side.slice(i + span)];
       }
     }
   }
@@ -418,24 +445,29 @@ function splitJoinedFiller(side: readonly NameToken[], other: readonly NameToken
   return null;
 }
 
+/**
+ * Where the surname stands: the last name word, or -1. A filler after it (Kumar, Devi, Singh, Lal)
+ * stands where the surname stands, and the word before it is a given name (Mohan Kumar / MOHANA
+ * KUMAR: a man's name and a woman's, not one surname spelled two ways). A surname needs a given
+ * name beside it: a lone word (Vimal / VIMALA) is a given name.
+ */
+function surnameIndex(list: readonly NameToken[]): number {
+  let names = 0;
+  for (const t of list) if (t.kind === 'word' || t.kind === 'filler') names += 1;
+  if (names < 2) return -1;
+  for (let i = list.length - 1; i >= 0; i -= 1) {
+    const kind = (list[i] as NameToken).kind;
+    if (kind === 'word') return i;
+    if (kind === 'filler') return -1;
+  }
+  return -1;
+}
+
 function align(expected: readonly NameToken[], actual: readonly NameToken[]): { e: Side; a: Side } {
   const n = expected.length;
   const m = actual.length;
-  // The surname is the last name word; a filler after it (Kumar, Devi, Singh, Lal) stands where
-  // the surname stands, and the word before it is a given name (Mohan Kumar / MOHANA KUMAR: a
-  // man's name and a woman's, not one surname spelled two ways).
-  const lastWord = (list: readonly NameToken[]): number => {
-    for (let i = list.length - 1; i >= 0; i -= 1) {
-      const kind = (list[i] as NameToken).kind;
-      if (kind === 'word') return i;
-      if (kind === 'filler') return -1;
-    }
-    return -1;
-  };
-  // A surname needs a given name beside it: a lone word (Vimal / VIMALA) is a given name.
-  const nameCount = (list: readonly NameToken[]): number => list.filter((t) => t.kind === 'word' || t.kind === 'filler').length;
-  const eLast = nameCount(expected) >= 2 ? lastWord(expected) : -1;
-  const aLast = nameCount(actual) >= 2 ? lastWord(actual) : -1;
+  const eLast = surnameIndex(expected);
+  const aLast = surnameIndex(actual);
   const table: Similarity[][] = expected.map((x, i) =>
     actual.map((y, j) => similarity(x, y, eLast !== -1 && aLast !== -1 && ((i === eLast && j === aLast) || ((i === eLast || j === aLast) && (i === 0 || j === 0))))),
   );
@@ -616,7 +648,9 @@ function isBusinessWord(t: NameToken): boolean {
 
 /** Indexes of the side's unmatched tokens of a kind. */
 function unmatched(s: Side, kind: (t: NameToken) => boolean): number[] {
-  return s.tokens.map((t, i) => (s.matchOf[i] === -1 && kind(t) ? i : -1)).filter((i) => i !== -1);
+  const left: number[] = [];
+  for (let i = 0; i < s.tokens.length; i += 1) if (s.matchOf[i] === -1 && kind(s.tokens[i] as NameToken)) left.push(i);
+  return left;
 }
 
 /** Rules and caps from how the tokens were paired: spellings, word order, gender forms, near misses. */
@@ -759,9 +793,12 @@ function isHuf(parsed: ParsedName): boolean {
 /** A proprietor clause as banks write it: FIRM PROP OWNER, OWNER PROP FIRM, FIRM (PROP. OWNER), PROPRIETOR OWNER. */
 const PROPRIETOR_RE = /\s*\(?\s*\b(?:prop|propr|proprietor|proprietress|proprietrix|proprietorship)\b\.?\s*:?\s*/i;
 
+const PROP_RE = /prop/i;
+
 /** The names a proprietor clause joins (the firm, the owner), or null when there is none. */
 function proprietorParts(name: string): string[] | null {
-  if (!PROPRIETOR_RE.test(name)) return null;
+  // Every clause has "prop" in it: most names are settled by that plain scan, without the clause's pattern.
+  if (!PROP_RE.test(name) || !PROPRIETOR_RE.test(name)) return null;
   const parts = name.split(PROPRIETOR_RE).map((p) => p.replace(/[()]/g, ' ').trim()).filter((p) => /[\p{L}]/u.test(p));
   return parts.length === 0 ? null : parts;
 }
@@ -843,14 +880,6 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
  * Harsh is not Beena and Harsh, though Harsh is on both. Then the weakest of those holders decides.
  */
 function bestHolderPair(expectedName: ParsedName, actualName: ParsedName): HolderResult | null {
-  const bestFor = (eh: Holder, holders: readonly Holder[], flip: boolean): HolderResult | null => {
-    let best: HolderResult | null = null;
-    for (const other of holders) {
-      const result = flip ? compareHolders(other, eh, expectedName, actualName) : compareHolders(eh, other, expectedName, actualName);
-      if (best === null || result.score > best.score) best = result;
-    }
-    return best;
-  };
   const [e, a] = [expectedName.holders, actualName.holders];
   if (e.length > 1 && a.length > 1) {
     // Each holder of the shorter list, with its best partner on the other side; the weakest decides.
@@ -858,7 +887,7 @@ function bestHolderPair(expectedName: ParsedName, actualName: ParsedName): Holde
     let weakest: HolderResult | null = null;
     let strongest = 0;
     for (const h of fewer) {
-      const result = bestFor(h, more, flip);
+      const result = bestPartner(h, more, flip, expectedName, actualName);
       if (result !== null && (weakest === null || result.score < weakest.score)) weakest = result;
       strongest = Math.max(strongest, result?.score ?? 0);
     }
@@ -867,8 +896,18 @@ function bestHolderPair(expectedName: ParsedName, actualName: ParsedName): Holde
   }
   let best: HolderResult | null = null;
   for (const eh of e) {
-    const result = bestFor(eh, a, false);
+    const result = bestPartner(eh, a, false, expectedName, actualName);
     if (result !== null && (best === null || result.score > best.score)) best = result;
+  }
+  return best;
+}
+
+/** The best comparison of holder `h` with one of `holders` (the other side's; `flip`: `h` is the bank's). */
+function bestPartner(h: Holder, holders: readonly Holder[], flip: boolean, expectedName: ParsedName, actualName: ParsedName): HolderResult | null {
+  let best: HolderResult | null = null;
+  for (const other of holders) {
+    const result = flip ? compareHolders(other, h, expectedName, actualName) : compareHolders(h, other, expectedName, actualName);
+    if (best === null || result.score > best.score) best = result;
   }
   return best;
 }

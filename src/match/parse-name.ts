@@ -135,10 +135,18 @@ function joinLetterRuns(list: readonly string[], isFirm: boolean): string[] {
   return out;
 }
 
-/** A line-of-business word, singular or plural (Chemical, Chemicals, Industry, Industries). */
+/**
+ * Every line-of-business word, singular or plural (Chemical, Chemicals, Industry, Industries): a
+ * listed word, a listed word with an s more (the whole at least five letters), a listed word
+ * ending in s without it, or a listed spelling. One lookup per word read.
+ */
+const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set([
+  ...[...BUSINESS_DESCRIPTORS.keys()].flatMap((w) => [w, ...(w.length + 1 > 4 ? [`${w}s`] : []), ...(w.endsWith('s') ? [w.slice(0, -1)] : [])]),
+  ...DESCRIPTOR_SPELLINGS.keys(),
+]);
+
 function isDescriptor(w: string): boolean {
-  const singular = w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w;
-  return BUSINESS_DESCRIPTORS.has(w) || BUSINESS_DESCRIPTORS.has(singular) || BUSINESS_DESCRIPTORS.has(`${w}s`) || DESCRIPTOR_SPELLINGS.has(w);
+  return DESCRIPTOR_WORDS.has(w);
 }
 
 /**
@@ -165,7 +173,8 @@ export const TOKEN_CACHE_SIZE = 50_000;
 function makeToken(text: string, index: number, isFirm: boolean): NameToken {
   const cacheKey = isFirm ? `f:${text}` : text;
   const cached = TOKEN_CACHE.get(cacheKey);
-  if (cached !== undefined) return { ...cached, index };
+  // Written out rather than spread: this runs for every word read, and a literal is cheaper.
+  if (cached !== undefined) return { text: cached.text, key: cached.key, spelling: cached.spelling, kind: cached.kind, aliased: cached.aliased, index };
   const token = readToken(text, index, isFirm);
   if (TOKEN_CACHE.size >= TOKEN_CACHE_SIZE) TOKEN_CACHE.clear();
   TOKEN_CACHE.set(cacheKey, token);
@@ -277,7 +286,8 @@ export function parseName(raw: string): ParsedName {
   else {
     const holderTexts = main.split(/\s+(?:and|or)\s+|\s*[&/;+]\s*|,\s*(?=[a-z]{3,}\s)/);
     for (const text of holderTexts) {
-      const list = words(text);
+      // One holder (most names): its words are the name's, already read.
+      const list = holderTexts.length === 1 ? all : words(text);
       if (list.length > 0) parts.push(list);
     }
   }

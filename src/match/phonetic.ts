@@ -8,7 +8,8 @@
  * v (Vipin is not Bipin), and the final vowel stays (Vimal is not Vimala: the matcher decides
  * what a final vowel means, since it marks gender on given names but not on surnames).
  *
- * Pure string functions; no state.
+ * Pure string functions. The answers for words already seen are remembered (`remembered`), which
+ * changes none.
  */
 
 /** One pass over the letter-level spellings; longer alternatives first (chh before ch before c). */
@@ -46,23 +47,28 @@ function letter(match: string, aspirated: string | undefined): string {
   }
 }
 
-/** The phonetic key of one lower-case ASCII word. */
-export function toPhoneticKey(word: string): string {
-  const cached = KEY_CACHE.get(word);
-  if (cached !== undefined) return cached;
-  const key = phoneticKeyOf(word);
-  if (KEY_CACHE.size >= KEY_CACHE_SIZE) KEY_CACHE.clear();
-  KEY_CACHE.set(word, key);
-  return key;
-}
+/** Words kept in a cache of `remembered` at most, unless it is given its own bound. */
+export const WORD_CACHE_SIZE = 50_000;
 
 /**
- * Keys already taken, by word: the matcher asks for the keys of the same words and of the same
- * words joined (Raj + Kumar) pair after pair. A key is a pure function of the word, so the cache
- * changes no answer; it is bounded and emptied when full.
+ * `read`, with its answers kept by word: the matcher asks for the keys of the same words and of
+ * the same words joined (Raj + Kumar) pair after pair. `read` must be a pure function of the
+ * word, so the cache changes no answer; it is bounded and emptied when full.
  */
-const KEY_CACHE = new Map<string, string>();
-const KEY_CACHE_SIZE = 50_000;
+export function remembered<T>(read: (word: string) => T, size = WORD_CACHE_SIZE): (word: string) => T {
+  const cache = new Map<string, T>();
+  return (word) => {
+    const cached = cache.get(word);
+    if (cached !== undefined) return cached;
+    const value = read(word);
+    if (cache.size >= size) cache.clear();
+    cache.set(word, value);
+    return value;
+  };
+}
+
+/** The phonetic key of one lower-case ASCII word. */
+export const toPhoneticKey: (word: string) => string = remembered(phoneticKeyOf);
 
 function phoneticKeyOf(word: string): string {
   let w = /^[a-z]+$/.test(word) ? word : word.replace(/[^a-z]/g, '');
@@ -139,7 +145,9 @@ function spelled(match: string, aspirated: string | undefined): string {
 }
 
 /** Letter-level spellings only (no doubled letters folded), for the checks below. */
-function spellLetters(word: string): string {
+const spellLetters: (word: string) => string = remembered(spellingLettersOf);
+
+function spellingLettersOf(word: string): string {
   let w = word.replace(SPELLINGS, spelled);
   // Each rule below is tried only when its letters are there: this runs for every word read.
   // The vowel r written ri or ru (Kripa / Krupa, Amrita / Amrutha); -iya / -ia (Aaliya / Aalia).
@@ -171,9 +179,7 @@ function spellLetters(word: string): string {
  * it keeps sh apart from s (Shah / Sah, Das / Dash) and keeps every vowel that is written as a
  * different letter (Dev / Dave, Rana / Rane, Harish / Harsh).
  */
-export function toSpellingKey(word: string): string {
-  return spellLetters(word).replace(/(.)\1+/g, '$1');
-}
+export const toSpellingKey: (word: string) => string = remembered((word) => spellLetters(word).replace(/(.)\1+/g, '$1'));
 
 const CONSONANT = /[^aeiou]/;
 
