@@ -169,6 +169,51 @@ test('a header with no payee rows (a failed export) is exit 2, not a run of noth
   assert.match(long.stderr, /no payee rows in long\.csv/);
 });
 
+test('a file without a header row (a bank upload file, .csv or .xlsx) is exit 2 before any call: its first payee is never taken for column names', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  // HDFC ENet-style rows, no header; the first payee's account ends in 90 (NOT_VERIFIED in the sandbox).
+  const rows = [
+    ['NEFT', 'Wrong Person', '123456789090', 'SBIN0001234', '5000'],
+    ['NEFT', 'Priya Sharma', '987654321098', 'HDFC0000123', '6000'],
+    ['NEFT', 'Anil Verma', '555566667777', 'ICIC0000456', '7000'],
+  ];
+  fs.writeFileSync(path.join(dir, 'enet.csv'), rows.map((r) => r.join(',')).join('\r\n') + '\r\n');
+  const r = await runCli(['bank', 'enet.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^error: input has no header row: line 1 holds a payee \(an IFSC and an account number\), not column names.*Nothing was called\. Add a line of column names above the payees/m);
+  assert.doesNotMatch(r.stderr, /123456789090|\n\s+at /, 'no full account number, no stack');
+  assert.equal(fs.existsSync(path.join(dir, 'o.csv')), false);
+  // The same rows below a title and a blank line: the title is no header either.
+  fs.writeFileSync(path.join(dir, 'titled.csv'), `Salary batch 2026-11\n\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+  const titled = await runCli(['bank', 'titled.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(titled.code, 2, titled.stderr);
+  assert.match(titled.stderr, /input has no account number column .* headers found: "Salary batch 2026-11"/);
+  // --header-row pointed at a payee is refused the same way.
+  const forced = await runCli(['bank', 'enet.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--header-row', '1'], { cwd: dir });
+  assert.equal(forced.code, 2, forced.stderr);
+  assert.match(forced.stderr, /input has no header row: line 1 holds a payee.*give its line to --header-row/);
+  // A workbook's sheet goes through the same recogniser.
+  const { default: ExcelJS } = await import('exceljs');
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Upload');
+  for (const row of rows) sheet.addRow(row);
+  await book.xlsx.writeFile(path.join(dir, 'enet.xlsx'));
+  const xlsx = await runCli(['bank', 'enet.xlsx', '-o', 'o.xlsx', '--state', 's.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(xlsx.code, 2, xlsx.stderr);
+  assert.match(xlsx.stderr, /input has no header row: line 1 holds a payee/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'] ?? 0, 0, 'no call for any of them');
+  // With a header line added, the first payee is verified like the others (and held: its account is not verified).
+  fs.writeFileSync(path.join(dir, 'headed.csv'), `Mode,Name,Account Number,IFSC,Amount\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+  const headed = await runCli(['bank', 'headed.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(headed.code, 0, headed.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.equal(out.length, 3);
+  assert.equal(out[0]!.verify_status, 'NOT_VERIFIED');
+  assert.equal(out[0]!.decision, 'HOLD');
+});
+
 test('a UTF-8 file with one stray Latin-1 byte stays UTF-8 (names intact, the byte replaced) and the run names its line; an unclosed quote is reported at its line', async (t) => {
   const dir = tempDir(t);
   const rows = ['Beneficiary Name,Account Number,IFSC', 'अजय कुमार,500100010011,SBIN0000001'];

@@ -234,6 +234,15 @@ export class HeaderRecogniser {
     if (records.every((r) => isBlank(r.fields))) throw new ColumnError('input has no header row');
     const headerIndex = this.findHeader(records);
     const header = records[headerIndex]!.fields;
+    // A header holds column names. A line with an IFSC and an account number is a payee (a bank
+    // upload file saved without a header row): taken as the header, it would be called for nothing
+    // and copied into the output and the payout file as it is, never verified.
+    if (looksLikePayeeRow(header)) {
+      const line = records[headerIndex]!.line;
+      throw new ColumnError(
+        `input has no header row: line ${line} holds a payee (an IFSC and an account number), not column names, and would be neither verified nor checked. Nothing was called. Add a line of column names above the payees (e.g. "Name,Account Number,IFSC")${this.headerRow === undefined ? '' : ' and give its line to --header-row'}`,
+      );
+    }
     // Header lines repeated on every printed page are not values.
     const headerKeys = header.map((h) => h.trim().toLowerCase()).join('\u0000');
     const sample = records.slice(headerIndex + 1)
