@@ -6,11 +6,12 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readCsvObjects, ROOT, runCli, tempDir } from './helpers/cli.js';
 import { shellCommand, shellQuote } from '../src/shell-quote.js';
+import { startSandbox } from '../src/sandbox/index.js';
 
 const HOSTILE = 'Vendor Payees $(touch PWNED).csv';
 const PAYEES = 'name,account number,ifsc\nA,900000000011,SBIN0001234\nB,900000000012,SBIN0001234\nC,900000000013,SBIN0001234\nD,900000000014,SBIN0001234\n';
@@ -28,6 +29,17 @@ function paste(line: string, cwd: string, bin: string) {
   return spawnSync('bash', ['-c', line], { cwd, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, VAS_TOKEN: 'sandbox-token' } });
 }
 
+/** `paste`, without blocking this process: for a sandbox that answers from within it. */
+function pasteAsync(line: string, cwd: string, bin: string): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', line], { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, VAS_TOKEN: 'sandbox-token' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
+
 function unescapeHtml(text: string): string {
   return text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&#96;/g, '`').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
@@ -40,20 +52,61 @@ test('the resume command printed for an input named `Vendor Payees $(touch PWNED
   assert.equal(first.code, 3, first.stderr);
   const printed = /Resume with: (.*)$/m.exec(first.stderr)?.[1];
   assert.ok(printed, first.stderr);
-  assert.equal(printed, `vas-verify bank 'Vendor Payees $(touch PWNED).csv' -o 'out '\\''night'\\'' $HOME.csv' --mode pl --resume --state 'a state;.sqlite' --sandbox`);
+  assert.equal(printed, `vas-verify bank 'Vendor Payees $(touch PWNED).csv' -o 'out '\\''night'\\'' $HOME.csv' --mode pl --resume --state 'a state;.sqlite' --report run.html --sandbox --max-calls 1`);
 
   // The report's "continue with" is the same command, and just as safe.
   const html = fs.readFileSync(path.join(dir, 'run.html'), 'utf8');
   const fromReport = unescapeHtml(/Continue with <code class="cmd">([^<]*)<\/code>/.exec(html)?.[1] ?? '');
   assert.equal(fromReport, printed);
 
-  const pasted = paste(printed, dir, bin);
+  // One call an invocation, as the run was started: pasted until the run is done.
+  let pasted = paste(printed, dir, bin);
+  for (let i = 0; i < 3 && pasted.status === 3; i += 1) pasted = paste(printed, dir, bin);
   assert.equal(pasted.status, 0, pasted.stderr);
   assert.ok(!fs.existsSync(path.join(dir, 'PWNED')), 'the command in the file name ran');
   assert.match(pasted.stderr, /resum/i);
   const rows = readCsvObjects(path.join(dir, "out 'night' $HOME.csv"));
   assert.deepEqual(rows.map((r) => r.verify_status), ['VERIFIED', 'VERIFIED', 'VERIFIED', 'VERIFIED']);
   assert.ok(!fs.existsSync(path.join(dir, 'PWNED')));
+});
+
+test('the resume command carries every flag that shapes the run, never --retry-unconfirmed; pasted, it continues the run; a resume that reads other payee columns is refused before any call', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const bin = cliOnPath(t);
+  // Two account columns: the run is told to read the old one.
+  const rows = Array.from({ length: 8 }, (_, i) => `Payee ${String.fromCharCode(65 + i)},11110000${String(i).padStart(4, '0')},SBIN0001234,90000000${String(i).padStart(4, '0')}`);
+  fs.writeFileSync(path.join(dir, 'p.csv'), `Name,Beneficiary Account Number,IFSC,Old Account Number\n${rows.join('\n')}\n`);
+  const flags = [
+    '--account-col', 'Old Account Number', '--rate', '50', '--concurrency', '3', '--reuse', '30d', '--max-age', '2d', '--fail-on', 'hold',
+    '--deposit-memory', '60d', '--summary', 'sum.json', '--report', 'r.html', '--base-url', sandbox.url, '--max-calls', '5', '--timeout', '10s', '--retry-unconfirmed',
+  ];
+  const first = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', ...flags], { cwd: dir, env: { VAS_TOKEN: 'sandbox-token' } });
+  assert.equal(first.code, 3, first.stderr);
+  const printed = /Resume with: (.*)$/m.exec(first.stderr)?.[1];
+  assert.equal(
+    printed,
+    `vas-verify bank p.csv -o out.csv --mode pl --resume --state s.sqlite --rate 50 --concurrency 3 --account-col 'Old Account Number' --reuse 30d --max-age 2d --fail-on hold --deposit-memory 60d --summary sum.json --report r.html --base-url ${sandbox.url} --max-calls 5 --timeout 10s`,
+  );
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 5);
+
+  // Resumed without the column flag (what the command printed before this fix said): refused, nothing called.
+  const otherColumns = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--resume', '--base-url', sandbox.url], { cwd: dir, env: { VAS_TOKEN: 'sandbox-token' } });
+  assert.equal(otherColumns.code, 2, otherColumns.stderr);
+  assert.match(otherColumns.stderr, /^error: run 1 of this input read the account from column 4 "Old Account Number" and the IFSC from column 3 "IFSC" under the header at line 1; this invocation reads the account from column 2 "Beneficiary Account Number".*Nothing was called\. Resume it as it started \(--account-col 'Old Account Number'\)/m);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 5, 'no call');
+
+  // The printed command, pasted: the rest of the payees, the summary and the report written again.
+  fs.rmSync(path.join(dir, 'sum.json'));
+  fs.rmSync(path.join(dir, 'r.html'));
+  const pasted = await pasteAsync(printed!, dir, bin);
+  assert.ok(pasted.status === 0 || pasted.status === 4, pasted.stderr);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 8, 'each payee called once');
+  const out = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.equal(out.length, 8);
+  assert.ok(out.every((r) => r['Old Account Number']!.startsWith('9') && r.verify_status !== 'PENDING'));
+  assert.ok(fs.existsSync(path.join(dir, 'sum.json')) && fs.existsSync(path.join(dir, 'r.html')));
 });
 
 test('the report rebuilt from the state (`vas-verify report`) prints a quoted command too', async (t) => {
@@ -66,7 +119,9 @@ test('the report rebuilt from the state (`vas-verify report`) prints a quoted co
   assert.equal(report.code, 0, report.stderr);
   const line = unescapeHtml(/Continue with <code class="cmd">([^<]*)<\/code>/.exec(fs.readFileSync(path.join(dir, 'r.html'), 'utf8'))?.[1] ?? '');
   assert.match(line, /^vas-verify bank 'Vendor Payees \$\(touch PWNED\)\.csv'/);
-  const pasted = paste(line, dir, bin);
+  // One call an invocation, as the run was started: pasted until the run is done.
+  let pasted = paste(line, dir, bin);
+  for (let i = 0; i < 3 && pasted.status === 3; i += 1) pasted = paste(line, dir, bin);
   assert.equal(pasted.status, 0, pasted.stderr);
   assert.ok(!fs.existsSync(path.join(dir, 'PWNED')));
 });

@@ -342,6 +342,11 @@ export class BankStore {
     this.stats.recordInput(runId, input);
   }
 
+  /** How the run read its input when it last recorded it (recordRunInput). */
+  recordedRunInput(runId: number): RunInputRecord | undefined {
+    return this.stats.recordedInput(runId);
+  }
+
   /** A request the client will send again, and why. */
   noteRetry(error: UpstreamError): void {
     this.stats.noteRetry(error);

@@ -16,6 +16,12 @@ export interface RunInputRecord {
   delimiter?: string | undefined;
   /** The column flags given (--account-col, --ifsc-col, --name-col). */
   columns?: { account?: string | undefined; ifsc?: string | undefined; name?: string | undefined } | undefined;
+  /**
+   * The columns (0-based) each payee's account and IFSC were read from: a resume that would read
+   * them from others is refused (its payees would not be the ones the run stored). Absent in runs
+   * of older versions.
+   */
+  payeeColumns?: { account: number; ifsc: number; header: readonly string[] } | undefined;
 }
 
 export interface RecordedRunInputs extends RunRecord {

@@ -129,6 +129,7 @@ export class RunStats {
            timeouts = timeouts + excluded.timeouts`,
       ),
       input: db.prepare(`UPDATE run_stats SET input = ? WHERE run_id = ?`),
+      recordedInput: db.prepare(`SELECT input FROM run_stats WHERE run_id = ?`).pluck(),
     };
   }
 
@@ -154,6 +155,12 @@ export class RunStats {
   /** How the run reads its input (run_stats.input, for `vas-verify release`); after begin(), inside a transaction. */
   recordInput(runId: number, input: RunInputRecord): void {
     this.stmt.input.run(JSON.stringify(input), runId);
+  }
+
+  /** How the run read its input when it last recorded it; undefined when it never did. */
+  recordedInput(runId: number): RunInputRecord | undefined {
+    const text = this.stmt.recordedInput.get(runId) as string | null | undefined;
+    return typeof text === 'string' ? (JSON.parse(text) as RunInputRecord) : undefined;
   }
 
   /** A request the client will send again. */

@@ -83,9 +83,9 @@ async function runOpened(options: BankRunOptions, deps: BankRunDeps, input: Open
       run.release();
       throw error;
     }
-    if (copied) return finishCopied(options, deps, run, summary, started, key);
+    if (copied) return finishCopied(options, deps, run, summary, started, key, input);
   }
-  if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started, key);
+  if (run.runId !== null && !options.dryRun) startRunStats(options, deps, run.runId, summary, started, key, input);
   const stages = assemble(options, deps, { input, run, stop, limiter, summary, started });
   const following = stages.stop.follow(deps.stopSignal);
   const readError = await readRows(stages);
@@ -118,10 +118,10 @@ async function checkInputUnchanged(options: BankRunOptions, { input, stop }: Sta
 }
 
 /** A run re-emitted by a copy of its output: its invocation recorded, the summary closed, the lock let go. */
-async function finishCopied(options: BankRunOptions, deps: BankRunDeps, run: ChosenRun, summary: BankRunSummary, started: number, key: string): Promise<BankRunSummary> {
+async function finishCopied(options: BankRunOptions, deps: BankRunDeps, run: ChosenRun, summary: BankRunSummary, started: number, key: string, input: OpenedInput): Promise<BankRunSummary> {
   const runId = run.runId!;
   try {
-    startRunStats(options, deps, runId, summary, started, key);
+    startRunStats(options, deps, runId, summary, started, key, input);
     const end = deps.now();
     closeSummary(summary, { stopped: null, message: null, durationMs: end - started, complete: true, failOn: options.failOn });
     const written = fileIdentity(options.outputPath);
@@ -136,7 +136,7 @@ async function finishCopied(options: BankRunOptions, deps: BankRunDeps, run: Cho
 }
 
 /** The run's stats in the state (calls, retries, upstream errors over time, how it ends), for its report. */
-function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number, key: string): void {
+function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number, summary: BankRunSummary, started: number, key: string, input: OpenedInput): void {
   const registry = deps.ifscRegistry ? `${deps.ifscRegistry.source}, published ${deps.ifscRegistry.published}` : null;
   const earlier = deps.store.startRunStats({
     runId, startedAt: started, resumed: summary.resumed, outputName: options.outputPath, outputPath: path.resolve(options.outputPath),
@@ -147,7 +147,10 @@ function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number
   summary.run = earlier;
   // How the input is read, so that `vas-verify release` reads it alike (src/release/).
   const read = summary.input;
-  deps.store.recordRunInput(runId, { path: path.resolve(options.inputPath), sheet: read.sheet, headerRow: read.headerLine > 0 ? read.headerLine : undefined, delimiter: options.delimiter, columns: options.columns });
+  deps.store.recordRunInput(runId, {
+    path: path.resolve(options.inputPath), sheet: read.sheet, headerRow: read.headerLine > 0 ? read.headerLine : undefined, delimiter: options.delimiter, columns: options.columns,
+    payeeColumns: { account: input.columns.account, ifsc: input.columns.ifsc, header: input.header },
+  });
 }
 
 /** What runBank has set up before the stages are assembled. */

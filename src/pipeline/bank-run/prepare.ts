@@ -15,6 +15,8 @@ import { inspectInput, type InputInfo } from '../../input/inspect.js';
 import { fileIdentity, type FileIdentity } from '../../input/unchanged.js';
 import { appendedColumns } from '../columns.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
+import type { RunInputRecord } from '../../state/run-record.js';
+import { shellCommand } from '../../shell-quote.js';
 
 export interface OpenedInput {
   info: InputInfo;
@@ -81,7 +83,7 @@ export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, inpu
   let release = () => {};
   try {
     release = await holdLock(options, deps, onLockLost);
-    const runId = await selectRun(options, deps, input.info, summary);
+    const runId = await selectRun(options, deps, input, summary);
     return { runId, release };
   } catch (error) {
     release();
@@ -159,9 +161,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function selectRun(options: BankRunOptions, deps: BankRunDeps, info: InputInfo, summary: BankRunSummary): Promise<number | null> {
+async function selectRun(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, summary: BankRunSummary): Promise<number | null> {
   const { store, log } = deps;
-  const previous = store.latestRun(info.fingerprint, options.mode);
+  const previous = store.latestRun(input.info.fingerprint, options.mode);
   let runId: number | null = null;
   // A dry run changes nothing, so it may look at an unfinished run as a resume would.
   if (previous?.status === 'open' && !options.resume && !options.dryRun) {
@@ -170,15 +172,39 @@ async function selectRun(options: BankRunOptions, deps: BankRunDeps, info: Input
     );
   }
   if (previous && (previous.status === 'open' || options.resume)) {
+    checkSamePayeeColumns(previous.id, store.recordedRunInput(previous.id), input);
     runId = previous.id;
     summary.resumed = true;
     if (!options.dryRun) recover(store, previous.id, options.retryUnconfirmed, summary, log);
   } else if (!options.dryRun) {
-    runId = store.createRun(info.fingerprint, options.mode, options.inputPath).id;
+    runId = store.createRun(input.info.fingerprint, options.mode, options.inputPath).id;
   }
   summary.runId = runId;
   if (!options.dryRun) await store.flush();
   return runId;
+}
+
+/**
+ * A run continues only as it started: its payees (account and IFSC, by their rows) were stored as
+ * read from its columns. Read from others — another --account-col, a changed --header-row or
+ * --sheet — each row would name another payee than the one stored for it, and the run would stop at
+ * the first as if another process held it. Refused before anything changes, naming the flags the
+ * run started with.
+ */
+function checkSamePayeeColumns(runId: number, recorded: RunInputRecord | undefined, input: OpenedInput): void {
+  const before = recorded?.payeeColumns;
+  if (!before || (before.account === input.columns.account && before.ifsc === input.columns.ifsc && recorded.headerRow === (input.summary.headerLine > 0 ? input.summary.headerLine : undefined) && recorded.sheet === input.summary.sheet)) return;
+  const column = (header: readonly string[], index: number) => `column ${index + 1} ${JSON.stringify(header[index] ?? '')}`;
+  const reading = (header: readonly string[], account: number, ifsc: number, line: number | undefined, sheet: string | undefined) =>
+    `the account from ${column(header, account)} and the IFSC from ${column(header, ifsc)}${line === undefined ? '' : ` under the header at line ${line}`}${sheet === undefined ? '' : ` of sheet ${JSON.stringify(sheet)}`}`;
+  const flags = [
+    ...(recorded.columns?.account !== undefined ? ['--account-col', recorded.columns.account] : []),
+    ...(recorded.columns?.ifsc !== undefined ? ['--ifsc-col', recorded.columns.ifsc] : []),
+    ...(recorded.sheet !== undefined ? ['--sheet', recorded.sheet] : []),
+  ];
+  throw new UsageError(
+    `run ${runId} of this input read ${reading(before.header, before.account, before.ifsc, recorded.headerRow, recorded.sheet)}; this invocation reads ${reading(input.header, input.columns.account, input.columns.ifsc, input.summary.headerLine > 0 ? input.summary.headerLine : undefined, input.summary.sheet)}. Nothing was called. Resume it as it started (${flags.length === 0 ? 'without column flags' : shellCommand(flags)}), as the resume command it printed does`,
+  );
 }
 
 /** A run found with payees IN_FLIGHT was killed: penny-less calls go again, penny-drops become UNCONFIRMED. */

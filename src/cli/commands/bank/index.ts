@@ -28,7 +28,7 @@ import { attentionLines, formatSummary, staleAnswersWarning, summaryJson, type S
 import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
-import type { BankFlags } from './options.js';
+import { resumeWords, type BankFlags } from './options.js';
 import { checkBankFiles } from '../../distinct-files.js';
 import { MAX_SANDBOX_PAYEES, readSandboxPayees } from './sandbox-payees.js';
 import { shellCommand } from '../../../shell-quote.js';
@@ -106,12 +106,7 @@ function resolveLockLease(env: Env): number | undefined {
 
 /** The command that continues this run, safe to paste: every word shell-quoted (src/shell-quote.ts). */
 function resumeCommand(flags: BankFlags, output: string): string {
-  return shellCommand([
-    'vas-verify', 'bank', flags.input, '-o', output, '--mode', flags.mode, '--resume',
-    ...(flags.state ? ['--state', flags.state] : []),
-    ...(flags.sandbox ? ['--sandbox'] : []),
-    ...(flags.sandboxAccounts !== undefined ? ['--sandbox-accounts', flags.sandboxAccounts] : []),
-  ]);
+  return shellCommand(resumeWords(flags, output));
 }
 
 function resolveSettings(flags: BankFlags, env: Env): BankSettings {

@@ -80,7 +80,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('policy', { type: 'string', describe: 'Decision policy (JSON): which name verdicts PAY, REVIEW or HOLD; default: GOOD or better pays, a changed holder holds' })
     .option('fail-on', { choices: ['hold', 'review'] as const, describe: 'Exit 4 when every row is final but payees are on HOLD (hold), or on HOLD or to REVIEW (review)' })
     .option('retry-unconfirmed', { type: 'boolean', default: false, describe: 'Re-send penny-drops whose answer was lost (may deposit twice)' })
-    .option('deposit-memory', { type: 'string', default: '90d', describe: 'A payee with a penny-drop younger than this (any run, any file) is not sent another; at least 30d' })
+    .option('deposit-memory', { type: 'string', default: DEFAULT_DEPOSIT_MEMORY, describe: 'A payee with a penny-drop younger than this (any run, any file) is not sent another; at least 30d' })
     .option('summary', { type: 'string', describe: 'Also write the summary as JSON to this file' })
     .option('report', { type: 'string', describe: 'Also write a self-contained HTML report of the run to this file' })
     .option('base-url', { type: 'string', describe: 'API base URL (env VAS_BASE_URL)' })
@@ -99,6 +99,9 @@ function bankOptions<T>(y: Argv<T>) {
     .example('$0 bank samples/payees.csv --sandbox --sandbox-accounts samples/holders.csv', 'The demo: bank-side names that differ the way real ones do')
     .example('$0 bank payees.csv --mode hybrid --rate 20 --reuse 30d --summary run.json', 'Cheapest safe run');
 }
+
+/** --deposit-memory's default: 90 days (DEFAULT_DEPOSIT_MEMORY_MS). */
+const DEFAULT_DEPOSIT_MEMORY = '90d';
 
 const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
@@ -140,6 +143,50 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     deadline: args.deadline as string | undefined,
     redis: args.redis as string | undefined,
   };
+}
+
+/**
+ * The command line that continues a run as it was started: the same input, output, state, mode
+ * and every flag that shapes the run (the rate and its sharing, the columns, the reuse and re-check
+ * windows, the limits, the timeouts, the reports). Printed on a stop, pasted by people and cron;
+ * one flag left out changes what the resumed run does (no --rate: the quota ignored; another
+ * --account-col: other payees). Never --retry-unconfirmed: re-sending deposits is asked for each
+ * time, after the bank statement is checked. Values come back as they were given (no secret is:
+ * the token and the Redis password are read from the environment only).
+ */
+export function resumeWords(flags: BankFlags, output: string): string[] {
+  const delimiter = Object.entries(DELIMITER_NAMES).find(([, char]) => char === flags.delimiter)?.[0];
+  const option = (name: string, value: string | number | undefined, fallback?: string): string[] =>
+    value === undefined || value === fallback ? [] : [`--${name}`, String(value)];
+  return [
+    'vas-verify', 'bank', flags.input, '-o', output, '--mode', flags.mode, '--resume',
+    ...option('state', flags.state),
+    ...option('rate', flags.rate),
+    ...option('concurrency', flags.concurrency),
+    ...option('redis', flags.redis),
+    ...option('account-col', flags.accountCol),
+    ...option('ifsc-col', flags.ifscCol),
+    ...option('name-col', flags.nameCol),
+    ...option('header-row', flags.headerRow),
+    ...option('sheet', flags.sheet),
+    ...option('delimiter', delimiter),
+    ...option('reuse', flags.reuse),
+    ...option('max-age', flags.maxAge, DEFAULT_MAX_AGE),
+    ...option('policy', flags.policy),
+    ...option('fail-on', flags.failOn),
+    ...option('deposit-memory', flags.depositMemory, DEFAULT_DEPOSIT_MEMORY),
+    ...option('summary', flags.summary),
+    ...option('report', flags.report),
+    ...option('base-url', flags.baseUrl),
+    ...(flags.sandbox ? ['--sandbox'] : []),
+    ...option('sandbox-accounts', flags.sandboxAccounts),
+    ...option('max-calls', flags.maxCalls),
+    ...option('max-spend', flags.maxSpend),
+    ...option('price-pl', flags.pricePl),
+    ...option('price-pd', flags.pricePd),
+    ...option('timeout', flags.timeout, DEFAULT_TIMEOUT),
+    ...option('deadline', flags.deadline, DEFAULT_DEADLINE),
+  ];
 }
 
 export function registerBankCommand<T>(y: Argv<T>, ctx: CommandContext<BankCommand>): Argv<T> {
