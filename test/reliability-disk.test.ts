@@ -126,6 +126,36 @@ test('a damaged, foreign or misplaced state file is refused with a clear error (
   assert.ok(!fs.existsSync(path.join(dir, 'out.csv')));
 });
 
+test('an intact state that cannot be written (a read-only folder, a read-only file) is exit 2 naming the permission, never "damaged" nor "start a new state"', { timeout: 120_000 }, async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t, 'vas-disk-perm-');
+  writePayees(dir, 'p.csv', 20);
+  fs.mkdirSync(path.join(dir, 'st'));
+  const first = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 'st/s.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  const calls = sum(sandbox.stats().requests);
+  // Root writes whatever the permissions say: the runs below drop that power (setpriv, util-linux).
+  const asUser = process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', '--inh-caps', '-dac_override,-dac_read_search', '--'] : [];
+  const before = sha(path.join(dir, 'st', 's.sqlite'));
+  fs.chmodSync(path.join(dir, 'st'), 0o555);
+  const folder = await runCli(['bank', 'p.csv', '-o', 'out2.csv', '--state', 'st/s.sqlite', '--base-url', sandbox.url, '--resume'], { cwd: dir, wrapper: asUser });
+  fs.chmodSync(path.join(dir, 'st'), 0o755);
+  assert.equal(folder.code, 2, folder.stderr);
+  assert.match(folder.stderr, /^error: state file st\/s\.sqlite is not usable: it cannot be written: .*; give this user write access to it and to its folder \(SQLite keeps its -wal and -shm files beside it\)$/m);
+  fs.chmodSync(path.join(dir, 'st', 's.sqlite'), 0o400);
+  const file = await runCli(['bank', 'p.csv', '-o', 'out2.csv', '--state', 'st/s.sqlite', '--base-url', sandbox.url, '--resume'], { cwd: dir, wrapper: asUser });
+  assert.equal(file.code, 2, file.stderr);
+  assert.match(file.stderr, /^error: state file st\/s\.sqlite cannot be opened for writing \(permission denied\): a run records every answer in it; give this user write access to it and its folder$/m);
+  for (const r of [folder, file]) {
+    assert.doesNotMatch(r.stderr, /damaged|NEW\.sqlite/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assertClean(r, 'unwritable state');
+  }
+  assert.equal(sum(sandbox.stats().requests), calls, 'no call was made');
+  assert.equal(sha(path.join(dir, 'st', 's.sqlite')), before, 'the state is as it was');
+});
+
 test('the state file\'s disk fills up mid-run (penny-drop): exit 1 with one clear line; after space is freed --resume completes, never two deposits', { timeout: 180_000 }, async (t) => {
   const scratch = scratchDir(t, 'vas-disk-full-state-');
   const { dir } = scratch;

@@ -87,7 +87,12 @@ function prepareFile(path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (isSymlinkOpenError(error)) throw new StateFileError(`state file ${path} is a symbolic link: refusing to follow it (give the real path)`);
-    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    // An existing state that cannot be written is intact: never "damaged", never "start a new one"
+    // (a new state forgets the penny-drops already sent).
+    if ((code === 'EACCES' || code === 'EPERM' || code === 'EROFS') && fs.existsSync(path) && !fs.statSync(path).isDirectory()) {
+      throw new StateFileError(`state file ${path} cannot be opened for writing (${code === 'EROFS' ? 'its file system is read-only' : 'permission denied'}): a run records every answer in it; give this user write access to it and its folder`);
+    }
+    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EROFS' ? 'its folder is on a read-only file system' : (error as Error).message;
     throw new StateFileError(`cannot create state file ${path}: ${why}`);
   }
 }
@@ -140,7 +145,7 @@ function checkOwnership(db: Db, path: string, claim: boolean): void {
     appId = db.pragma('application_id', { simple: true }) as number;
     tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
   } catch (error) {
-    if (isBusy(error)) throw new StateFileError(`state file ${path} is not usable: ${describeStateFailure(error)}`);
+    if (isBusy(error) || isUnwritable(error)) throw new StateFileError(`state file ${path} is not usable: ${describeStateFailure(error)}`);
     if (hasSqliteHeader(path)) throw new StateFileError(damagedMessage(path, (error as Error).message));
     throw new StateFileError(`${path} is not a vas-verify state file (not an SQLite database): choose another --state path (if it was one, it is damaged: restore it from a backup)`);
   }
@@ -228,6 +233,12 @@ function sqliteCode(error: unknown): string | undefined {
   return error instanceof Database.SqliteError ? error.code : undefined;
 }
 
+/** SQLite could not write the file or create its -wal and -shm beside it: a permission, not damage. */
+function isUnwritable(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code !== undefined && /^SQLITE_(READONLY|PERM|CANTOPEN)/.test(code);
+}
+
 function isBusy(error: unknown): boolean {
   const code = sqliteCode(error);
   return code !== undefined && /^SQLITE_(BUSY|LOCKED)/.test(code);
@@ -252,8 +263,8 @@ export function stateFailure(error: unknown): { cause: string; remedy: string } 
     return { cause: `it is damaged: ${message}`, remedy: 'Restore it (with its -wal, if any) from a backup, or start a new state with --state NEW.sqlite' };
   }
   if (code.startsWith('SQLITE_IOERR')) return { cause: `a read or write of it failed: ${message}`, remedy: 'Check the disk and the file system' };
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_CANTOPEN')) {
-    return { cause: `it cannot be written: ${message}`, remedy: "Check its permissions and its folder's" };
+  if (isUnwritable(error)) {
+    return { cause: `it cannot be written: ${message}`, remedy: "Give this user write access to it and to its folder (SQLite keeps its -wal and -shm files beside it)" };
   }
   return { cause: message, remedy: 'Fix the cause' };
 }

@@ -37,12 +37,15 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   /** Options for the child's node itself (V8 flags), before the CLI's own arguments. */
   nodeArgs?: readonly string[];
+  /** A command that runs node (e.g. setpriv dropping root's permission override), with its arguments. */
+  wrapper?: readonly string[];
 }
 
 export function spawnCli(args: readonly string[], options: CliOptions): Spawned {
   const env: Record<string, string | undefined> = { ...process.env, VAS_TOKEN: 'sandbox-token', ...options.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', TSX, BIN, ...args], {
+  const command = [...(options.wrapper ?? []), process.execPath, ...(options.nodeArgs ?? []), '--import', TSX, BIN, ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: options.cwd,
     env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
