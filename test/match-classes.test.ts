@@ -4,7 +4,9 @@
  * and must stay below GOOD (most below MODERATE); "together" rows are one person or firm.
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { matchNames, type NameMatchResult } from '../src/match/index.js';
 
 type Row = readonly [expected: string, actual: string, verdicts: readonly NameMatchResult[], rule?: string];
@@ -191,4 +193,52 @@ describe('explain', () => {
     matchNames('Mohd Rafi', 'MOHAMMED RAFI', { explain: true });
     assert.deepEqual(matchNames('Vimal Sharma', 'VIMALA SHARMA'), first);
   });
+
+  it('is pure whatever was matched before: the word caches (short and 500-letter words, joined or not) change no answer', async () => {
+    const long = (seed: string): string => seed.repeat(Math.ceil(500 / seed.length)).slice(0, 500);
+    const [rama, krishna, prasad] = [long('rama'), long('krishna'), long('prasad')];
+    const pairs: readonly (readonly [string, string])[] = [
+      ['Rama Krishna', 'RAMKRISHNA'],
+      ['RAMKRISHNA', 'Rama Krishna'],
+      ['Ram Krishna', 'RAMAKRISHNA'],
+      ['RAMAKRISHNA', 'Ram Krishna'],
+      [`${rama} ${krishna}`, `${rama}${krishna}`.toUpperCase()],
+      [`${krishna}${rama}`.toUpperCase(), `${rama} ${krishna}`],
+      [`${rama} ${krishna} ${prasad}`, `${rama.toUpperCase()} ${prasad.toUpperCase()}`],
+      [`Sri ${rama}`, `SRI${rama}`.toUpperCase()],
+      // One word read in a person's name and in a firm's (Mandal: a surname, and a society).
+      ['Somnath Mandal', 'SOMNATH MANDAL'],
+      ['Mahila Mandal Samiti', 'MAHILA MANDAL'],
+    ];
+    // Each pair in a fresh thread, whose module caches are empty: the answer of a fresh state.
+    const fresh = await Promise.all(pairs.map((pair) => matchedInFreshThread(pair)));
+    // Here: short pairs before long ones and after them, in both orders, twice.
+    const order = [...pairs.keys(), ...[...pairs.keys()].reverse(), ...pairs.keys()];
+    for (const i of order) {
+      const [expected, actual] = pairs[i] as readonly [string, string];
+      const got = [matchNames(expected, actual), matchNames(expected, actual, { explain: true })];
+      assert.deepStrictEqual(got, fresh[i], `pair ${i} (${expected.slice(0, 30)} ~ ${actual.slice(0, 30)}) differs from a fresh state`);
+    }
+  });
 });
+
+/** matchNames (plain and explained) of one pair in a new worker thread: a fresh module graph, every cache empty. */
+async function matchedInFreshThread([expected, actual]: readonly [string, string]): Promise<unknown> {
+  // The worker registers tsx's hooks itself, as src/input/inspect.ts does.
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.tsx)
+      .then((tsx) => { tsx.register(); return import(workerData.module); })
+      .then(({ matchNames }) => {
+        const [e, a] = workerData.pair;
+        parentPort.postMessage([matchNames(e, a), matchNames(e, a, { explain: true })]);
+      });`;
+  const workerData = { tsx: import.meta.resolve('tsx/esm/api'), module: new URL('../src/match/index.ts', import.meta.url).href, pair: [expected, actual] };
+  const worker = new Worker(source, { eval: true, workerData });
+  try {
+    const [result] = (await once(worker, 'message')) as [unknown];
+    return result;
+  } finally {
+    await worker.terminate();
+  }
+}

@@ -22,7 +22,8 @@ import { FEMALE_NAMES } from './female-names.js';
 import { ALIASES, KNOWN_NAMES, isMasculineAName } from './lexicon.js';
 import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RATIO, TRANSPOSITION_SLIP_RATIO } from './name-lexicon.js';
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
-import { isSpellingVariant, remembered, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
+import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
+import { remembered } from './remembered.js';
 import { hasIndicScript } from './script.js';
 import { MIN_DROP_LENGTH, typoBetween } from './typo.js';
 import type { NameMatchRule } from './rules.js';
@@ -332,9 +333,9 @@ const JOININGS_CACHE_SIZE = 10_000;
 
 /** A way of writing words together, with its key and the key without the inner schwa. */
 interface Joined {
-  text: string;
-  key: string;
-  keyWithoutSchwa: string;
+  readonly text: string;
+  readonly key: string;
+  readonly keyWithoutSchwa: string;
 }
 
 /**
@@ -375,6 +376,7 @@ function joinWords(side: readonly NameToken[], other: readonly NameToken[]): Nam
     for (let span = 2; span <= 3 && i + span <= side.length; span += 1) {
       const parts = side.slice(i, i + span);
       if (parts.some((t) => t.kind === 'descriptor' || otherKeys.has(t.key))) break;
+      // Token texts never hold a space (words() splits on them; joined tokens join without one), so the key splits back to the same words.
       for (const { text, key, keyWithoutSchwa } of joinings(parts.map((t) => t.text).join(' '))) {
         if ((otherKeys.has(key) || otherKeys.has(keyWithoutSchwa)) && !sideKeys.has(key)) return [...side.slice(0, i), joinedToken(parts, text), ...side.slice(i + span)];
       }

@@ -20,6 +20,7 @@ import {
   STOP_WORDS,
 } from './lexicon.js';
 import { toPhoneticKey, toSpellingKey } from './phonetic.js';
+import { LONGEST_REMEMBERED_WORD } from './remembered.js';
 import { hasIndicScript, transliterateIndic } from './script.js';
 
 export type TokenKind = 'word' | 'initial' | 'filler' | 'descriptor';
@@ -140,10 +141,16 @@ function joinLetterRuns(list: readonly string[], isFirm: boolean): string[] {
  * listed word, a listed word with an s more (the whole at least five letters), a listed word
  * ending in s without it, or a listed spelling. One lookup per word read.
  */
-const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set([
-  ...[...BUSINESS_DESCRIPTORS.keys()].flatMap((w) => [w, ...(w.length + 1 > 4 ? [`${w}s`] : []), ...(w.endsWith('s') ? [w.slice(0, -1)] : [])]),
-  ...DESCRIPTOR_SPELLINGS.keys(),
-]);
+const DESCRIPTOR_WORDS: ReadonlySet<string> = (() => {
+  const set = new Set<string>();
+  for (const w of BUSINESS_DESCRIPTORS.keys()) {
+    set.add(w);
+    if (w.length >= 4) set.add(`${w}s`);
+    if (w.endsWith('s')) set.add(w.slice(0, -1));
+  }
+  for (const w of DESCRIPTOR_SPELLINGS.keys()) set.add(w);
+  return set;
+})();
 
 function isDescriptor(w: string): boolean {
   return DESCRIPTOR_WORDS.has(w);
@@ -164,17 +171,18 @@ function looksLikeFirm(list: readonly string[]): boolean {
  * Tokens already read, by word (and whether it stood in a firm's name). A payee list repeats its
  * words (Kumar, Sharma, Traders) thousands of times; reading each once keeps the bank run's
  * matching off its critical path. A token is a pure function of these two inputs, so the cache
- * changes no answer; it is bounded and emptied when full.
+ * changes no answer; it is bounded and emptied when full, and keeps no word longer than
+ * LONGEST_REMEMBERED_WORD (remembered.ts), whose tokens would make the bound mean nothing.
  */
 const TOKEN_CACHE = new Map<string, Omit<NameToken, 'index'>>();
 /** Words kept in TOKEN_CACHE at most. */
-export const TOKEN_CACHE_SIZE = 50_000;
+const TOKEN_CACHE_SIZE = 50_000;
 
 function makeToken(text: string, index: number, isFirm: boolean): NameToken {
+  if (text.length > LONGEST_REMEMBERED_WORD) return readToken(text, index, isFirm);
   const cacheKey = isFirm ? `f:${text}` : text;
   const cached = TOKEN_CACHE.get(cacheKey);
-  // Written out rather than spread: this runs for every word read, and a literal is cheaper.
-  if (cached !== undefined) return { text: cached.text, key: cached.key, spelling: cached.spelling, kind: cached.kind, aliased: cached.aliased, index };
+  if (cached !== undefined) return { ...cached, index };
   const token = readToken(text, index, isFirm);
   if (TOKEN_CACHE.size >= TOKEN_CACHE_SIZE) TOKEN_CACHE.clear();
   TOKEN_CACHE.set(cacheKey, token);

@@ -8,9 +8,10 @@
  * v (Vipin is not Bipin), and the final vowel stays (Vimal is not Vimala: the matcher decides
  * what a final vowel means, since it marks gender on given names but not on surnames).
  *
- * Pure string functions. The answers for words already seen are remembered (`remembered`), which
+ * Pure string functions. The answers for words already seen are remembered (remembered.ts), which
  * changes none.
  */
+import { remembered } from './remembered.js';
 
 /** One pass over the letter-level spellings; longer alternatives first (chh before ch before c). */
 const LETTERS = /chh?|ph|ck|([kgjtdbps])h|x|q|z|ow|w|c|ee|ii|ie|oo|uu|aa|au|ou/g;
@@ -45,26 +46,6 @@ function letter(match: string, aspirated: string | undefined): string {
     default:
       return 'o'; // au, ou, ow: Chaudhari / Choudhury / Chowdhury
   }
-}
-
-/** Words kept in a cache of `remembered` at most, unless it is given its own bound. */
-export const WORD_CACHE_SIZE = 50_000;
-
-/**
- * `read`, with its answers kept by word: the matcher asks for the keys of the same words and of
- * the same words joined (Raj + Kumar) pair after pair. `read` must be a pure function of the
- * word, so the cache changes no answer; it is bounded and emptied when full.
- */
-export function remembered<T>(read: (word: string) => T, size = WORD_CACHE_SIZE): (word: string) => T {
-  const cache = new Map<string, T>();
-  return (word) => {
-    const cached = cache.get(word);
-    if (cached !== undefined) return cached;
-    const value = read(word);
-    if (cache.size >= size) cache.clear();
-    cache.set(word, value);
-    return value;
-  };
 }
 
 /** The phonetic key of one lower-case ASCII word. */
