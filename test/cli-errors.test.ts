@@ -59,3 +59,31 @@ test('usage errors: unknown flag, missing command, help', async (t) => {
   assert.match(help.stdout, /--resume/);
   assert.match(help.stdout, /Examples:/);
 });
+
+test('a flag given twice, a sandbox port out of range and an unreadable --sandbox-accounts file are usage errors (exit 2, one line), not internal errors', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir);
+  fs.writeFileSync(path.join(dir, 'holders.csv'), Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 37 + 11) & 0xff)));
+  const cases: Array<[string[], RegExp]> = [
+    [['bank', 'p.csv', '-o', 'a.csv', '-o', 'b.csv', '--base-url', sandbox.url], /^error: -o was given 2 times \("a\.csv", "b\.csv"\): give it once$/m],
+    [['bank', 'p.csv', '--mode', 'pl', '--mode', 'pd', '--base-url', sandbox.url], /^error: --mode was given 2 times \("pl", "pd"\): give it once$/m],
+    [['bank', 'p.csv', '--state', 'a.sqlite', '--state', 'b.sqlite', '--base-url', sandbox.url], /^error: --state was given 2 times/m],
+    [['bank', 'p.csv', '--account-col', 'x', '--account-col', 'y', '--base-url', sandbox.url], /^error: --account-col was given 2 times/m],
+    [['sandbox', '--port', '99999'], /^error: sandbox: port must be an integer 0-65535, got 99999$/m],
+    [['bank', 'p.csv', '-o', 'o.csv', '--sandbox', '--sandbox-accounts', 'holders.csv'], /^error: --sandbox-accounts holders\.csv: registry /m],
+  ];
+  for (const [args, pattern] of cases) {
+    const r = await runCli(args, { cwd: dir });
+    assert.equal(r.code, 2, `${args.join(' ')}\n${r.stderr}`);
+    assert.match(r.stderr, pattern, args.join(' '));
+    assert.doesNotMatch(r.stderr, /this is a bug|\n\s+at /, args.join(' '));
+  }
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+  // A repeatable flag stays repeatable.
+  const run = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--quiet'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const filtered = await runCli(['filter', 'o.csv', '--where', 'verify_status=VERIFIED', '--where', 'decision=PAY,REVIEW,HOLD'], { cwd: dir });
+  assert.equal(filtered.code, 0, filtered.stderr);
+});

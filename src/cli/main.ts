@@ -22,6 +22,23 @@ import { createCommandIo, type CommandContext, type GlobalFlags, type MainIo } f
 export type { MainIo };
 export { EXIT };
 
+/**
+ * A flag given twice (`-o a.csv -o b.csv`, `--mode pl --mode pd`) is a usage error: yargs would
+ * hand the command a list where it expects one value (an internal error), and taking either one
+ * silently could deposit, write or read where the user did not mean. Repeatable flags are declared
+ * `array: true`.
+ */
+function refuseRepeatedFlags(args: Record<string, unknown>, parser: Argv): void {
+  // getOptions() is yargs's own (untyped): the options of the command being parsed.
+  const repeatable = new Set((parser as unknown as { getOptions(): { array: string[] } }).getOptions().array);
+  for (const [key, value] of Object.entries(args)) {
+    if (key === '_' || key.includes('-') || !Array.isArray(value) || repeatable.has(key)) continue;
+    const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    if (repeatable.has(flag)) continue;
+    throw new UsageError(`${flag.length === 1 ? '-' : '--'}${flag} was given ${value.length} times (${value.map((v) => JSON.stringify(String(v))).join(', ')}): give it once`);
+  }
+}
+
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const offset = Number(io.env.VAS_TEST_CLOCK_OFFSET_MS ?? 0) || 0;
   const now = io.now ?? (() => Date.now() + offset);
@@ -64,6 +81,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     // Laying out help text costs ~45 ms of string-width work at every start: only for --help.
     .wrap(argv.includes('--help') || argv.includes('-h') ? Math.min(110, process.stdout.columns ?? 110) : null)
     .exitProcess(false)
+    .middleware((args) => refuseRepeatedFlags(args, parser), true)
     .fail((message, error) => {
       if (error) throw error;
       throw new UsageError(message);

@@ -82,8 +82,9 @@ export interface ResolvedOptions {
   readonly now: () => number;
 }
 
+/** An option out of its range: a RangeError, which a CLI reports as a usage error. */
 function check(condition: boolean, message: string): void {
-  if (!condition) throw new Error(`sandbox: ${message}`);
+  if (!condition) throw new RangeError(`sandbox: ${message}`);
 }
 
 const isNonNegative = (value: number): boolean => Number.isFinite(value) && value >= 0;

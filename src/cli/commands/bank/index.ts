@@ -294,7 +294,12 @@ async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accoun
   } catch (error) {
     throw new UsageError(`--sandbox-accounts: cannot read ${file}: ${(error as Error).message}`);
   }
-  return loadRegistry(text);
+  try {
+    return loadRegistry(text);
+  } catch (error) {
+    // Its message names the line and what is wrong with it.
+    throw new UsageError(`--sandbox-accounts ${file}: ${(error as Error).message}`);
+  }
 }
 
 /**

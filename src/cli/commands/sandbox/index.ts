@@ -40,6 +40,7 @@ export async function sandboxCommand(args: Record<string, unknown>, io: CommandI
   }
   const sandbox = await startSandbox(options).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is already in use: choose another --port (0 picks a free one)`);
+    if (error instanceof RangeError) throw new UsageError(error.message);
     throw error;
   });
   io.stdout(`sandbox listening on ${sandbox.url}\n`);
