@@ -24,7 +24,13 @@ export type Delimiter = (typeof DELIMITERS)[number];
 /** How a CSV file is written: the output keeps it. */
 export interface CsvFormat {
   delimiter: Delimiter;
-  /** The file starts with a UTF-8 byte-order mark (Excel's "CSV UTF-8"): kept so that Excel reads the output as UTF-8. */
+  /**
+   * The output starts with a UTF-8 byte-order mark, so that Excel reads it as UTF-8 (without one it
+   * takes the file for the ANSI code page, and a Hindi or an accented name shows as mojibake): when
+   * the input starts with one (Excel's "CSV UTF-8"), and when the input is not UTF-8 at all
+   * (UTF-16 with its BOM, Excel's "Unicode Text"; Latin-1), since the output is always UTF-8.
+   * Only a UTF-8 input without a BOM gets an output without one.
+   */
   bom: boolean;
   eol: '\r\n' | '\n' | '\r';
 }
@@ -50,7 +56,7 @@ export function sniffCsvFormat(inputPath: string, encoding: Encoding, delimiter?
     fs.closeSync(fd);
   }
   const text = head.toString(encoding === 'utf16le' ? 'utf16le' : encoding === 'latin1' ? 'latin1' : 'utf8');
-  const bom = encoding === 'utf8' && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  const bom = encoding !== 'utf8' || (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf);
   const eolMatch = /\r\n|\n|\r/.exec(text);
   const eol = (eolMatch?.[0] ?? '\n') as CsvFormat['eol'];
   return { delimiter: delimiter ?? sniffDelimiter(text), bom, eol };
