@@ -20,7 +20,7 @@ test('a hanging server: timeouts end the run with one clear line, exit 1, rows r
   });
   const dir = tempDir(t);
   payees(dir);
-  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', url, '--timeout', '200ms', '--concurrency', '4'], { cwd: dir });
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', url, '--timeout', '1s', '--concurrency', '4'], { cwd: dir });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /no answer from .* in time/);
   assert.match(r.stderr, /the service looks down/);
@@ -60,7 +60,7 @@ test('usage errors: unknown flag, missing command, help', async (t) => {
   assert.match(help.stdout, /Examples:/);
 });
 
-test('a flag given twice, a sandbox port out of range and an unreadable --sandbox-accounts file are usage errors (exit 2, one line), not internal errors', async (t) => {
+test('a flag given twice, a sandbox port out of range, a --timeout under a second and an unreadable --sandbox-accounts file are usage errors (exit 2, one line), not internal errors', async (t) => {
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());
   const dir = tempDir(t);
@@ -72,6 +72,7 @@ test('a flag given twice, a sandbox port out of range and an unreadable --sandbo
     [['bank', 'p.csv', '--state', 'a.sqlite', '--state', 'b.sqlite', '--base-url', sandbox.url], /^error: --state was given 2 times/m],
     [['bank', 'p.csv', '--account-col', 'x', '--account-col', 'y', '--base-url', sandbox.url], /^error: --account-col was given 2 times/m],
     [['sandbox', '--port', '99999'], /^error: sandbox: port must be an integer 0-65535, got 99999$/m],
+    [['bank', 'p.csv', '--timeout', '100ms', '--base-url', sandbox.url], /^error: --timeout must be at least 1s \(got 100ms\): the HTTP client checks it about every half second$/m],
     [['bank', 'p.csv', '-o', 'o.csv', '--sandbox', '--sandbox-accounts', 'holders.csv'], /^error: --sandbox-accounts holders\.csv: registry /m],
   ];
   for (const [args, pattern] of cases) {

@@ -104,6 +104,9 @@ function resolveLockLease(env: Env): number | undefined {
   return text === undefined || text === '' ? undefined : parseDuration(text, 'VAS_LOCK_LEASE');
 }
 
+/** The shortest --timeout kept as given (undici's idle timers tick every ~500 ms). */
+const MIN_TIMEOUT_MS = 1_000;
+
 /** The command that continues this run, safe to paste: every word shell-quoted (src/shell-quote.ts). */
 function resumeCommand(flags: BankFlags, output: string): string {
   return shellCommand(resumeWords(flags, output));
@@ -123,6 +126,9 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   const maxAgeMs = flags.maxAge === 'off' ? undefined : parseDuration(flags.maxAge, '--max-age');
   const policy = flags.policy === undefined ? undefined : readPolicy(flags.policy);
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
+  // undici checks its header and body timeouts on a clock that ticks every half second: a shorter
+  // --timeout would be promised and not kept (a 100ms one let 500 ms answers through).
+  if (timeoutMs < MIN_TIMEOUT_MS) throw new UsageError(`--timeout must be at least 1s (got ${flags.timeout}): the HTTP client checks it about every half second`);
   const depositMemoryMs = parseDuration(flags.depositMemory, '--deposit-memory');
   const lockLeaseMs = resolveLockLease(env);
   if (depositMemoryMs < MIN_DEPOSIT_MEMORY_MS) throw new UsageError('--deposit-memory must be at least 30d: a payee is never sent a second penny-drop sooner');
