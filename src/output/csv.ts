@@ -1,6 +1,6 @@
 /**
  * The CSV sink of the output (docs/ARCHITECTURE.md, "Layout", src/output/): RFC 4180 text through
- * csv-stringify, in the input's delimiter, BOM and line endings, written to the temporary file
+ * csv-stringify, in the input's delimiter and line endings with a BOM as CsvFormat.bom says, written to the temporary file
  * and renamed into place by commit().
  */
 import { stringify } from 'csv-stringify/sync';
@@ -86,7 +86,7 @@ export function csvOutputOptions(format: CsvFormat | undefined): typeof CSV_OPTI
 /** Output text gathered before it is written to the file (characters; ~64 KiB). */
 export const OUTPUT_CHUNK_CHARS = 64 * 1024;
 
-/** The CSV sink: `first` (the preamble and the header) then the rows, in the input's delimiter, BOM and line endings. */
+/** The CSV sink: `first` (the preamble and the header) then the rows, in the input's delimiter and line endings, UTF-8 with a BOM as CsvFormat.bom says. */
 export function openCsvSink(place: SinkPlace, first: readonly (readonly string[])[], format: CsvFormat | undefined): OutputSink {
   const { outputPath, target, temp } = place;
   const file = fs.createWriteStream(temp, { mode: 0o600 });

@@ -2,8 +2,8 @@
  * `release --exceptions FILE` (docs/ARCHITECTURE.md, "Decisions"): the payee rows the release
  * left out, each with the input's cells and why — its decision and decision_reason, its status
  * and reason code, the bank's holder, the name verdict, what changed since an earlier check, and
- * who reviewed it. CSV in the
- * input's delimiter, BOM and line endings (or .xlsx by its name), mode 0600, renamed into place.
+ * who reviewed it. CSV in the input's delimiter and line endings, UTF-8 with a BOM as
+ * CsvFormat.bom says (or .xlsx by its name), mode 0600, renamed into place.
  */
 import { renameClashes } from '../input/recognise.js';
 import type { PayeeFile } from '../input/payee-file.js';
