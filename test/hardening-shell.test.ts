@@ -139,3 +139,12 @@ test('shellQuote: plain words stay as they are; anything else is single-quoted, 
   assert.equal(echoed.status, 0, echoed.stderr);
   assert.deepEqual(echoed.stdout.split('\0').slice(0, -1), words);
 });
+
+test('resumeWords: a password inside --base-url is masked, --retry-unconfirmed and --dry-run are never carried, defaults are left out', async () => {
+  const { resumeWords } = await import('../src/cli/commands/bank/options.js');
+  const words = resumeWords({
+    input: 'p.csv', mode: 'pd', resume: false, explainColumns: true, maxAge: '7d', depositMemory: '90d', retryUnconfirmed: true, sandbox: false,
+    dryRun: false, timeout: '30s', baseUrl: 'https://ops:s3cret@api.example.com/v1', delimiter: ';',
+  }, 'out.csv');
+  assert.deepEqual(words, ['vas-verify', 'bank', 'p.csv', '-o', 'out.csv', '--mode', 'pd', '--resume', '--delimiter', 'semicolon', '--base-url', 'https://ops:***@api.example.com/v1']);
+});

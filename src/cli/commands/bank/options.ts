@@ -145,14 +145,26 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
   };
 }
 
+/** A URL's password as `***`: the resume command is logged, recorded in the state and shown in the report. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * The command line that continues a run as it was started: the same input, output, state, mode
  * and every flag that shapes the run (the rate and its sharing, the columns, the reuse and re-check
  * windows, the limits, the timeouts, the reports). Printed on a stop, pasted by people and cron;
  * one flag left out changes what the resumed run does (no --rate: the quota ignored; another
  * --account-col: other payees). Never --retry-unconfirmed: re-sending deposits is asked for each
- * time, after the bank statement is checked. Values come back as they were given (no secret is:
- * the token and the Redis password are read from the environment only).
+ * time, after the bank statement is checked. Values come back as they were given, but for a
+ * password inside --base-url (the token and the Redis password come from the environment only).
  */
 export function resumeWords(flags: BankFlags, output: string): string[] {
   const delimiter = Object.entries(DELIMITER_NAMES).find(([, char]) => char === flags.delimiter)?.[0];
@@ -177,7 +189,7 @@ export function resumeWords(flags: BankFlags, output: string): string[] {
     ...option('deposit-memory', flags.depositMemory, DEFAULT_DEPOSIT_MEMORY),
     ...option('summary', flags.summary),
     ...option('report', flags.report),
-    ...option('base-url', flags.baseUrl),
+    ...option('base-url', flags.baseUrl === undefined ? undefined : withoutPassword(flags.baseUrl)),
     ...(flags.sandbox ? ['--sandbox'] : []),
     ...option('sandbox-accounts', flags.sandboxAccounts),
     ...option('max-calls', flags.maxCalls),
