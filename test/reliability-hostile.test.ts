@@ -180,6 +180,42 @@ test('hostile files that end in per-row results: encodings, line endings, ragged
   });
 });
 
+test('a record of more fields than a spreadsheet has columns (16,384) is refused while it is read: exit 2, one line, no call', { timeout: 180_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-hostile-fields-');
+  const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text);
+  // Millions of tiny fields on one line: under the 8 MiB cap on a record's characters (which counts
+  // no delimiter) and over it; commas alone, no character at all. Each took 3–35 s and 800–900 MB.
+  write('tiny-fields-8mb.csv', `${'x,'.repeat(4_000_000)}\n`);
+  write('tiny-fields-10mb.csv', `${'x,'.repeat(5_000_000)}\n`);
+  write('commas-20mb.csv', `${','.repeat(20_000_000)}\n`);
+  // One field past the bound, and past it a quoted field followed by text (a quote error there is still this).
+  const fields = (n: number, value: string) => new Array<string>(n).fill(value).join(',');
+  write('one-too-many.csv', `${fields(16_385, 'h')}\n`);
+  write('quoted-tail.csv', `${fields(16_384, 'h')},"a"b,"c\n`);
+  const names = ['tiny-fields-8mb.csv', 'tiny-fields-10mb.csv', 'commas-20mb.csv', 'one-too-many.csv', 'quoted-tail.csv'];
+  await inBatches(names, 3, async (name) => {
+    const ran = await runOn(t, dir, path.join(dir, name));
+    const pattern = new RegExp(`^error: input .*/${name.replace('.', '\\.')} is not a payee list: line 1 has more than 16,384 fields \\(a spreadsheet has at most 16,384 columns\\)$`);
+    assertOneError(ran, pattern, name);
+  });
+
+  // The bound itself is read: 16,384 columns, the payee columns among them.
+  const header = ['Name', 'Account Number', 'IFSC', ...Array.from({ length: 16_381 }, (_, i) => `c${i}`)];
+  const payee = ['Asha Rao', '660000000011', 'SBIN0001234', ...new Array<string>(16_381).fill('')];
+  write('widest.csv', `${header.join(',')}\n${payee.join(',')}\n`);
+  const widest = await runOn(t, dir, path.join(dir, 'widest.csv'));
+  assert.equal(widest.result.code, 0, widest.result.stderr);
+  const out = readCsv(widest.output);
+  assert.equal(out[0]!.length, 16_384 + APPENDED_COLUMNS.length);
+  assert.equal(out[1]![16_384], 'VERIFIED');
+  assert.equal(widest.calls, 1);
+
+  // A wide row under a good header is refused at its own line; the rows above it may have been called, none is presented.
+  write('wide-row.csv', `Name,Account Number,IFSC\nAsha Rao,660000000012,SBIN0001234\n${fields(20_000, 'v')}\n`);
+  const wideRow = await runOn(t, dir, path.join(dir, 'wide-row.csv'));
+  assertOneError(wideRow, /is not a payee list: line 3 has more than 16,384 fields/, 'wide-row.csv', 1);
+});
+
 test('big hostile files: 1,000 columns; 5 MB fields in a passed-through column, the account and the name columns', { timeout: 180_000 }, async (t) => {
   const dir = tempDir(t, 'vas-hostile-big-');
   const headers = Array.from({ length: 1000 }, (_, i) => (i === 400 ? 'Account Number' : i === 401 ? 'IFSC' : i === 402 ? 'Name' : `c${i}`));

@@ -42,8 +42,19 @@ const SNIFF_BYTES = 64 * 1024;
 /** Lines looked at to sniff the delimiter. */
 const SNIFF_LINES = 50;
 
-/** Largest field accepted; a larger one means the file is not a payee list (or a quote is unclosed). */
+/** Largest record accepted (its fields' characters); a larger one means the file is not a payee list (or a quote is unclosed). */
 export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Most fields one record may have: Excel's 16,384 columns (XFD), the bound the .xlsx reader keeps
+ * too (xlsx-stream.ts); a payee list has tens. MAX_RECORD_BYTES counts the fields' characters, not
+ * the delimiters, so a line of millions of tiny fields (`x,x,x,…`, or commas alone) passed under it
+ * as an array of millions of strings, each then looked at by the header search: 30 s and 800 MB
+ * before an error. csv-parse keeps everything past this many fields as one more field
+ * (`ignore_last_delimiters`), whose characters, delimiters included, the 8 MiB cap then counts, and
+ * a record that has that field is refused (tooManyFields): memory stays bounded while it is read.
+ */
+export const MAX_FIELDS = 16_384;
 
 /** The file's format from its first 64 KiB; `delimiter` (`--delimiter`) forces one. */
 export function sniffCsvFormat(inputPath: string, encoding: Encoding, delimiter?: Delimiter): CsvFormat {
@@ -118,7 +129,15 @@ export function csvParseOptions(delimiter: Delimiter) {
     // CRLF inside a quoted field as two lines.
     skip_empty_lines: false,
     max_record_size: MAX_RECORD_BYTES,
+    // Fields past MAX_FIELDS are one field, its delimiters kept as text: at most MAX_FIELDS + 1.
+    ignore_last_delimiters: MAX_FIELDS + 1,
   };
+}
+
+/** Whether a parse error or record is one of more than MAX_FIELDS fields (its field MAX_FIELDS + 1 being read or read). */
+function tooManyFields(error: unknown): boolean {
+  const e = error as { code?: string; index?: unknown };
+  return e.code === 'VAS_TOO_MANY_FIELDS' || (typeof e.code === 'string' && e.code.startsWith('CSV_') && e.index === MAX_FIELDS);
 }
 
 /** `keepBlank`: blank lines come through as `['']` (the preamble above a header keeps its shape). */
@@ -133,6 +152,7 @@ export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank 
     ...csvParseOptions(delimiter),
     // The record handed on carries its line (csv-parse types records as string[]).
     on_record: (fields: string[]) => {
+      if (fields.length > MAX_FIELDS) throw Object.assign(new Error('too many fields'), { code: 'VAS_TOO_MANY_FIELDS' });
       const line = nextLine;
       nextLine += 1 + innerLineBreaks(fields);
       return { fields, line } as unknown as string[];
@@ -147,6 +167,9 @@ export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank 
         yield record;
       }
     } catch (error) {
+      if (tooManyFields(error)) {
+        throw new InputError(`input ${inputPath} is not a payee list: line ${nextLine} has more than ${MAX_FIELDS.toLocaleString('en-US')} fields (a spreadsheet has at most ${MAX_FIELDS.toLocaleString('en-US')} columns)`);
+      }
       throw new InputError(`input ${inputPath} is not valid CSV: ${describeCsvError(error, nextLine)}`);
     }
   }
