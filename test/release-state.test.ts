@@ -15,7 +15,7 @@ import { BankStore } from '../src/state/bank-store.js';
 import { openDatabase } from '../src/state/db.js';
 import { RunRecords } from '../src/state/run-record.js';
 import type { RunRowRecord } from '../src/state/types.js';
-import { runCli, tempDir } from './helpers/cli.js';
+import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 
 test('a run records how it read its input (run_stats.input); the release reads it back, and the policy the run recorded', (t) => {
   const db = openDatabase(':memory:');
@@ -73,6 +73,35 @@ test('release of a Latin-1 CSV with LF endings and no line break after its last 
   assert.equal(release.code, 0, release.stderr);
   const expected = Buffer.from(`${lines.filter(([, keep]) => keep).map(([l]) => l).join('\n')}\n`, 'latin1');
   assert.deepEqual(fs.readFileSync(path.join(dir, 'payout.csv')), expected);
+});
+
+test('release of an older run never pays a payee whose holder a newer answer in the state changed (a later run of the same file or of another)', async (t) => {
+  const dir = tempDir(t);
+  const holders = (priya: string, amit: string) => `accountNumber,ifsc,name\n100000000011,HDFC0000001,RAJESH KUMAR SHARMA\n100000000022,HDFC0000001,${priya}\n100000000033,HDFC0000001,${amit}\n`;
+  fs.writeFileSync(path.join(dir, 'p.csv'), 'Payee Name,Account No,IFSC Code,Amount\nRajesh Kumar Sharma,100000000011,HDFC0000001,100\nPriya Khanna,100000000022,HDFC0000001,200\nAmit Patel,100000000033,HDFC0000001,300\n');
+  fs.writeFileSync(path.join(dir, 'h1.csv'), holders('PRIYA KHANNA', 'AMIT PATEL'));
+  const bank = (holdersFile: string, input = 'p.csv') => runCli(['bank', input, '-o', `${input}.out.csv`, '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', holdersFile], { cwd: dir });
+  const first = await bank('h1.csv');
+  assert.equal(first.code, 0, first.stderr);
+  // The next night the bank names other holders for two of the accounts (one through another file).
+  fs.writeFileSync(path.join(dir, 'h2.csv'), holders('MOHAN LAL', 'AMIT PATEL'));
+  const second = await bank('h2.csv');
+  assert.equal(second.code, 0, second.stderr);
+  fs.writeFileSync(path.join(dir, 'h3.csv'), holders('MOHAN LAL', 'SURESH RAINA'));
+  fs.writeFileSync(path.join(dir, 'vendors.csv'), 'Vendor,Account,IFSC\nAmit Patel,100000000033,HDFC0000001\n');
+  const other = await bank('h3.csv', 'vendors.csv');
+  assert.equal(other.code, 0, other.stderr);
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite', '--run', '1', '--exceptions', 'held.csv'], { cwd: dir });
+  assert.equal(release.code, 0, release.stderr);
+  assert.equal(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), 'Payee Name,Account No,IFSC Code,Amount\nRajesh Kumar Sharma,100000000011,HDFC0000001,100\n');
+  const held = readCsvObjects(path.join(dir, 'held.csv'));
+  assert.deepEqual(held.map((r) => [r['Account No'], r.decision, r.decision_reason]), [['100000000022', 'HOLD', 'HOLDER_CHANGED'], ['100000000033', 'HOLD', 'HOLDER_CHANGED']]);
+  assert.match(held[0]!.changed_since!, /beneficiary name "PRIYA KHANNA" -> "MOHAN LAL" \(a newer answer than this run's\)/);
+  assert.match(held[1]!.changed_since!, /beneficiary name "AMIT PATEL" -> "SURESH RAINA"/);
+  // The newest run of the file is released as it decided (its own answers are the newest for it).
+  const latest = await runCli(['release', '-o', 'payout2.csv', '--state', 's.sqlite', '--run', '2'], { cwd: dir });
+  assert.equal(latest.code, 0, latest.stderr);
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout2.csv'), 'utf8'), /100000000022/);
 });
 
 test('an .xlsx release moves the cell references after the rows up with them; what only covered removed rows goes', () => {

@@ -6,11 +6,11 @@
 import { decide, recordedPolicy, type Decision, type DecisionPolicy, type DecisionReason, type VerifyStatus } from '../decision/index.js';
 import { StateFileError } from '../errors.js';
 import type { NameMatchResult } from '../match/verdict.js';
-import { holderChangedIn } from '../state/changes.js';
+import { describeChange, holderChangedIn } from '../state/changes.js';
 import { Reviews, type PayeeStanding } from '../state/reviews.js';
 import { RunRecords, type PayeeHolder } from '../state/run-record.js';
 import { RunRows } from '../state/run-rows.js';
-import type { Db, RunRowRecord } from '../state/types.js';
+import type { Db, ResultRecord, RunRowRecord } from '../state/types.js';
 
 /** A payee row with its decision now, and the reviews it rests on. */
 export interface DecidedRow {
@@ -80,8 +80,25 @@ export class RunDecisions {
     return found ? this.decided(found) : undefined;
   }
 
-  /** One row's decision now. */
+  /**
+   * One row's decision now: the run's, or its reviews', and never PAY when a newer answer in the
+   * state (a later run of this or another file) names another holder or another status than the
+   * answer the run decided on — releasing last week's run must not pay an account whose holder
+   * changed since.
+   */
   decided(row: RunRowRecord): DecidedRow {
+    const decided = this.decidedByRun(row);
+    if (decided.decision !== 'PAY' || row.account === null || row.ifsc === null) return decided;
+    const own = this.records.holder(this.runId, row.account, row.ifsc);
+    const newest = this.records.newestAnswer(row.account, row.ifsc);
+    if (!own || !newest || newest.id === own.resultId || newest.verifiedAt < own.verifiedAt) return decided;
+    const change = describeChange({ status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, { status: newest.status as ResultRecord['status'], beneficiaryName: newest.beneficiaryName });
+    if (change === null) return decided;
+    return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: `${change} (a newer answer than this run's)`, standing: undefined };
+  }
+
+  /** The row's decision as the run and the reviews since make it. */
+  private decidedByRun(row: RunRowRecord): DecidedRow {
     const stored = { decision: row.decision as Decision, reason: row.decisionReason as DecisionReason };
     const none = { holder: null, changedSince: null, standing: undefined };
     if (row.account === null || row.ifsc === null) return { row, ...stored, ...none };

@@ -4,6 +4,7 @@
  * rows that are not final, and each payee's holder as the run got it (run_payees → results).
  */
 import type { Db, RunRecord } from './types.js';
+import { PAYEE_KEY } from './payee-key.js';
 
 /** How a run read its input (run_stats.input, written by RunStats.recordInput): the release opens it alike. */
 export interface RunInputRecord {
@@ -39,6 +40,18 @@ export interface PayeeHolder {
   requestId: string | null;
   /** The request id the run kept for the payee (its output's verify_request_id). */
   payeeRequestId: string | null;
+  /** The answer's own id, status and time (to tell a newer answer from it). */
+  resultId: number;
+  status: string;
+  verifiedAt: number;
+}
+
+/** The newest final answer the state holds for a payee, from any run. */
+export interface NewestAnswer {
+  id: number;
+  status: string;
+  beneficiaryName: string | null;
+  verifiedAt: number;
 }
 
 function hasColumn(db: Db, table: string, column: string): boolean {
@@ -64,8 +77,13 @@ export class RunRecords {
       ),
       rowCount: db.prepare(`SELECT count(*) FROM run_rows WHERE run_id = ?`).pluck(),
       holder: db.prepare(
-        `SELECT r.beneficiary_name AS holder, r.changed_since AS changedSince, r.request_id AS requestId, p.request_id AS payeeRequestId
+        `SELECT r.beneficiary_name AS holder, r.changed_since AS changedSince, r.request_id AS requestId, p.request_id AS payeeRequestId,
+           r.id AS resultId, r.status, r.verified_at AS verifiedAt
          FROM run_payees p JOIN results r ON r.id = p.result_id WHERE p.run_id = ? AND p.account = ? AND p.ifsc = ?`,
+      ),
+      newest: db.prepare(
+        `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
+         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED') ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
     };
   }
@@ -101,5 +119,10 @@ export class RunRecords {
   /** The payee's answer in this run (its holder), or undefined when it has none. */
   holder(runId: number, account: string, ifsc: string): PayeeHolder | undefined {
     return this.stmt.holder.get(runId, account, ifsc) as PayeeHolder | undefined;
+  }
+
+  /** The newest VERIFIED or NOT_VERIFIED answer for the payee in the whole state (any run, any file). */
+  newestAnswer(account: string, ifsc: string): NewestAnswer | undefined {
+    return this.stmt.newest.get(account, ifsc) as NewestAnswer | undefined;
   }
 }
