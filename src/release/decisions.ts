@@ -55,6 +55,8 @@ export class RunDecisions {
   private readonly rows: RunRows;
   private readonly reviews: Reviews;
   private readonly reviewed: Set<string>;
+  /** Answers were stored after the run's: only then can one contradict it (no lookup per row otherwise). */
+  private readonly laterAnswers: boolean;
   private page = new Map<number, RunRowRecord>();
   private next = 1;
 
@@ -67,6 +69,7 @@ export class RunDecisions {
     this.rows = new RunRows(db);
     this.reviews = new Reviews(db);
     this.reviewed = this.reviews.reviewedPayees();
+    this.laterAnswers = this.records.hasLaterAnswers(runId);
   }
 
   /** Payee row `row` (1-based, asked in order), or undefined when the run recorded none. */
@@ -88,7 +91,7 @@ export class RunDecisions {
    */
   decided(row: RunRowRecord): DecidedRow {
     const decided = this.decidedByRun(row);
-    if (decided.decision !== 'PAY' || row.account === null || row.ifsc === null) return decided;
+    if (!this.laterAnswers || decided.decision !== 'PAY' || row.account === null || row.ifsc === null) return decided;
     const own = this.records.holder(this.runId, row.account, row.ifsc);
     const newest = this.records.newestAnswer(row.account, row.ifsc);
     if (!own || !newest || newest.id === own.resultId || newest.verifiedAt < own.verifiedAt) return decided;

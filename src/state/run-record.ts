@@ -81,6 +81,9 @@ export class RunRecords {
            r.id AS resultId, r.status, r.verified_at AS verifiedAt
          FROM run_payees p JOIN results r ON r.id = p.result_id WHERE p.run_id = ? AND p.account = ? AND p.ifsc = ?`,
       ),
+      laterAnswers: db.prepare(
+        `SELECT EXISTS (SELECT 1 FROM results WHERE id > (SELECT coalesce(max(result_id), 0) FROM run_payees WHERE run_id = ?))`,
+      ).pluck(),
       newest: db.prepare(
         `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
          WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED') ORDER BY verified_at DESC, id DESC LIMIT 1`,
@@ -119,6 +122,11 @@ export class RunRecords {
   /** The payee's answer in this run (its holder), or undefined when it has none. */
   holder(runId: number, account: string, ifsc: string): PayeeHolder | undefined {
     return this.stmt.holder.get(runId, account, ifsc) as PayeeHolder | undefined;
+  }
+
+  /** Whether the state holds any answer stored after the run's last one (results' ids only grow). */
+  hasLaterAnswers(runId: number): boolean {
+    return this.stmt.laterAnswers.get(runId) === 1;
   }
 
   /** The newest VERIFIED or NOT_VERIFIED answer for the payee in the whole state (any run, any file). */
