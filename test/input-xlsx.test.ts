@@ -1,22 +1,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
+import { parse } from 'csv-parse/sync';
 import { numberText, openXlsxRecords } from '../src/input/xlsx.js';
 import { openXlsxWriter } from '../src/output/xlsx.js';
 import { checkAccount } from '../src/pipeline/checks.js';
+import { startSandbox } from '../src/sandbox/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
-test('numberText: number cells as a person sees them; a number past 15 digits reads as damage', () => {
+test('numberText: number cells as a person sees them; a whole number past 15 digits in all its digits, never 9.87E+15', () => {
   assert.equal(numberText('500100000048'), '500100000048');
   assert.equal(numberText('123456789012345'), '123456789012345', '15 digits are exact');
-  const lost = numberText('1.2345678901234568E+18');
-  assert.match(lost, /E\+18$/);
-  const check = checkAccount(lost);
-  assert.ok(!check.ok && /scientific notation.*lost digits.*Text/.test(check.reason));
+  assert.equal(numberText('9876543210987654'), '9876543210987654', 'the digits the file stores');
+  assert.equal(numberText('1.2345678901234568E+18'), '1234567890123456768', 'the stored number\'s own digits');
+  assert.doesNotMatch(numberText('1E+21'), /E/i);
   assert.equal(numberText('12.5'), '12.5');
   assert.equal(numberText(''), '');
+  assert.ok(checkAccount('9876543210987654').ok, 'the same digits typed in a CSV are an account like any other');
+  const csv = checkAccount('9.87654E+15');
+  assert.ok(!csv.ok && /scientific notation.*lost digits.*Text/.test(csv.reason), 'a CSV cell that shows scientific notation still says so');
 });
 
 test('openXlsxRecords streams the payee sheet or the named one; openXlsxWriter writes text cells', async (t) => {
@@ -38,7 +44,7 @@ test('openXlsxRecords streams the payee sheet or the named one; openXlsxWriter w
   };
   assert.deepEqual(await read('One'), { sheet: 'One', rows: [{ fields: ['a', '1'], line: 1 }] });
   assert.deepEqual((await read()).sheet, 'Two', 'the first sheet is not a payee list; the one whose content is, is taken');
-  assert.deepEqual(await read('Two'), { sheet: 'Two', rows: [{ fields: ['Account No', 'IFSC'], line: 1 }, { fields: ['500100000048', 'SBIN0000001'], line: 3 }] });
+  assert.deepEqual(await read('Two'), { sheet: 'Two', rows: [{ fields: ['Account No', 'IFSC'], line: 1 }, { fields: [''], line: 2 }, { fields: ['500100000048', 'SBIN0000001'], line: 3 }] }, 'a row the sheet leaves out is a blank record in its place');
   await assert.rejects(read('Three'), /has no sheet named "Three"; its sheets: "One", "Two"/);
 
   const out = path.join(dir, 'out.xlsx');
@@ -64,3 +70,98 @@ test('sheet choice through the CLI: no payee sheet lists the sheets and --sheet;
   assert.equal(two.code, 2, two.stderr);
   assert.match(two.stderr, /several sheets that look like payee lists: "North", "South"; choose one with --sheet NAME/);
 });
+
+/**
+ * payroll.xlsx as a payroll tool gives it: a title, an empty row 2 (no element in the sheet), the
+ * header on row 3, an empty row between payees, and an account typed into a number cell past
+ * Excel's 15 significant digits.
+ */
+async function payroll(file: string): Promise<void> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Payroll');
+  sheet.getRow(1).getCell(1).value = 'Payroll, November';
+  sheet.getRow(3).values = ['Employee Name', 'Account Number', 'IFSC', 'Net Pay'];
+  sheet.getRow(4).values = ['Asha Verma', '001234567811', 'SBIN0000001', 41000];
+  sheet.getRow(6).values = ['Ravi Kumar', 9876543210987654, 'HDFC0000001', 52000];
+  sheet.getRow(7).values = ['Meena Iyer', 500100000048, 'ICIC0000002', 38000];
+  await book.xlsx.writeFile(file);
+}
+
+/** A CSV output's records, each one line (no field here spans lines): record i is line i + 1. */
+function csvLines(file: string): string[][] {
+  const text = fs.readFileSync(file, 'utf8');
+  const records = parse(text, { relax_column_count: true, skip_empty_lines: false }) as string[][];
+  assert.equal(records.length, text.split(/\r?\n/).length - 1, 'one record a line');
+  return records;
+}
+
+const LOST = /^line 6: account number is stored as a number in the spreadsheet, and a number keeps only 15 significant digits \(this one has 16: it may have lost its last digits\): format the account column as Text and type the account again$/;
+
+test('payroll.xlsx: an account in a number cell past 15 digits is INVALID saying so, written in its digits; the CSV output keeps the empty rows, so its line N is the row N the reasons name', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  await payroll(path.join(dir, 'payroll.xlsx'));
+
+  const csv = await runCli(['bank', 'payroll.xlsx', '-o', 'out.csv', '--state', 'csv.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(csv.code, 0, csv.stderr);
+  assert.match(csv.stderr, /header found at line 3; the 2 line\(s\) above it are copied to the output unchanged/);
+  const lines = csvLines(path.join(dir, 'out.csv'));
+  assert.deepEqual(lines[0], ['Payroll, November']);
+  assert.deepEqual(lines[1], [''], 'the empty row 2 is copied above the header, as a CSV\'s blank line is');
+  const header = lines[2]!;
+  assert.deepEqual(header.slice(0, 5), ['Employee Name', 'Account Number', 'IFSC', 'Net Pay', 'verify_status']);
+  const at = (line: number, column: string) => lines[line - 1]![header.indexOf(column)];
+  assert.equal(at(4, 'verify_status'), 'VERIFIED');
+  assert.equal(at(5, 'verify_status'), 'SKIPPED', 'the empty row 5 between payees is SKIPPED in its place');
+  assert.equal(at(6, 'Account Number'), '9876543210987654', 'the number cell in all its digits, not 9.876543210987654E+15');
+  assert.equal(at(6, 'verify_status'), 'INVALID');
+  assert.match(at(6, 'verify_reason')!, LOST);
+  assert.equal(at(6, 'verify_reason_code'), 'ACCOUNT_DAMAGED');
+  assert.doesNotMatch(lines[5]!.join(','), /scientific notation|E\+15/);
+  assert.equal(at(7, 'Account Number'), '500100000048');
+  assert.equal(at(7, 'verify_status'), 'VERIFIED');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 2, 'no call for the number past 15 digits');
+
+  const xlsx = await runCli(['bank', 'payroll.xlsx', '-o', 'out.xlsx', '--state', 'xlsx.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(xlsx.code, 0, xlsx.stderr);
+  const back = new ExcelJS.Workbook();
+  await back.xlsx.readFile(path.join(dir, 'out.xlsx'));
+  const sheet = back.getWorksheet('Payroll')!;
+  const names = (sheet.getRow(3).values as unknown[]).slice(1);
+  const cell = (row: number, column: string) => sheet.getRow(row).getCell(names.indexOf(column) + 1);
+  assert.equal(sheet.getRow(1).getCell(1).value, 'Payroll, November');
+  assert.equal(sheet.getRow(2).cellCount, 0, 'the empty row stays empty');
+  assert.equal(cell(4, 'verify_status').value, 'VERIFIED');
+  assert.equal(cell(5, 'verify_status').value, 'SKIPPED', 'as in the CSV output');
+  assert.equal(cell(5, 'Employee Name').value, null);
+  assert.equal(cell(6, 'Account Number').value, '9876543210987654', 'a text cell in all its digits');
+  assert.equal(cell(6, 'verify_status').value, 'INVALID');
+  assert.match(String(cell(6, 'verify_reason').value), LOST);
+  assert.equal(cell(6, 'verify_reason_code').value, 'ACCOUNT_DAMAGED');
+  assert.equal(cell(6, 'Net Pay').value, 52000, 'amounts stay numbers');
+  assert.equal(cell(7, 'Account Number').value, '500100000048');
+  assert.equal(cell(7, 'verify_status').value, 'VERIFIED');
+});
+
+for (const [kind, file, bookType] of [['.xls (BIFF8)', 'payroll.xls', 'biff8'], ['.ods', 'payroll.ods', 'ods']] as const) {
+  test(`${kind}: a number cell past 15 digits reads the same (its digits, the reason); the empty rows keep the line numbers`, async (t) => {
+    const sandbox = await startSandbox();
+    t.after(() => sandbox.close());
+    const dir = tempDir(t);
+    const sheet = XLSX.utils.aoa_to_sheet([['Payroll, November'], [], ['Employee Name', 'Account Number', 'IFSC'], ['Asha Verma', '001234567811', 'SBIN0000001'], [], ['Ravi Kumar', 9876543210987654, 'HDFC0000001']]);
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, sheet, 'Payroll');
+    fs.writeFileSync(path.join(dir, file), XLSX.write(book, { type: 'buffer', bookType }));
+    const r = await runCli(['bank', file, '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = csvLines(path.join(dir, 'out.csv'));
+    assert.deepEqual(lines[1]!.filter((f) => f !== ''), [], 'the empty row 2 above the header');
+    assert.deepEqual(lines[2]!.slice(0, 4), ['Employee Name', 'Account Number', 'IFSC', 'verify_status']);
+    assert.deepEqual(lines[4]!.slice(0, 4), ['', '', '', 'SKIPPED']);
+    assert.deepEqual(lines[5]!.slice(0, 4), ['Ravi Kumar', '9876543210987654', 'HDFC0000001', 'INVALID']);
+    assert.match(lines[5]![4]!, LOST);
+    assert.equal(lines[5]![5], 'ACCOUNT_DAMAGED');
+    assert.equal(sandbox.stats().requests['account-verification-pl'], 1);
+  });
+}

@@ -8,17 +8,22 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as XLSX from '@e965/xlsx';
 import { isAppError } from '../errors.js';
 import { choosePayeeSheet, namedSheetIndex } from './xlsx.js';
-import { numberText } from './xlsx-stream.js';
+import { numberText, pastExactDigits } from './xlsx-stream.js';
 
 const { file, sheetName } = workerData as { file: string; sheetName: string | undefined };
+/** The texts of number cells past 15 digits in the sheet posted (sheetjs.ts notes them for the account check). */
+const lostDigits = new Set<string>();
 
 function cellText(cell: XLSX.CellObject | undefined): string {
   if (!cell) return '';
   switch (cell.t) {
     case 's':
       return String(cell.v ?? '');
-    case 'n':
-      return numberText(String(cell.v));
+    case 'n': {
+      const text = numberText(String(cell.v));
+      if (pastExactDigits(String(cell.v))) lostDigits.add(text);
+      return text;
+    }
     case 'b':
       return cell.v ? 'TRUE' : 'FALSE';
     case 'd':
@@ -30,7 +35,7 @@ function cellText(cell: XLSX.CellObject | undefined): string {
   }
 }
 
-/** A sheet's rows as [row number, fields], blank rows left out as the .xlsx reader leaves absent ones. */
+/** A sheet's rows as [row number, fields], blank rows left out (sheetjs.ts gives them back as the .xlsx reader does). */
 function rowsOf(sheet: XLSX.WorkSheet, limit = Infinity): Array<[number, string[]]> {
   const data = (sheet['!data'] ?? []) as Array<Array<XLSX.CellObject | undefined> | undefined>;
   const rows: Array<[number, string[]]> = [];
@@ -49,7 +54,9 @@ try {
   if (names.length === 0) throw new Error('it has no sheet');
   const sheetOf = (i: number) => book.Sheets[names[i]!]!;
   const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f)) : namedSheetIndex(file, names, sheetName);
-  parentPort!.postMessage({ ok: true, sheets: names, sheet: names[index], rows: rowsOf(sheetOf(index)) });
+  lostDigits.clear();
+  const rows = rowsOf(sheetOf(index));
+  parentPort!.postMessage({ ok: true, sheets: names, sheet: names[index], rows, lostDigits: [...lostDigits] });
 } catch (error) {
   const e = error as Error;
   parentPort!.postMessage({ ok: false, app: isAppError(e), message: e.message });

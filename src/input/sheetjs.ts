@@ -12,7 +12,8 @@ import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import type { CsvRecord } from './read-csv.js';
 import { formatBytes, limitError, type SheetLimits } from './sheet-limits.js';
-import type { XlsxRecords } from './xlsx.js';
+import { blankRows, type XlsxRecords } from './xlsx.js';
+import { LostDigits } from './xlsx-stream.js';
 import { ZipFile } from './zip-reader.js';
 
 /** The worker's heap: SheetJS holds a full-size .xls (65,536 rows) in ~190 MB. */
@@ -20,7 +21,7 @@ const WORKER_HEAP_MB = 224;
 /** A zip (.ods) read whole may inflate to this many times the file's size limit. */
 const WHOLE_INFLATE_FACTOR = 8;
 
-type Answer = { ok: true; sheets: string[]; sheet: string; rows: Array<[number, string[]]> } | { ok: false; app: boolean; message: string };
+type Answer = { ok: true; sheets: string[]; sheet: string; rows: Array<[number, string[]]>; lostDigits: string[] } | { ok: false; app: boolean; message: string };
 
 /** Inflates every part of a zip within the bounds (a zip bomb stops here, before SheetJS inflates it in memory). */
 async function checkZip(file: string, limits: SheetLimits): Promise<void> {
@@ -74,8 +75,16 @@ export async function openSheetJsRecords(file: string, sheetName: string | undef
   }
   if (isZip) await checkZip(file, limits);
   const answer = await readInWorker(file, sheetName);
+  // The worker tells which texts are number cells past 15 digits (xlsx-stream.ts, LostDigits).
+  const lost = new LostDigits();
+  for (const text of answer.lostDigits) lost.note(text, text);
   async function* records(): AsyncGenerator<CsvRecord> {
-    for (const [line, fields] of answer.rows) yield { fields, line };
+    let next = 1;
+    for (const [line, fields] of answer.rows) {
+      yield* blankRows(next, line);
+      yield { fields, line };
+      next = Math.max(next, line + 1);
+    }
   }
-  return { records: records(), sheet: answer.sheet, sheets: answer.sheets, close: () => undefined };
+  return { records: records(), sheet: answer.sheet, sheets: answer.sheets, close: () => lost.close() };
 }

@@ -303,12 +303,56 @@ async function* sheetRows(zip: ZipFile, entry: ZipEntry, limits: SheetLimits): A
 /** Excel keeps 15 significant digits: a whole number of more digits has lost its last ones. */
 const EXACT_DIGITS = 15;
 
-/** A number cell's text: as written, but in scientific notation when digits were lost (the account check says so). */
+/** Whether a number cell's value is a whole number of more than 15 digits: one whose last digits may be lost. */
+export function pastExactDigits(raw: string): boolean {
+  const value = Number(raw);
+  return raw.trim() !== '' && Number.isInteger(value) && Math.abs(value) >= 10 ** EXACT_DIGITS;
+}
+
+/**
+ * A number cell's text, as written: a whole number in all its digits (`9876543210987654`, as
+ * Excel shows it formatted with no decimals), never JavaScript's `9.876543210987654e+15`. A
+ * number of more than 15 digits is damage all the same; the reader notes it (`LostDigits`) so
+ * that the account check says so.
+ */
 export function numberText(raw: string): string {
   const value = Number(raw);
   if (raw.trim() === '' || Number.isNaN(value)) return raw;
-  if (Number.isInteger(value) && Math.abs(value) >= 10 ** EXACT_DIGITS) return value.toExponential().toUpperCase();
-  return String(value);
+  if (!pastExactDigits(raw)) return String(value);
+  // The digits as the file stores them; else (`9.8765432109876E+15`) the stored number's own.
+  const stored = /^\s*(-?)0*(\d+)\s*$/.exec(raw);
+  return stored ? `${stored[1]}${stored[2]}` : BigInt(value).toString();
+}
+
+/**
+ * The texts of number cells past 15 digits in the spreadsheets being read, one set per open
+ * reader: a number cell's text (`9876543210987654`) cannot tell by itself that it came from a
+ * number, and the account check (src/pipeline/checks.ts) asks here. A reader adds what it reads
+ * and lets go of its set when it closes.
+ */
+const LOST_DIGITS = new Set<ReadonlySet<string>>();
+
+export class LostDigits {
+  private readonly texts = new Set<string>();
+
+  constructor() {
+    LOST_DIGITS.add(this.texts);
+  }
+
+  /** Notes a number cell's text when its number is past 15 digits. */
+  note(raw: string, text: string): void {
+    if (pastExactDigits(raw)) this.texts.add(text);
+  }
+
+  close(): void {
+    LOST_DIGITS.delete(this.texts);
+  }
+}
+
+/** Whether `text` is the text of a number cell past 15 digits in a spreadsheet being read. */
+export function isLostDigitsText(text: string): boolean {
+  for (const texts of LOST_DIGITS) if (texts.has(text)) return true;
+  return false;
 }
 
 export function cellValueText(cell: SheetCell, strings: SharedStrings): string {

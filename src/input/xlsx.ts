@@ -8,7 +8,7 @@ import { InputError } from '../errors.js';
 import type { CsvRecord } from './read-csv.js';
 import { HEADER_SEARCH_LINES, SAMPLE_ROWS } from './recognise.js';
 import { DEFAULT_SHEET_LIMITS, type SheetLimits } from './sheet-limits.js';
-import { XlsxWorkbook, type SheetInfo, type SheetRow } from './xlsx-stream.js';
+import { LostDigits, XlsxWorkbook, type SheetInfo, type SheetRow } from './xlsx-stream.js';
 
 export { numberText } from './xlsx-stream.js';
 
@@ -116,8 +116,29 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
     book.close();
     throw error;
   }
+  const lost = new LostDigits();
   async function* iterate(): AsyncGenerator<CsvRecord> {
-    for await (const row of book.rows(sheet)) yield { fields: rowFields(book, row), line: row.number };
+    let next = 1;
+    for await (const row of book.rows(sheet)) {
+      for (const cell of row.cells) if (cell.type === 'n') lost.note(cell.value, book.text(cell));
+      yield* blankRows(next, row.number);
+      yield { fields: rowFields(book, row), line: row.number };
+      next = Math.max(next, row.number + 1);
+    }
   }
-  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), close: () => book.close() };
+  const close = () => {
+    lost.close();
+    book.close();
+  };
+  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), close };
+}
+
+/**
+ * The rows a sheet leaves out (an empty row has no element) from `from` up to `to`, as blank
+ * records: every row number is a record, as every line of a CSV is, so that the rows above the
+ * header are copied whole and a CSV output's line N is the sheet's row N, the one the reasons
+ * name (a blank data row is SKIPPED in its place, like a blank CSV line).
+ */
+export function* blankRows(from: number, to: number): Generator<CsvRecord> {
+  for (let line = from; line < to; line += 1) yield { fields: [''], line };
 }

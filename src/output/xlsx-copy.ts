@@ -4,8 +4,9 @@
  * copied as it is stored (still compressed); the payee sheet keeps its name, everything around
  * its rows, its row numbers, and each input cell as it was (numbers stay numbers, text stays
  * text, formulas and styles kept); the tool's columns are added as text cells. Rows are matched
- * to the input's by their text (the rows the run leaves out, blank ones, are copied unchanged);
- * should a row not match, the rest is written as text rows after the last one matched.
+ * to the input's by their text (the rows the run leaves out, blank ones, are copied unchanged;
+ * a row the sheet has no element for gets only the tool's cells); should a row not match, the
+ * rest is written as text rows after the last one matched.
  * Memory: one batch of rows and the input's shared-string index (see src/input/shared-strings.ts).
  */
 import fs from 'node:fs';
@@ -141,6 +142,15 @@ class SheetMerge {
       if (!source) {
         this.aligned = false;
         break;
+      }
+      if (source.number > this.lastRow + 1) {
+        // A row the sheet leaves out (an empty row has no element), which the reader gave as a
+        // blank record (src/input/xlsx.ts, blankRows): it stays out, only the tool's cells (a
+        // blank row's SKIPPED) are written in its place; the sheet's row waits for its own.
+        this.pending = source;
+        this.lastRow += 1;
+        const cells = plainRow(this.lastRow, out);
+        return cells === '' ? xml : `${xml}<row r="${this.lastRow}">${cells}</row>`;
       }
       const fields = rowFields(this.book, source);
       if (fields.every((f, i) => (out[i] ?? '') === f)) return xml + this.sourceRow(source, out, fields.length);

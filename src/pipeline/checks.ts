@@ -2,6 +2,7 @@
  * Local checks that cost nothing: a row that fails them is INVALID and never sent.
  * They also recognise the damage spreadsheets do to long numbers, and say how to undo it.
  */
+import { isLostDigitsText } from '../input/xlsx-stream.js';
 
 export type CheckResult =
   | { ok: true; account: string; ifsc: string }
@@ -21,6 +22,14 @@ export function unwrapSpreadsheetText(value: string): string {
 export function checkAccount(raw: string): { ok: true; account: string } | { ok: false; reason: string } {
   const text = unwrapSpreadsheetText(raw);
   if (text === '') return { ok: false, reason: 'account number is empty' };
+  // A spreadsheet's number cell past 15 digits: Excel kept 15 and the rest may be gone, whatever
+  // the cell shows (9.87654E+15 in General format, 9876543210987650 with no decimals).
+  if (isLostDigitsText(text)) {
+    return {
+      ok: false,
+      reason: `account number is stored as a number in the spreadsheet, and a number keeps only 15 significant digits (this one has ${text.replace(/^-/, '').length}: it may have lost its last digits): format the account column as Text and type the account again`,
+    };
+  }
   if (/^[+-]?\d+(\.\d+)?e[+-]?\d+$/i.test(text)) {
     return {
       ok: false,
