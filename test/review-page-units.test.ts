@@ -99,8 +99,9 @@ const row = (over: Partial<RunRowRecord> = {}): RunRowRecord => ({
 const evidence = (holder: string | null) => ({
   firstRow: 3, resultId: 1, resultStatus: 'VERIFIED', beneficiaryName: holder, changedSince: null, requestId: 'r', bankName: null, bankBranch: null, bankCity: null, verifiedAt: 0,
 });
-const review = (reviewer: string, verdict: 'ACCEPTED' | 'REJECTED', holder = 'SUNITA KUMARI', note: string | null = null): ReviewRecord => ({
-  id: 1, account: '300000000011', ifsc: 'HDFC0000123', holder, verdict, reviewer, note, runId: 1, row: 3, at: 0,
+/** A review given on row() (Reviews.ofPayee reads its row's payee name with it: an acceptance is for that name). */
+const review = (reviewer: string, verdict: 'ACCEPTED' | 'REJECTED', holder = 'SUNITA KUMARI', note: string | null = null): ReviewRecord & { payeeName: string; payeeKnown: number } => ({
+  id: 1, account: '300000000011', ifsc: 'HDFC0000123', holder, verdict, reviewer, note, runId: 1, row: 3, at: 0, payeeName: 'Sunita Devi', payeeKnown: 1,
 });
 
 test('acceptances: refused where they cannot pay, and once per reviewer; rejections once', () => {

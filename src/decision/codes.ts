@@ -21,6 +21,8 @@ export type Decision = (typeof DECISIONS)[number];
  * - `REVIEW_ACCEPTED`: a person accepted this holder for this account (`vas-verify review`).
  * - `REVIEW_REJECTED`: a person rejected this payee; it is held until someone accepts it.
  * - `AWAITING_APPROVAL`: accepted by fewer reviewers than the policy's `approvals`.
+ * - `PAYEE_NAME_CHANGED`: a person accepted this holder for another payee name in the file (an
+ *   acceptance is for the name it was given on): the row's own decision (REVIEW or HOLD) stands.
  */
 export const DECISION_REASONS = [
   'NAME_MATCH',
@@ -35,6 +37,7 @@ export const DECISION_REASONS = [
   'REVIEW_ACCEPTED',
   'REVIEW_REJECTED',
   'AWAITING_APPROVAL',
+  'PAYEE_NAME_CHANGED',
 ] as const;
 export type DecisionReason = (typeof DECISION_REASONS)[number];
 
@@ -93,6 +96,7 @@ export const DECISION_REASON_MEANING: Readonly<Record<DecisionReason, string>> =
   REVIEW_ACCEPTED: 'a person accepted this holder',
   REVIEW_REJECTED: 'a person rejected this payee',
   AWAITING_APPROVAL: 'accepted by fewer reviewers than the policy asks',
+  PAYEE_NAME_CHANGED: 'accepted for another payee name: the payee name in the file changed since the acceptance',
 };
 
 /** Each verify_reason_code in a few words, for rows whose reason text the state does not keep (local checks). */

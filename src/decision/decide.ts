@@ -5,17 +5,21 @@
  */
 import type { NameMatchResult } from '../match/verdict.js';
 import type { Decision, DecisionReason, PayeeCheck } from './codes.js';
+import { distinctReviewers } from './identity.js';
 import type { DecisionPolicy } from './policy.js';
 
 /** A row's verify_status, as the output writes it. */
 export type VerifyStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' | 'FAILED' | 'UNCONFIRMED' | 'SKIPPED';
 
 /**
- * What reviewers said of a payee: `ACCEPTED` for the holder the row has now (an acceptance is for
- * one exact holder name), by these distinct reviewers; `REJECTED`: held until someone accepts it.
+ * What reviewers said of a payee: `ACCEPTED` for the holder the row has now and the payee name the
+ * row has in the file (an acceptance is for one exact holder name and one payee name), by these
+ * reviewers (one person once, however the name is typed: src/decision/identity.ts); `REJECTED`:
+ * held until someone accepts it; `NAME_CHANGED`: this holder was accepted on another payee name,
+ * which does not hold for this row (it gets its own decision, `PAYEE_NAME_CHANGED` unless PAY).
  */
 export interface ReviewStanding {
-  verdict: 'ACCEPTED' | 'REJECTED';
+  verdict: 'ACCEPTED' | 'REJECTED' | 'NAME_CHANGED';
   reviewers: readonly string[];
 }
 
@@ -47,14 +51,18 @@ export function decide(input: DecisionInput, policy: DecisionPolicy): RowDecisio
   if (input.status === 'INVALID') return held('ACCOUNT_INVALID');
   if (input.status === 'NOT_VERIFIED') return held('ACCOUNT_NOT_VERIFIED');
   if (input.status !== 'VERIFIED') return held('NOT_FINAL');
-  // A person who saw this exact holder and accepted it outranks the matcher and the change signal.
+  // A person who saw this exact holder for this payee name and accepted it outranks the matcher and the change signal.
   if (input.review?.verdict === 'ACCEPTED') {
-    const enough = new Set(input.review.reviewers).size >= policy.approvals;
+    const enough = distinctReviewers(input.review.reviewers).length >= policy.approvals;
     return { decision: enough ? 'PAY' : 'REVIEW', reason: enough ? 'REVIEW_ACCEPTED' : 'AWAITING_APPROVAL', payeeCheck };
   }
   if (input.holderChanged) return { decision: policy.holderChanged, reason: 'HOLDER_CHANGED', payeeCheck };
-  if (input.nameMatch === undefined) return { decision: policy.noNameToCheck, reason: 'NO_NAME_TO_CHECK', payeeCheck };
-  return { decision: policy.nameMatch[input.nameMatch], reason: nameReason(input.nameMatch), payeeCheck };
+  const own = input.nameMatch === undefined
+    ? { decision: policy.noNameToCheck, reason: 'NO_NAME_TO_CHECK' as DecisionReason }
+    : { decision: policy.nameMatch[input.nameMatch], reason: nameReason(input.nameMatch) };
+  // Accepted on another payee name: the row's own decision, saying why the acceptance does not hold.
+  if (input.review?.verdict === 'NAME_CHANGED' && own.decision !== 'PAY') return { decision: own.decision, reason: 'PAYEE_NAME_CHANGED', payeeCheck };
+  return { ...own, payeeCheck };
 }
 
 function nameReason(verdict: NameMatchResult): DecisionReason {

@@ -8,7 +8,7 @@
  * PAY/REVIEW → HOLD rejects the payee.
  */
 import path from 'node:path';
-import { withApprovals, type Decision, type DecisionPolicy } from '../decision/index.js';
+import { sameReviewer, withApprovals, type Decision, type DecisionPolicy } from '../decision/index.js';
 import { InputError } from '../errors.js';
 import { readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
@@ -215,9 +215,12 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
     }
     const holder = answer?.holder ?? '';
     const verdict = e.word === 'PAY' ? 'ACCEPTED' : 'REJECTED';
-    const before = reviews.standing(r.account, r.ifsc, holder || null);
-    if (verdict === 'ACCEPTED' && before?.verdict === 'ACCEPTED' && before.reviewers.includes(options.reviewer)) {
-      ignored(`already accepted by ${options.reviewer}`);
+    // The standing for this row's payee name: an acceptance is for the name it was given on.
+    const before = reviews.standing(r.account, r.ifsc, holder || null, r.name);
+    // One person once, however the name is typed ("asha", "Asha"): src/decision/identity.ts.
+    const already = before?.verdict === 'ACCEPTED' ? before.reviewers.find((who) => sameReviewer(who, options.reviewer)) : undefined;
+    if (verdict === 'ACCEPTED' && already !== undefined) {
+      ignored(`already accepted by ${already}`);
       continue;
     }
     if (verdict === 'REJECTED' && before?.verdict === 'REJECTED') {
@@ -228,7 +231,7 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
       account: r.account, ifsc: r.ifsc, holder, verdict, reviewer: options.reviewer, note: e.note, runId: run.id, row: r.row, via: 'import',
       evidence: { file: path.resolve(options.file), line: e.line, toolDecision: r.decision, toolReason: r.decisionReason, status: r.status, nameMatch: r.nameMatch, nameScore: r.nameScore, requestId: answer?.requestId ?? null, approvals },
     }, options.now());
-    const standing = reviews.standing(r.account, r.ifsc, holder || null);
+    const standing = reviews.standing(r.account, r.ifsc, holder || null, r.name);
     const now = currentDecision(r, answer, standing, policy).decision;
     result.recorded.push({ row: r.row, line: e.line, account: r.account, ifsc: r.ifsc, holder, verdict, note: e.note, now, reviewers: standing?.reviewers ?? [] });
   }

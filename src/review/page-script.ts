@@ -38,7 +38,7 @@ export const PAGE_SCRIPT = `
   };
   const show = (answer, verdict) => {
     for (const tr of rows) {
-      const same = tr.dataset.row === String(answer.row) || (answer.payee !== undefined && answer.payee !== null && tr.dataset.payee === String(answer.payee));
+      const same = tr.dataset.row === String(answer.row) || (answer.payee !== undefined && answer.payee !== null && tr.dataset.payee === String(answer.payee) && tr.dataset.nameKey === answer.nameKey);
       if (!same || !answer.standing) continue;
       const cell = tr.querySelector('.standing');
       cell.textContent = answer.standing.text;

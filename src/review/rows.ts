@@ -21,9 +21,9 @@ const MAX_EXPLAINED_CHARS = 1_000;
 export interface StandingView {
   decision: string;
   reason: string;
-  /** Who accepted (ACCEPTED) or rejected (REJECTED) the holder it has now; empty when nobody has. */
+  /** Who accepted (ACCEPTED) or rejected (REJECTED) the holder it has now (NAME_CHANGED: accepted it on another payee name); empty when nobody has. */
   reviewers: string[];
-  verdict: 'ACCEPTED' | 'REJECTED' | null;
+  verdict: 'ACCEPTED' | 'REJECTED' | 'NAME_CHANGED' | null;
   /** Accepted by fewer reviewers than the policy's approvals. */
   awaiting: boolean;
   /** One line: "PAY · REVIEW_ACCEPTED · accepted by asha, ravi". */
@@ -70,16 +70,17 @@ export interface RowPayee {
   evidence: PayeeEvidence | undefined;
 }
 
-/** Where the payee stands now for the holder it has in this run. */
+/** Where the payee stands now for the holder it has in this run and the row's payee name (an acceptance is for the name it was given on). */
 export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefined, reviews: readonly ReviewRecord[], policy: DecisionPolicy): StandingView {
   const holder = evidence?.beneficiaryName ?? null;
-  const standing: PayeeStanding | undefined = standingOf(reviews, holder);
+  const standing: PayeeStanding | undefined = standingOf(reviews, holder, row.name);
   // The same decision the release takes (src/release/decisions.ts): the page and the payout file cannot disagree.
   const decision = currentDecision(row, { changedSince: evidence?.changedSince ?? null }, standing, policy);
   const reviewers = standing?.reviewers ?? [];
   const awaiting = decision.reason === 'AWAITING_APPROVAL';
   let words = 'not reviewed yet';
   if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
+  else if (standing?.verdict === 'NAME_CHANGED') words = `accepted by ${reviewers.join(', ')} for another payee name: the name in the file changed since, not accepted for this one`;
   else if (standing?.verdict === 'ACCEPTED') {
     const missing = policy.approvals - reviewers.length;
     words = `accepted by ${reviewers.join(', ')}${awaiting ? ` — awaiting ${missing === 1 ? 'a second approval' : `${missing} more approvals`}` : ''}`;

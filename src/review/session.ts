@@ -3,9 +3,10 @@
  * run left at REVIEW or HOLD, and the reviewer's acceptances and rejections, each recorded by
  * record.ts (the reviews row and its audit entry in one transaction). An acceptance is refused
  * where it could not pay (no payee, an account not verified, no holder name) and where this
- * reviewer already accepted the holder: `approvals: 2` needs two different people.
+ * reviewer already accepted the holder for this payee name: `approvals: 2` needs two different
+ * people (compared case-insensitively, NFKC: src/decision/identity.ts).
  */
-import type { DecisionPolicy } from '../decision/index.js';
+import { payeeNameKey, sameReviewer, type DecisionPolicy } from '../decision/index.js';
 import type { IfscRegistry } from '../input/ifsc-registry.js';
 import { ReviewReader, REVIEWED_DECISIONS, type PayeeEvidence, type ReviewFilter } from '../state/review-reader.js';
 import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
@@ -28,8 +29,10 @@ export interface RowAnswer {
   ok: boolean;
   /** Why it was refused (ok false). */
   message?: string | undefined;
-  /** The payee's first row: every row of the payee on the page shows the new standing. */
+  /** The payee's first row: every row of the payee with the same payee name (`nameKey`) on the page shows the new standing. */
   payee?: number | undefined;
+  /** The row's payee name as compared (src/decision/identity.ts payeeNameKey): an acceptance is for one payee name. */
+  nameKey?: string | undefined;
   standing?: StandingView | undefined;
 }
 
@@ -76,7 +79,8 @@ export class ReviewSession {
       const row = this.reader.row(this.options.runId, n);
       if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
       if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
-      const key = `${row.account}|${row.ifsc}`;
+      // Rows of one payee once, for each payee name: an acceptance is for the name it was given on.
+      const key = `${row.account}|${row.ifsc}|${payeeNameKey(row.name)}`;
       const done = byPayee.get(key) ?? this.decidePayee(verdict, row, note);
       byPayee.set(key, done);
       return { ...done, row: n };
@@ -91,7 +95,7 @@ export class ReviewSession {
     const holder = evidence?.beneficiaryName ?? null;
     // The check and the write in one transaction: two reviewers' pages write the same state.
     const problem = db.transaction((): string | null => {
-      const refused = refusal(verdict, row, evidence, standingOf(this.reviews.ofPayee(account, ifsc), holder), reviewer, policy);
+      const refused = refusal(verdict, row, evidence, standingOf(this.reviews.ofPayee(account, ifsc), holder, row.name), reviewer, policy);
       if (refused) return refused;
       recordPersonDecision(
         db,
@@ -109,7 +113,7 @@ export class ReviewSession {
     }).immediate();
     if (problem === null) this.recorded += 1;
     const standing = standingView(row, evidence, this.reviews.ofPayee(account, ifsc), policy);
-    return { row: row.row, ok: problem === null, message: problem ?? undefined, payee: evidence?.firstRow, standing };
+    return { row: row.row, ok: problem === null, message: problem ?? undefined, payee: evidence?.firstRow, nameKey: payeeNameKey(row.name), standing };
   }
 }
 
@@ -128,7 +132,8 @@ export function refusal(
   const problem = acceptProblem(row, evidence);
   if (problem) return problem;
   if (standing?.verdict !== 'ACCEPTED') return null;
-  if (standing.reviewers.includes(reviewer)) {
+  // One person once, however the name is typed ("asha", "Asha"): src/decision/identity.ts.
+  if (standing.reviewers.some((r) => sameReviewer(r, reviewer))) {
     return standing.reviewers.length >= policy.approvals
       ? `already accepted by ${standing.reviewers.join(', ')}`
       : `${reviewer} already accepted this holder: a second, different reviewer must approve it`;

@@ -4,6 +4,7 @@ import { registryBankName, registryNote, type IfscRegistry } from '../../input/i
 import type { NameMatchResult } from '../../match/verdict.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { holderChangedIn } from '../../state/changes.js';
+import { forPayeeName } from '../../state/reviews.js';
 import { outcomeCells, type RowOutcome } from '../columns.js';
 import type { DecisionAudit } from './decision-audit.js';
 import { countDecision, countNameMatch, countRow } from './summary.js';
@@ -78,13 +79,13 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
   outcome.reasonCode = verifyReasonCode(outcome.status, outcome.reason);
   const holder = outcome.result?.beneficiaryName ?? null;
   const payee = slot.payee;
-  const review = recorder && payee && recorder.reviewed.has(`${payee.account}|${payee.ifsc}`) ? standing(recorder, payee, holder) : undefined;
+  const name = parts.nameColumn >= 0 ? (slot.fields[parts.nameColumn] ?? '') : null;
+  const review = recorder && payee && recorder.reviewed.has(`${payee.account}|${payee.ifsc}`) ? standing(recorder, payee, holder, name) : undefined;
   const decision = decide({ status: outcome.status, nameMatch: outcome.nameMatch?.result as NameMatchResult | undefined, holderChanged: holderChangedIn(outcome.result?.changedSince), review }, policy);
   outcome.decision = decision;
   const amount = parts.amountColumn !== undefined && parts.amountColumn >= 0 ? (slot.fields[parts.amountColumn] ?? '') : null;
   countDecision(summary, decision, amount);
   if (!recorder || outcome.status === 'SKIPPED') return;
-  const name = parts.nameColumn >= 0 ? (slot.fields[parts.nameColumn] ?? '') : null;
   const row = {
     row: slot.row, line: slot.line, account: payee?.account ?? null, ifsc: payee?.ifsc ?? null, status: outcome.status, reasonCode: outcome.reasonCode,
     nameMatch: outcome.nameMatch?.result ?? null, nameScore: outcome.nameMatch?.score ?? null,
@@ -93,8 +94,9 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
   recorder.audit.note({ ...row, holder, requestId: outcome.requestId || outcome.result?.requestId || null, decision, before });
 }
 
-function standing(recorder: DecisionRecorder, payee: { account: string; ifsc: string }, holder: string | null): ReviewStanding | undefined {
-  const found = recorder.store.reviewStanding(payee.account, payee.ifsc, holder);
+/** The payee's standing for this holder and this row's payee name (an acceptance is for the name it was given on). */
+function standing(recorder: DecisionRecorder, payee: { account: string; ifsc: string }, holder: string | null, name: string | null): ReviewStanding | undefined {
+  const found = forPayeeName(recorder.store.reviewStanding(payee.account, payee.ifsc, holder), name);
   return found ? { verdict: found.verdict, reviewers: found.reviewers } : undefined;
 }
 
