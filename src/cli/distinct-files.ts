@@ -43,3 +43,15 @@ export function checkReportFiles(files: { output: string; statePath: string; sta
   if (files.csv !== undefined) named.push({ flag: '--csv', path: files.csv, role: 'plain' });
   refuse(collisionAmong(named));
 }
+
+/**
+ * `vas-verify release`: -o and --exceptions (both written through a temporary file and renamed in)
+ * against the state it records in — and its -wal and -shm, which SQLite deletes or rewrites when
+ * it closes the state: a payout written there would vanish — and the --input it reads.
+ */
+export function checkReleaseFiles(files: { output: string; exceptions?: string | undefined; input?: string | undefined; statePath: string; stateFlag: boolean }): void {
+  const named: NamedFile[] = [{ flag: '-o', path: files.output, role: 'writer' }, stateFile(files.statePath, files.stateFlag)];
+  if (files.exceptions !== undefined) named.push({ flag: '--exceptions', path: files.exceptions, role: 'writer' });
+  if (files.input !== undefined) named.push({ flag: '--input', path: files.input, role: 'plain' });
+  refuse(collisionAmong(named));
+}

@@ -3,23 +3,19 @@
  * (src/release/audit.ts) with account numbers masked, and verifies its hash chain: a changed,
  * removed or inserted entry ends the command with exit 1 and one line naming the first one.
  */
-import fs from 'node:fs';
-import { StateFileError, UsageError } from '../../../errors.js';
+import { StateFileError } from '../../../errors.js';
 import { AUDIT_CSV_COLUMNS, checkAuditTrail, formatEntry } from '../../../release/audit.js';
 import { encodeCsv } from '../../../output/csv.js';
 import { AuditTrail } from '../../../state/audit.js';
-import { openStateForReading } from '../../../state/report-reader.js';
-import { resolveStatePath } from '../../config.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
+import { openStateReadOnly, stateReadError } from '../release/state.js';
 import type { AuditFlags } from './options.js';
 
 export async function auditCommand(flags: AuditFlags, io: CommandIo): Promise<number> {
-  if (flags.run !== undefined && !(Number.isInteger(flags.run) && flags.run > 0)) throw new UsageError('--run must be a run id (a whole number ≥ 1)');
-  const statePath = resolveStatePath(flags.state, io.env);
-  if (!fs.existsSync(statePath)) throw new UsageError(`state file ${statePath} does not exist: give the --state of the runs`);
-  // Read-only: an auditor may be handed a copy, and nothing here writes.
-  const db = openStateForReading(statePath, (message) => new StateFileError(message));
+  // Read-only: an auditor may be handed a copy, and nothing here writes (a file that is not a
+  // state is refused before SQLite opens it, and left as it was).
+  const { db, statePath } = openStateReadOnly(flags.state, flags.run, io);
   try {
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit'").get() !== undefined;
     if (!hasTable) throw new StateFileError(`${statePath} has no audit trail (a state of an older version): run the bank command with this version first`);
@@ -32,6 +28,8 @@ export async function auditCommand(flags: AuditFlags, io: CommandIo): Promise<nu
     const scope = flags.run === undefined ? '' : ` (${check.printed} of run ${flags.run})`;
     io.log.info(`audit trail: ${check.entries} entr${check.entries === 1 ? 'y' : 'ies'}${scope}, hash chain verified${check.lastHash ? ` (last hash ${check.lastHash})` : ''}`);
     return EXIT.ok;
+  } catch (error) {
+    throw stateReadError(statePath, error);
   } finally {
     db.close();
   }

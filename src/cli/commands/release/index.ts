@@ -5,6 +5,8 @@
 import { UsageError } from '../../../errors.js';
 import { checkOutputPath } from '../../../output/sink.js';
 import { releaseRun, type ReleaseSummary } from '../../../release/index.js';
+import { resolveStatePath } from '../../config.js';
+import { checkReleaseFiles } from '../../distinct-files.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
 import type { ReleaseFlags } from './options.js';
@@ -25,6 +27,8 @@ function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
 
 export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promise<number> {
   if (flags.approvals !== undefined && flags.approvals !== 1 && flags.approvals !== 2) throw new UsageError('--approvals is 1 or 2');
+  // Every file distinct, the state's -wal and -shm included, before anything is opened or written.
+  checkReleaseFiles({ output: flags.output, exceptions: flags.exceptions, input: flags.input, statePath: resolveStatePath(flags.state, io.env), stateFlag: flags.state !== undefined });
   checkOutputPath(flags.output, '-o');
   if (flags.exceptions !== undefined) checkOutputPath(flags.exceptions, '--exceptions');
   const state = openRunState(flags.state, flags.run, io);

@@ -11,6 +11,7 @@ import { stripControl } from '../../../terminal.js';
 import { resolveStatePath } from '../../config.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
+import { checkExistingState } from '../release/state.js';
 import { reviewImportCommand } from './import.js';
 import { reviewerName } from './reviewer.js';
 import type { ReviewFlags } from './options.js';
@@ -25,8 +26,11 @@ export async function reviewCommand(flags: ReviewFlags, io: CommandIo): Promise<
     return reviewImportCommand({ file: flags.import, state: flags.state, run: flags.run, reviewer: flags.reviewer, approvals: flags.approvals }, io);
   }
   const reviewer = reviewerName(flags.reviewer, io.env);
+  const statePath = resolveStatePath(flags.state, io.env);
+  // A missing, empty or foreign file is refused before openReview opens (and chmods) it.
+  checkExistingState(statePath);
   const opened = openReview({
-    statePath: resolveStatePath(flags.state, io.env),
+    statePath,
     runId: flags.run,
     reviewer,
     approvals: flags.approvals as 1 | 2 | undefined,
