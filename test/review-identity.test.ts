@@ -119,7 +119,7 @@ test('A: the review page (its session) and the import decide the renamed row on 
   assert.equal(answer!.standing!.text, 'PAY · REVIEW_ACCEPTED · accepted by asha');
 });
 
-test('A: the release of the renamed row pays only on an acceptance of that name', { todo: 'src/release/decisions.ts (not this change) must give the row\'s name: this.reviews.standing(account, ifsc, holder, row.name)' }, async (t) => {
+test('A: the release of the renamed row pays only on an acceptance of that name', async (t) => {
   const dir = tempDir(t);
   await acceptedNight(dir);
   fs.writeFileSync(path.join(dir, 'night2.in.csv'), payees('Vikram Singh Enterprises'));

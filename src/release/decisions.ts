@@ -111,7 +111,7 @@ export class RunDecisions {
     const holder = this.records.holder(this.runId, row.account, row.ifsc);
     const answer = { holder: holder?.holder ?? null, changedSince: holder?.changedSince ?? null };
     if (!reviewed) return { row, ...stored, ...answer, standing: undefined };
-    const standing = this.reviews.standing(row.account, row.ifsc, holder?.holder ?? null);
+    const standing = this.reviews.standing(row.account, row.ifsc, holder?.holder ?? null, row.name);
     return { row, ...currentDecision(row, holder, standing, this.policy), ...answer, standing };
   }
 }

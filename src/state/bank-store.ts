@@ -294,9 +294,9 @@ export class BankStore {
     return this.reviews.reviewedPayees();
   }
 
-  /** What reviewers said of a payee, for the holder it has now. */
-  reviewStanding(account: string, ifsc: string, holder: string | null): PayeeStanding | undefined {
-    return this.reviews.standing(account, ifsc, holder);
+  /** What reviewers said of a payee, for the holder it has now and the payee name of the row being decided. */
+  reviewStanding(account: string, ifsc: string, holder: string | null, name: string | null): PayeeStanding | undefined {
+    return this.reviews.standing(account, ifsc, holder, name);
   }
 
   // ---- results ----

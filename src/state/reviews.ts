@@ -63,13 +63,11 @@ export class Reviews {
   }
 
   /**
-   * The payee's standing for `holder` (the bank's holder name now) and, when given, `name` (the
-   * file's payee name at the row being decided; null for none): see standingOf() and forPayeeName().
-   * Without `name` the payee name is not compared: every caller that decides a row should give it.
+   * The payee's standing for `holder` (the bank's holder name now) and `name` (the file's payee name
+   * at the row being decided; null for none): see standingOf() and forPayeeName().
    */
-  standing(account: string, ifsc: string, holder: string | null, name?: string | null): PayeeStanding | undefined {
-    const found = standingOf(this.ofPayee(account, ifsc), holder);
-    return name === undefined ? found : forPayeeName(found, name);
+  standing(account: string, ifsc: string, holder: string | null, name: string | null): PayeeStanding | undefined {
+    return forPayeeName(standingOf(this.ofPayee(account, ifsc), holder), name);
   }
 }
 

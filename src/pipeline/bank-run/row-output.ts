@@ -4,7 +4,6 @@ import { registryBankName, registryNote, type IfscRegistry } from '../../input/i
 import type { NameMatchResult } from '../../match/verdict.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { holderChangedIn } from '../../state/changes.js';
-import { forPayeeName } from '../../state/reviews.js';
 import { outcomeCells, type RowOutcome } from '../columns.js';
 import type { DecisionAudit } from './decision-audit.js';
 import { countDecision, countNameMatch, countRow } from './summary.js';
@@ -96,7 +95,7 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
 
 /** The payee's standing for this holder and this row's payee name (an acceptance is for the name it was given on). */
 function standing(recorder: DecisionRecorder, payee: { account: string; ifsc: string }, holder: string | null, name: string | null): ReviewStanding | undefined {
-  const found = forPayeeName(recorder.store.reviewStanding(payee.account, payee.ifsc, holder), name);
+  const found = recorder.store.reviewStanding(payee.account, payee.ifsc, holder, name);
   return found ? { verdict: found.verdict, reviewers: found.reviewers } : undefined;
 }
 
