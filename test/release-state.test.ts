@@ -104,6 +104,25 @@ test('release of an older run never pays a payee whose holder a newer answer in 
   assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout2.csv'), 'utf8'), /100000000022/);
 });
 
+test('release holds a payee that another file\'s run answered with another holder while this run was stopped, before it was resumed', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'h1.csv'), 'accountNumber,ifsc,name\n100000000022,HDFC0000001,PRIYA KHANNA\n100000000011,HDFC0000001,RAJESH SHARMA\n100000000033,HDFC0000001,AMIT PATEL\n');
+  fs.writeFileSync(path.join(dir, 'h2.csv'), 'accountNumber,ifsc,name\n100000000022,HDFC0000001,MOHAN LAL\n');
+  fs.writeFileSync(path.join(dir, 'a.csv'), 'Name,Account,IFSC\nPriya Khanna,100000000022,HDFC0000001\nRajesh Sharma,100000000011,HDFC0000001\nAmit Patel,100000000033,HDFC0000001\n');
+  fs.writeFileSync(path.join(dir, 'b.csv'), 'Name,Account,IFSC\nPriya Khanna,100000000022,HDFC0000001\n');
+  const bank = (args: string[]) => runCli(['bank', ...args, '--state', 's.sqlite', '--sandbox', '--concurrency', '1'], { cwd: dir });
+  // Run 1 answers Priya's account first and stops; run 2 (another file) finds another holder; run 1 resumes and ends.
+  const stopped = await bank(['a.csv', '-o', 'a.out.csv', '--sandbox-accounts', 'h1.csv', '--max-calls', '1']);
+  assert.equal(stopped.code, 3, stopped.stderr);
+  const other = await bank(['b.csv', '-o', 'b.out.csv', '--sandbox-accounts', 'h2.csv']);
+  assert.equal(other.code, 0, other.stderr);
+  const resumed = await bank(['a.csv', '-o', 'a.out.csv', '--sandbox-accounts', 'h1.csv', '--resume']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite', '--run', '1'], { cwd: dir });
+  assert.equal(release.code, 0, release.stderr);
+  assert.equal(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), 'Name,Account,IFSC\nRajesh Sharma,100000000011,HDFC0000001\nAmit Patel,100000000033,HDFC0000001\n');
+});
+
 test('an .xlsx release moves the cell references after the rows up with them; what only covered removed rows goes', () => {
   const removed = new RemovedRows([4, 6, 7]);
   assert.deepEqual([removed.below(4), removed.below(4, true), removed.below(10)], [0, 1, 3]);

@@ -82,7 +82,8 @@ export class RunRecords {
          FROM run_payees p JOIN results r ON r.id = p.result_id WHERE p.run_id = ? AND p.account = ? AND p.ifsc = ?`,
       ),
       laterAnswers: db.prepare(
-        `SELECT EXISTS (SELECT 1 FROM results WHERE id > (SELECT coalesce(max(result_id), 0) FROM run_payees WHERE run_id = ?))`,
+        `SELECT EXISTS (SELECT 1 FROM run_payees p JOIN results r ON r.account = p.account AND r.ifsc = p.ifsc AND r.id > p.result_id
+           WHERE p.run_id = ?)`,
       ).pluck(),
       newest: db.prepare(
         `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
@@ -124,7 +125,11 @@ export class RunRecords {
     return this.stmt.holder.get(runId, account, ifsc) as PayeeHolder | undefined;
   }
 
-  /** Whether the state holds any answer stored after the run's last one (results' ids only grow). */
+  /**
+   * Whether the state holds, for any payee of the run, an answer stored after the one the run kept
+   * (results' ids only grow): a later run of another file, or one that ran while this run was
+   * stopped and before it was resumed.
+   */
   hasLaterAnswers(runId: number): boolean {
     return this.stmt.laterAnswers.get(runId) === 1;
   }
