@@ -190,6 +190,13 @@ test('a file without a header row (a bank upload file, .csv or .xlsx) is exit 2 
   const titled = await runCli(['bank', 'titled.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url], { cwd: dir });
   assert.equal(titled.code, 2, titled.stderr);
   assert.match(titled.stderr, /input has no account number column .* headers found: "Salary batch 2026-11"/);
+  // A first payee with a mistyped IFSC, or a short account, is no header either.
+  for (const [first, what] of [[['NEFT', 'Priya Khan', '123456789012', 'HDFC000012', '6000'], 'an account number'], [['NEFT', 'Priya Khan', '12345678', 'HDFC0000123', '6000'], 'an account number']] as const) {
+    fs.writeFileSync(path.join(dir, 'typo.csv'), [first, ...rows.slice(1)].map((r) => r.join(',')).join('\n') + '\n');
+    const typo = await runCli(['bank', 'typo.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(typo.code, 2, typo.stderr);
+    assert.match(typo.stderr, new RegExp(`input has no header row: line 1 holds ${what}, not column names`));
+  }
   // --header-row pointed at a payee is refused the same way.
   const forced = await runCli(['bank', 'enet.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--header-row', '1'], { cwd: dir });
   assert.equal(forced.code, 2, forced.stderr);

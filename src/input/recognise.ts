@@ -237,12 +237,7 @@ export class HeaderRecogniser {
     // A header holds column names. A line with an IFSC and an account number is a payee (a bank
     // upload file saved without a header row): taken as the header, it would be called for nothing
     // and copied into the output and the payout file as it is, never verified.
-    if (looksLikePayeeRow(header)) {
-      const line = records[headerIndex]!.line;
-      throw new ColumnError(
-        `input has no header row: line ${line} holds a payee (an IFSC and an account number), not column names, and would be neither verified nor checked. Nothing was called. Add a line of column names above the payees (e.g. "Name,Account Number,IFSC")${this.headerRow === undefined ? '' : ' and give its line to --header-row'}`,
-      );
-    }
+    if (looksLikePayeeRow(header)) throw this.noHeaderRow(records[headerIndex]!.line, 'a payee (an IFSC and an account number)');
     // Header lines repeated on every printed page are not values.
     const headerKeys = header.map((h) => h.trim().toLowerCase()).join('\u0000');
     const sample = records.slice(headerIndex + 1)
@@ -258,6 +253,7 @@ export class HeaderRecogniser {
     const name = this.chooseName(header, stats, account, ifsc, reasons);
     const missing = (['account', 'ifsc'] as const).filter((role) => !(role === 'account' ? account : ifsc));
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
+    this.checkIsHeader(header, records[headerIndex]!.line, account!, ifsc!);
     this.checkContent(account!, ifsc!, name, sample);
     const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1]);
     if (amount >= 0) reasons.push(`amount: column ${amount + 1} "${header[amount]}" (its header names an amount and its values are amounts)`);
@@ -445,6 +441,28 @@ export class HeaderRecogniser {
       : '';
     const line = records[headerIndex]!.line;
     return `input has ${what}${payerNote}; headers found: ${listHeaders(header)}${line > 1 ? ` (line ${line})` : ''}${searched}`;
+  }
+
+  /**
+   * A line whose account and IFSC columns were both found by the values under it, not by their
+   * names, is a header only if those two cells read as names: digits where the account is, or a
+   * code with digits where the IFSC is, are a payee's (one whose IFSC or account is mistyped, which
+   * looksLikePayeeRow does not catch).
+   */
+  private checkIsHeader(header: readonly string[], line: number, account: Candidate, ifsc: Candidate): void {
+    if (account.by !== 'content' || ifsc.by !== 'content') return;
+    const accountCell = cellOf(header, account.index).replace(/[\s-]/g, '');
+    const ifscCell = cellOf(header, ifsc.index).toUpperCase().replace(/\s/g, '');
+    const accountLike = /^\d{5,}/.test(accountCell);
+    const ifscLike = /\d/.test(ifscCell) && /^[A-Z]{3,5}[0O]?[A-Z0-9]{4,8}$/.test(ifscCell);
+    if (accountLike || ifscLike) throw this.noHeaderRow(line, accountLike ? 'an account number' : 'an IFSC');
+  }
+
+  /** A file with no line of column names: its first payee would be taken for one (exit 2, before any call). */
+  private noHeaderRow(line: number, what: string): ColumnError {
+    return new ColumnError(
+      `input has no header row: line ${line} holds ${what}, not column names, and would be neither verified nor checked. Nothing was called. Add a line of column names above the payees (e.g. "Name,Account Number,IFSC")${this.headerRow === undefined ? '' : ' and give its line to --header-row'}`,
+    );
   }
 
   /** The first rows of columns taken by their header alone must look like what they are said to be. */
