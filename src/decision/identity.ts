@@ -14,7 +14,7 @@
 /** The payee name as compared: NFKC, lower case, letters, digits and combining marks only ('' for no name). */
 export function payeeNameKey(name: string | null | undefined): string {
   if (!name) return '';
-  return name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}\p{M}]+/gu, '');
+  return name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').trim();
 }
 
 /** Whether two cells name the same payee (no name and a blank cell are the same: nothing). */

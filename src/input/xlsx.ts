@@ -32,7 +32,7 @@ export interface XlsxRecords {
 const SHEET_SAMPLE_ROWS = HEADER_SEARCH_LINES + SAMPLE_ROWS;
 const IFSC_SHAPE = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 const ACCOUNT_SHAPE = /^\d{9,18}$/;
-/** A number Excel shows in scientific notation is an account number that lost digits: still account-shaped. */
+/** An account in scientific notation (typed or pasted so into a text cell) lost digits: still account-shaped. */
 const DAMAGED_ACCOUNT = /^\d(\.\d+)?E\+\d+$/;
 
 export function quoteSheets(names: readonly string[]): string {
@@ -137,8 +137,14 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
  * The rows a sheet leaves out (an empty row has no element) from `from` up to `to`, as blank
  * records: every row number is a record, as every line of a CSV is, so that the rows above the
  * header are copied whole and a CSV output's line N is the sheet's row N, the one the reasons
- * name (a blank data row is SKIPPED in its place, like a blank CSV line).
+ * name (a blank data row is SKIPPED in its place, like a blank CSV line). A gap longer than
+ * MAX_FILLED_GAP is left as it is: one stray cell at row 1,048,576 would otherwise become a million
+ * SKIPPED rows; past such a gap the reasons still name sheet rows, the CSV's lines no longer match.
  */
 export function* blankRows(from: number, to: number): Generator<CsvRecord> {
+  if (to - from > MAX_FILLED_GAP) return;
   for (let line = from; line < to; line += 1) yield { fields: [''], line };
 }
+
+/** The longest run of absent rows given back as blank records (blankRows). */
+export const MAX_FILLED_GAP = 1_000;

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { isOfficeOpenXml } from '../input/spreadsheet.js';
+import { distinctReviewers } from '../decision/identity.js';
 import { AuditTrail } from '../state/audit.js';
 import type { Db } from '../state/types.js';
 import { isXlsxPath } from '../input/payee-file.js';
@@ -80,7 +81,7 @@ function checkPaths(options: ReleaseOptions, input: RunInput): void {
 
 /** Each row's part in the release: counts, approvals relied on, and the exceptions written. */
 function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefined): (row: WalkedRow) => boolean {
-  const reviewers = new Set<string>();
+  let reviewers: string[] = [];
   return (row) => {
     const decided = row.decided;
     if (!decided) {
@@ -90,9 +91,10 @@ function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefi
     summary.decisions[decided.decision] += 1;
     if (decided.decision === 'PAY' && decided.reason === 'REVIEW_ACCEPTED' && decided.standing) {
       const names = decided.standing.reviewers;
-      names.forEach((name) => reviewers.add(name));
+      // One person once, however the name was typed on each review.
+      reviewers = distinctReviewers([...reviewers, ...names]);
       summary.approvals.push({ row: decided.row.row, reviews: decided.standing.reviews.map((r) => r.id), reviewers: [...names] });
-      summary.reviewers = [...reviewers];
+      summary.reviewers = reviewers;
     }
     if (decided.decision === 'PAY') return true;
     exceptions?.write(row);

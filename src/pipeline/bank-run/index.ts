@@ -22,7 +22,7 @@ import { OrderedWriter } from './ordered-writer.js';
 import { DEFAULT_DEPOSIT_MEMORY_MS, PayeeLedger } from './ledger.js';
 import { LivePayees } from './payees.js';
 import { Planner } from './plan.js';
-import { chooseRun, openInput, type ChosenRun, type OpenedInput } from './prepare.js';
+import { chooseRun, openInput, recordedHeaderRow, type ChosenRun, type OpenedInput } from './prepare.js';
 import { ProgressReporter } from './progress.js';
 import { createRowFinisher } from './row-output.js';
 import { DEFAULT_STOP_GRACE_MS, StopControl } from './stop.js';
@@ -148,7 +148,7 @@ function startRunStats(options: BankRunOptions, deps: BankRunDeps, runId: number
   // How the input is read, so that `vas-verify release` reads it alike (src/release/).
   const read = summary.input;
   deps.store.recordRunInput(runId, {
-    path: path.resolve(options.inputPath), sheet: read.sheet, headerRow: read.headerLine > 0 ? read.headerLine : undefined, delimiter: options.delimiter, columns: options.columns,
+    path: path.resolve(options.inputPath), sheet: read.sheet, headerRow: recordedHeaderRow(read), delimiter: options.delimiter, columns: options.columns,
     payeeColumns: { account: input.columns.account, ifsc: input.columns.ifsc, header: input.header },
   });
 }

@@ -184,6 +184,11 @@ async function selectRun(options: BankRunOptions, deps: BankRunDeps, input: Open
   return runId;
 }
 
+/** The header's line as a run records it (run_stats.input.headerRow): undefined when none was found. */
+export function recordedHeaderRow(read: InputSummary): number | undefined {
+  return read.headerLine > 0 ? read.headerLine : undefined;
+}
+
 /**
  * A run continues only as it started: its payees (account and IFSC, by their rows) were stored as
  * read from its columns. Read from others — another --account-col, a changed --header-row or
@@ -193,7 +198,8 @@ async function selectRun(options: BankRunOptions, deps: BankRunDeps, input: Open
  */
 function checkSamePayeeColumns(runId: number, recorded: RunInputRecord | undefined, input: OpenedInput): void {
   const before = recorded?.payeeColumns;
-  if (!before || (before.account === input.columns.account && before.ifsc === input.columns.ifsc && recorded.headerRow === (input.summary.headerLine > 0 ? input.summary.headerLine : undefined) && recorded.sheet === input.summary.sheet)) return;
+  const headerRow = recordedHeaderRow(input.summary);
+  if (!before || (before.account === input.columns.account && before.ifsc === input.columns.ifsc && recorded.headerRow === headerRow && recorded.sheet === input.summary.sheet)) return;
   const column = (header: readonly string[], index: number) => `column ${index + 1} ${JSON.stringify(header[index] ?? '')}`;
   const reading = (header: readonly string[], account: number, ifsc: number, line: number | undefined, sheet: string | undefined) =>
     `the account from ${column(header, account)} and the IFSC from ${column(header, ifsc)}${line === undefined ? '' : ` under the header at line ${line}`}${sheet === undefined ? '' : ` of sheet ${JSON.stringify(sheet)}`}`;
@@ -201,9 +207,10 @@ function checkSamePayeeColumns(runId: number, recorded: RunInputRecord | undefin
     ...(recorded.columns?.account !== undefined ? ['--account-col', recorded.columns.account] : []),
     ...(recorded.columns?.ifsc !== undefined ? ['--ifsc-col', recorded.columns.ifsc] : []),
     ...(recorded.sheet !== undefined ? ['--sheet', recorded.sheet] : []),
+    ...(recorded.headerRow !== undefined && recorded.headerRow !== headerRow ? ['--header-row', String(recorded.headerRow)] : []),
   ];
   throw new UsageError(
-    `run ${runId} of this input read ${reading(before.header, before.account, before.ifsc, recorded.headerRow, recorded.sheet)}; this invocation reads ${reading(input.header, input.columns.account, input.columns.ifsc, input.summary.headerLine > 0 ? input.summary.headerLine : undefined, input.summary.sheet)}. Nothing was called. Resume it as it started (${flags.length === 0 ? 'without column flags' : shellCommand(flags)}), as the resume command it printed does`,
+    `run ${runId} of this input read ${reading(before.header, before.account, before.ifsc, recorded.headerRow, recorded.sheet)}; this invocation reads ${reading(input.header, input.columns.account, input.columns.ifsc, headerRow, input.summary.sheet)}. Nothing was called. Resume it as it started (${flags.length === 0 ? 'without column flags' : shellCommand(flags)}), as the resume command it printed does`,
   );
 }
 
