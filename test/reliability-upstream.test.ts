@@ -468,3 +468,28 @@ test('beneficiary names through the CLI: a 900,000-character name is stored cut;
   const stored = fs.statSync(path.join(dir, 'state.sqlite')).size + (fs.existsSync(path.join(dir, 'state.sqlite-wal')) ? fs.statSync(path.join(dir, 'state.sqlite-wal')).size : 0);
   assert.ok(stored < 800_000, `the state file does not hold the whole name (${stored} bytes)`);
 });
+
+test('a fetch-status answer about another session than the one asked is refused: nothing saved, exit 1, one line', async (t) => {
+  const dir = tempDir(t, 'vas-upstream-session-');
+  const other = '../../../../tmp/escaped';
+  const base = await startTestServer(t, async (req, res) => {
+    await readBody(req);
+    res.setHeader('content-type', 'application/json');
+    if (req.url === `${API}doclocker-fetch-status`) {
+      res.end(fetchAnswer(`http://${req.headers.host}`, '/files/doc.pdf').replace(JSON.stringify(SESSION), JSON.stringify(other)));
+      return;
+    }
+    if (req.url === '/files/doc.pdf') {
+      res.setHeader('content-type', 'application/pdf');
+      res.end('%PDF-1.4\n%%EOF\n');
+      return;
+    }
+    res.statusCode = 404;
+    res.end('{}');
+  });
+  const docs = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'docs'], { cwd: dir, env: { VAS_TOKEN: 'sandbox-token' } });
+  assert.equal(docs.code, 1, docs.stderr);
+  assert.match(docs.stderr, /^error: .*the API answered about another session \("\.\.\/\.\.\/\.\.\/\.\.\/tmp\/escaped"\) than [0-9a-f-]+: nothing was saved/m);
+  assert.doesNotMatch(docs.stderr, /\n\s+at /);
+  assert.ok(!fs.existsSync(path.join(dir, 'docs')) || fs.readdirSync(path.join(dir, 'docs'), { recursive: true }).length === 0, 'no document saved');
+});

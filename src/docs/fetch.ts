@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../api/client.js';
-import { isVasError } from '../api/errors.js';
+import { isVasError, VasError } from '../api/errors.js';
 import type { DocFetchResult } from '../api/schemas.js';
 import { classifyStatus, nextPollDelay, DEFAULT_POLL_POLICY, type PollPolicy } from './poll.js';
 
@@ -53,6 +53,11 @@ export async function fetchDocuments(client: Client, sessionId: string, options:
       throw error;
     }
     const { result, requestId } = answer;
+    // An answer about another session is no answer about this one: its documents would be saved
+    // and recorded under the id asked for.
+    if (result.sessionId !== sessionId) {
+      throw VasError.protocol({ message: `the API answered about another session (${JSON.stringify(result.sessionId.slice(0, 80))}) than ${sessionId}: nothing was saved`, requestId });
+    }
     lastStatus = result.status;
     const verdict = classifyStatus(result.status);
     if (verdict === 'completed') return { kind: 'completed', result, requestId, polls: attempt };
