@@ -188,6 +188,31 @@ test('--max-calls stops at exactly that many calls (exit 3, resumable); --dry-ru
   assert.equal(readCsvObjects(path.join(dir, 'out.csv')).length, 32);
 });
 
+test('--max-calls and --max-spend hold when payees wait for their turn under --rate: counted after the wait, never overshot (penny-drops included)', async (t) => {
+  // Slow answers: no payee finishes (and no new one starts) while the waiting ones get their turns.
+  const sandbox = await startSandbox({ latencyMs: 2500 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const lines = ['name,account number,ifsc'];
+  for (let i = 0; i < 12; i += 1) lines.push(`P${i},86000000${String(1000 + i * 10 + 1)},SBIN0001234`);
+  write(dir, 'p.csv', lines);
+  // Eight payees take a place at once and wait for a turn (4 a second): each passed the budget
+  // check before its wait; only the first three calls may leave.
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--concurrency', '8', '--rate', '4'];
+  const capped = await runCli([...args, '--max-calls', '3', '--summary', 's.json'], { cwd: dir });
+  assert.equal(capped.code, 3, capped.stderr);
+  assert.match(capped.stderr, /--max-calls 3 reached/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 3);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')).calls.pl, 3);
+
+  // Penny-drops: ₹2 each, ₹5 to spend: two deposits, not eight.
+  const pd = await runCli(['bank', 'p.csv', '-o', 'pd.csv', '--state', 'pd.sqlite', '--base-url', sandbox.url, '--concurrency', '8', '--rate', '4', '--mode', 'pd', '--price-pd', '2', '--max-spend', '5'], { cwd: dir });
+  assert.equal(pd.code, 3, pd.stderr);
+  assert.match(pd.stderr, /--max-spend 5 reached/);
+  assert.equal(sandbox.stats().requests['account-verification-pd'], 2);
+  assert.equal(Object.values(sandbox.stats().deposits).reduce((a, b) => a + b, 0), 2);
+});
+
 test('vas-verify name-match prints the verdict and, with --explain, the rules', async (t) => {
   const dir = tempDir(t);
   const r = await runCli(['name-match', 'R K Sharma', 'RAJESH KUMAR SHARMA'], { cwd: dir });

@@ -228,9 +228,17 @@ export class Caller {
       if (mode === 'pd' && this.options.mode === 'hybrid') this.ledger.release(task);
       return undefined;
     }
+    // The budget is checked again after the wait for the turn: other payees' calls may have been
+    // counted meanwhile. Checked and counted with no await between, so they never overshoot it.
+    const over = this.budget.exceeded(mode);
+    if (over) {
+      turn.cancel();
+      if (mode === 'pd' && this.options.mode === 'hybrid') this.ledger.release(task);
+      this.stopForBudget(over);
+      return undefined;
+    }
     // The place is held from here to the answer: what Little's law needs (ConcurrencyTarget).
     const grantedAt = performance.now();
-    // Counted before the first await, so concurrent workers never overshoot a budget.
     this.budget.spend(mode);
     const claim = this.ledger.claim(task, mode);
     if (claim.kind !== 'claimed') {
