@@ -68,7 +68,8 @@ export type BankResult = z.infer<typeof BankResultSchema>;
 
 export const DocInitResultSchema = z.object({
   sessionId: z.string().uuid(),
-  url: z.string().url(),
+  // The page the user is sent to: a web page, never javascript:, data: or file: (printed to be opened).
+  url: z.string().url().refine((text) => /^https?:\/\//i.test(text), { message: 'the consent page must be an http(s) URL' }),
 });
 export type DocInitResult = z.infer<typeof DocInitResultSchema>;
 

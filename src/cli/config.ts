@@ -49,9 +49,9 @@ export function resolveConnection(flags: ConnectionFlags, env: Env): Connection 
   if (!baseUrl) {
     throw new UsageError('no API to talk to: give --base-url URL (or set VAS_BASE_URL), or add --sandbox to use the embedded sandbox');
   }
-  const token = env.VAS_TOKEN || undefined;
-  const clientId = env.VAS_CLIENT_ID || undefined;
-  const clientSecret = env.VAS_CLIENT_SECRET || undefined;
+  const token = tokenOf(env.VAS_TOKEN);
+  const clientId = env.VAS_CLIENT_ID?.trim() || undefined;
+  const clientSecret = env.VAS_CLIENT_SECRET?.trim() ? env.VAS_CLIENT_SECRET : undefined;
   if (!token && !(clientId && clientSecret)) {
     if (clientId || clientSecret) {
       throw new UsageError(`incomplete client credentials: set both VAS_CLIENT_ID and VAS_CLIENT_SECRET (${clientId ? 'VAS_CLIENT_SECRET' : 'VAS_CLIENT_ID'} is missing)`);
@@ -59,6 +59,36 @@ export function resolveConnection(flags: ConnectionFlags, env: Env): Connection 
     throw new UsageError('no credentials: set VAS_TOKEN, or VAS_CLIENT_ID and VAS_CLIENT_SECRET');
   }
   return { kind: 'remote', baseUrl, token, clientId, clientSecret, tokenUrl: env.VAS_TOKEN_URL || undefined };
+}
+
+/**
+ * VAS_TOKEN as the bearer token: spaces around it dropped (a copied line), blank as none. A token
+ * is one word (RFC 6750): one with a space or a line break inside would go out as another header
+ * or a broken one, so it is refused here, before any call.
+ */
+function tokenOf(text: string | undefined): string | undefined {
+  const token = text?.trim();
+  if (!token) return undefined;
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(token)) throw new UsageError('VAS_TOKEN holds a space or a line break: set it to the token alone (no "Bearer ", no line breaks)');
+  return token;
+}
+
+/**
+ * The host of a plain-http base URL that is not this machine: the token and every account number
+ * would cross the network unencrypted. Undefined for https and for loopback (the sandbox).
+ */
+export function plainHttpRemoteHost(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined; // the client refuses it with its own message
+  }
+  if (url.protocol !== 'http:') return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+  return loopback ? undefined : url.host;
 }
 
 export function resolveStatePath(flag: string | undefined, env: Env): string {

@@ -8,7 +8,7 @@ import { parseDuration } from '../pipeline/time.js';
 import { UsageError } from '../errors.js';
 import type { RetryPolicy } from '../api/retry.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
-import { DEFAULT_DEADLINE, resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
+import { DEFAULT_DEADLINE, plainHttpRemoteHost, resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
 import type { CliLogger } from './logger.js';
 
 /** The token the embedded sandbox accepts. */
@@ -20,6 +20,10 @@ export function resolveApiConnection(flags: ConnectionFlags, env: Env, log: CliL
   if (connection.kind === 'remote') {
     log.addSecret(connection.token);
     log.addSecret(connection.clientSecret);
+    const host = plainHttpRemoteHost(connection.baseUrl);
+    if (host !== undefined) log.warn(`the API at ${host} is reached over plain http: the token and the account numbers cross the network unencrypted; use https://`);
+    const tokenHost = connection.tokenUrl === undefined ? undefined : plainHttpRemoteHost(connection.tokenUrl);
+    if (tokenHost !== undefined) log.warn(`VAS_TOKEN_URL at ${tokenHost} is plain http: the client secret crosses the network unencrypted; use https://`);
   }
   return connection;
 }

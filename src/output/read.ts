@@ -10,12 +10,14 @@
  */
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { openCsvRecords, sniffCsvFormat, type CsvRecord } from '../input/read-csv.js';
+import { InputError } from '../errors.js';
+import { MAX_RECORD_BYTES, openCsvRecords, sniffCsvFormat, type CsvRecord } from '../input/read-csv.js';
 import { openSpreadsheetRecords } from '../input/spreadsheet.js';
 import { outputFormatOf } from './sink.js';
 
 /** The records of an output file, from its first line; stop early by leaving the loop. */
 export async function* readOutputRecords(file: string): AsyncGenerator<CsvRecord> {
+  checkRegularFile(file);
   if (outputFormatOf(file) === 'xlsx') {
     const book = await openSpreadsheetRecords(file, undefined);
     try {
@@ -36,6 +38,24 @@ export async function* readOutputRecords(file: string): AsyncGenerator<CsvRecord
   } finally {
     reader.close();
   }
+}
+
+/** A directory, a pipe or a device is no output to read (/dev/zero would be read for ever). */
+function checkRegularFile(file: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `${file} does not exist` : `cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (stat.isDirectory()) throw new InputError(`${file} is a directory: give the output file of a run`);
+  if (!stat.isFile()) throw new InputError(`${file} is not a regular file (a pipe or a device): save it to a file first`);
+}
+
+/** A record past the cap the input reader keeps too (read-csv.ts): a file of one endless line is no output. */
+function tooLong(file: string, line: number): InputError {
+  return new InputError(`${file} is not an output of vas-verify: the record at line ${line} is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB`);
 }
 
 function fieldsOf(record: string): string[] {
@@ -63,12 +83,16 @@ class RecordJoiner {
   private pendingLine = 0;
   private open = false;
 
-  constructor(private readonly onRecord: (record: string, line: number) => void) {}
+  constructor(
+    private readonly onRecord: (record: string, line: number) => void,
+    private readonly onTooLong: (line: number) => never,
+  ) {}
 
   take(raw: string): void {
     this.line += 1;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (this.open) {
+      if (this.pending.length + text.length > MAX_RECORD_BYTES) this.onTooLong(this.pendingLine);
       this.pending += `\n${text}`;
     } else {
       this.pending = this.line === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -81,6 +105,11 @@ class RecordJoiner {
     }
   }
 
+  /** The number of the line `take` reads next. */
+  nextLine(): number {
+    return this.line + 1;
+  }
+
   /** The end of the file: a record left open is taken as it is. */
   end(): void {
     if (this.open && this.pending !== '') this.onRecord(this.pending, this.pendingLine);
@@ -90,7 +119,9 @@ class RecordJoiner {
 /** A comma-separated output's records, cut at line ends (the fast path). */
 async function* commaRecords(file: string): AsyncGenerator<CsvRecord> {
   const ready: CsvRecord[] = [];
-  const joiner = new RecordJoiner((record, line) => ready.push({ fields: record === '' ? [] : fieldsOf(record), line }));
+  const joiner = new RecordJoiner((record, line) => ready.push({ fields: record === '' ? [] : fieldsOf(record), line }), (line) => {
+    throw tooLong(file, line);
+  });
   const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
   let rest = '';
   try {
@@ -102,6 +133,7 @@ async function* commaRecords(file: string): AsyncGenerator<CsvRecord> {
         start = end + 1;
       }
       rest = text.slice(start);
+      if (rest.length > MAX_RECORD_BYTES) throw tooLong(file, joiner.nextLine());
       yield* ready.splice(0);
     }
     if (rest !== '') joiner.take(rest);

@@ -65,11 +65,16 @@ export function checkOutputPath(outputPath: string, flag = '-o'): void {
     throw new OutputError(`output directory ${dir} does not exist: create it or choose another ${flag} path`);
   }
   if (!stat.isDirectory()) throw new OutputError(`output directory ${dir} is not a directory`);
+  let existing: fs.Stats | undefined;
   try {
-    if (fs.statSync(outputPath).isDirectory()) throw new OutputError(`output path ${outputPath} is a directory: give a file name`);
-  } catch (error) {
-    if (error instanceof OutputError) throw error;
+    existing = fs.statSync(outputPath);
+  } catch {
+    existing = undefined; // not there yet: it is created
   }
+  if (existing?.isDirectory()) throw new OutputError(`output path ${outputPath} is a directory: give a file name`);
+  // Every output is written beside its path and renamed over it: a device or a pipe there would be
+  // replaced by a file (/dev/null, a FIFO someone reads from), and a full device would report success.
+  if (existing && !existing.isFile()) throw new OutputError(`output path ${outputPath} is not a regular file (a pipe, a device or a socket): give a file name`);
   // Permission bits say nothing for root, a read-only mount or /proc: create a file to know.
   const probe = path.join(dir, `.${path.basename(outputPath)}.${process.pid}.probe`);
   try {

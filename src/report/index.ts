@@ -4,6 +4,7 @@
  * written mode 0600 (it holds payee names). A run that kept no decisions (before schema 7) is read
  * with its enriched CSV too, for its name verdicts.
  */
+import { writePrivateFile } from '../output/private-file.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { StateFileError } from '../errors.js';
@@ -75,18 +76,7 @@ export async function writeRunReport(options: WriteReportOptions): Promise<{ byt
   return { bytes: Buffer.byteLength(html) };
 }
 
-/** Written next to its place and renamed in, mode 0600 whether or not the file existed. */
-export function writePrivateFile(file: string, text: string): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.chmodSync(tmp, 0o600);
-    fs.renameSync(tmp, file);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  }
-}
+export { writePrivateFile };
 
 let version: string | undefined;
 /** This package's version (src/ and dist/ are both two levels below package.json). */

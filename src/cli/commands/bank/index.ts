@@ -14,6 +14,7 @@ import { parsePolicy } from '../../../decision/index.js';
 import { runBank, type BankRunOptions, type BankRunSummary } from '../../../pipeline/bank-run/index.js';
 import { MIN_DEPOSIT_MEMORY_MS } from '../../../pipeline/bank-run/ledger.js';
 import { checkOutputPath } from '../../../output/sink.js';
+import { writePrivateFile } from '../../../output/private-file.js';
 import type { InputInfo } from '../../../input/inspect.js';
 import { parseDuration } from '../../../pipeline/time.js';
 import { matchNames } from '../../../match/index.js';
@@ -273,11 +274,15 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
 function reportRun(flags: BankFlags, summary: BankRunSummary, extras: SummaryExtras, resumeHint: string, io: CommandIo): number {
   const { log } = io;
   log.info(formatSummary(summary, extras));
+  let exitCode = summary.exitCode;
   if (flags.summary) {
-    const body = `${JSON.stringify(summaryJson(summary, extras), null, 2)}\n`;
-    fs.writeFileSync(flags.summary, body, { mode: 0o600 });
-    // `mode` applies only to a new file: an existing one keeps its bits unless told.
-    fs.chmodSync(flags.summary, 0o600);
+    try {
+      writePrivateFile(flags.summary, `${JSON.stringify(summaryJson(summary, extras), null, 2)}\n`);
+    } catch (error) {
+      // The run's rows are checkpointed either way; only the summary file is missing.
+      log.error(`--summary: could not write ${flags.summary}: ${(error as Error).message}; the run's rows are checkpointed in ${extras.stateFile}`);
+      if (exitCode === EXIT.ok) exitCode = EXIT.fatal;
+    }
   }
   if (summary.stopped) {
     const what = summary.message ?? 'stopped';
@@ -288,7 +293,7 @@ function reportRun(flags: BankFlags, summary: BankRunSummary, extras: SummaryExt
     const s = summary.statuses;
     log.warn(`${s.DEFERRED} deferred, ${s.FAILED} failed, ${s.UNCONFIRMED} unconfirmed row(s) are not final: re-run later with: ${resumeHint}`);
   }
-  return summary.exitCode;
+  return exitCode;
 }
 
 /** The `--sandbox-accounts` registry; the sandbox's code is loaded only when it is asked for. */

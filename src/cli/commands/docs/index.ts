@@ -30,6 +30,7 @@ import { resolveStatePath } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
 import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './options.js';
 import { shellCommand } from '../../../shell-quote.js';
+import { listenError } from '../../listen-error.js';
 
 const EXIT = { ok: 0, fatal: 1, incomplete: 3 } as const;
 
@@ -327,10 +328,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
       store: state.store, client: connected?.client, download: flags.download, log, out: io.stdout, now: io.now, pid: process.pid,
     });
     const listener = await service.start(flags.host, flags.port, publicUrl).catch((error: unknown) => {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new UsageError(`${flags.host}:${flags.port} is already in use: pick another --port (or 0 for a free one)`);
-      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind --host ${flags.host}: no such local address`);
-      throw error;
+      throw listenError(error, flags.host, flags.port);
     });
     io.stdout(`listening on ${listener.listenUrl}\nsuccess webhook: ${listener.successUrl}\nfailure webhook: ${listener.failureUrl}\n`);
     log.info(`start sessions that call back here with: ${shellCommand(['vas-verify', 'docs', 'init', '--listen', listener.publicUrl, ...(flags.state === undefined ? [] : ['--state', flags.state])])}`);

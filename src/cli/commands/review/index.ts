@@ -11,6 +11,7 @@ import { stripControl } from '../../../terminal.js';
 import { resolveStatePath } from '../../config.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
+import { listenError } from '../../listen-error.js';
 import { checkExistingState } from '../release/state.js';
 import { reviewImportCommand } from './import.js';
 import { reviewerName } from './reviewer.js';
@@ -45,6 +46,8 @@ export async function reviewCommand(flags: ReviewFlags, io: CommandIo): Promise<
     const server = await startReviewServer({
       session: opened.session, runId: opened.runId, inputName: opened.inputName, port: flags.port,
       onDecision: (verdict, answers) => io.log.info(describeDecision(reviewer, verdict, answers)),
+    }).catch((error: unknown) => {
+      throw listenError(error, '127.0.0.1', flags.port);
     });
     try {
       io.stdout(`${server.url}\n`);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { startSandbox, parseFaults, parseLatency, loadRegistry, type SandboxOptions } from '../../../sandbox/index.js';
 import { UsageError } from '../../../errors.js';
 import type { CommandIo } from '../../io.js';
+import { listenError } from '../../listen-error.js';
 
 export async function sandboxCommand(args: Record<string, unknown>, io: CommandIo): Promise<number> {
   const options: SandboxOptions = {};
@@ -38,10 +39,9 @@ export async function sandboxCommand(args: Record<string, unknown>, io: CommandI
     if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message);
   }
-  const sandbox = await startSandbox(options).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is already in use: choose another --port (0 picks a free one)`);
+  const sandbox = await startSandbox(options).catch((error: unknown) => {
     if (error instanceof RangeError) throw new UsageError(error.message);
-    throw error;
+    throw listenError(error, options.host, options.port);
   });
   io.stdout(`sandbox listening on ${sandbox.url}\n`);
   await new Promise<void>((resolve) => {
