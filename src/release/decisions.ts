@@ -95,7 +95,11 @@ export class RunDecisions {
     const own = this.records.holder(this.runId, row.account, row.ifsc);
     const newest = this.records.newestAnswer(row.account, row.ifsc);
     if (!own || !newest || newest.id === own.resultId || newest.verifiedAt < own.verifiedAt) return decided;
-    const change = describeChange({ status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, { status: newest.status as ResultRecord['status'], beneficiaryName: newest.beneficiaryName });
+    const answered = { status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt };
+    // The bank now calling the account invalid is a change too (describeChange measures final answers only).
+    const change = newest.status === 'INVALID' && own.status !== 'INVALID'
+      ? `${new Date(own.verifiedAt).toISOString().slice(0, 10)}: status ${own.status} -> INVALID`
+      : describeChange({ newest: answered, named: answered }, { status: newest.status as ResultRecord['status'], beneficiaryName: newest.beneficiaryName });
     if (change === null) return decided;
     return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: `${change} (a newer answer than this run's)`, standing: undefined };
   }

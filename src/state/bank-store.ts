@@ -5,7 +5,7 @@
  */
 import type { Db } from './types.js';
 import type { RunInputRecord } from './run-record.js';
-import { describeChange, type PreviousResult } from './changes.js';
+import { describeChange, hasHolder, type PreviousResult } from './changes.js';
 import { DepositHistory } from './deposits.js';
 import { PAYEE_KEY } from './payee-key.js';
 import { GroupCommit } from './group-commit.js';
@@ -138,8 +138,15 @@ export class BankStore {
            AND (mode = ? OR mode = 'pd') ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
       previousResult: db.prepare(
-        `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
+        `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt, changed_since AS changedSince FROM results
          WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED')
+         ORDER BY verified_at DESC, id DESC LIMIT 1`,
+      ),
+      // The newest earlier answer that named a holder: the one a holder is compared with when the
+      // newest did not name one (a NOT_VERIFIED between two holders, hybrid's penny-less answer).
+      previousHolder: db.prepare(
+        `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt, changed_since AS changedSince FROM results
+         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED') AND trim(coalesce(beneficiary_name, '')) <> ''
          ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
     };
@@ -305,7 +312,9 @@ export class BankStore {
   insertResult(result: NewResult): ResultRecord {
     this.commits.begin();
     const previous = this.stmt.previousResult.get(result.account, result.ifsc) as PreviousResult | undefined;
-    const changedSince = describeChange(previous, result);
+    // Looked up only when the newest earlier answer named no holder (most answers name one).
+    const named = previous === undefined || hasHolder(previous) ? previous : (this.stmt.previousHolder.get(result.account, result.ifsc) as PreviousResult | undefined);
+    const changedSince = describeChange({ newest: previous, named }, result);
     const r = result;
     const info = this.stmt.insertResult.run(
       r.account, r.ifsc, r.mode, r.status, r.reason, r.beneficiaryName, r.transactionRemark, r.bankName,

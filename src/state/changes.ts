@@ -1,24 +1,60 @@
 /** What differs from the previous check of the same account+IFSC — a changed holder is a fraud signal. */
 import type { ResultRecord } from './types.js';
 
-export type PreviousResult = Pick<ResultRecord, 'status' | 'beneficiaryName' | 'verifiedAt'>;
+export type PreviousResult = Pick<ResultRecord, 'status' | 'beneficiaryName' | 'verifiedAt'> & { changedSince?: string | null | undefined };
 
-/** `changed_since`: the date of the earlier check and what changed, or null when nothing did. */
-export function describeChange(previous: PreviousResult | undefined, current: Pick<ResultRecord, 'status' | 'beneficiaryName'>): string | null {
-  if (!previous) return null;
+/** The earlier answers a new one is measured against. */
+export interface EarlierAnswers {
+  /** The newest earlier final answer (VERIFIED or NOT_VERIFIED): its status. */
+  newest: PreviousResult | undefined;
+  /** The newest earlier one that named a holder: its holder (the same answer when the newest named one). */
+  named: PreviousResult | undefined;
+}
+
+/** Whether an answer names a holder. */
+export function hasHolder(answer: Pick<ResultRecord, 'beneficiaryName'>): boolean {
+  return (answer.beneficiaryName ?? '').trim() !== '';
+}
+
+const HOLDER_CHANGE = 'beneficiary name "';
+
+/**
+ * `changed_since`: the date of the earlier check and what changed, or null when nothing did.
+ * - The status is compared with the newest earlier answer.
+ * - The holder with the newest earlier answer that named one: an answer without a name (a
+ *   NOT_VERIFIED) in between hides no change.
+ * - A holder change stays until a person settles it: an answer naming the same new holder as an
+ *   earlier one that changed carries that change on (with its date), so the next night does not
+ *   pay what the last night held. A reviewer's acceptance of the holder outranks it (decide()).
+ */
+export function describeChange(earlier: EarlierAnswers, current: Pick<ResultRecord, 'status' | 'beneficiaryName'>): string | null {
+  const { newest, named } = earlier;
   if (current.status !== 'VERIFIED' && current.status !== 'NOT_VERIFIED') return null;
   const changes: string[] = [];
-  if (previous.status !== current.status) changes.push(`status ${previous.status} -> ${current.status}`);
-  const before = (previous.beneficiaryName ?? '').trim();
-  const after = (current.beneficiaryName ?? '').trim();
-  if (before.toUpperCase() !== after.toUpperCase() && before !== '' && after !== '') {
-    changes.push(`beneficiary name "${before}" -> "${after}"`);
+  let since: number | string | undefined;
+  if (newest && newest.status !== current.status) {
+    changes.push(`status ${newest.status} -> ${current.status}`);
+    since = newest.verifiedAt;
   }
-  if (changes.length === 0) return null;
-  return `${new Date(previous.verifiedAt).toISOString().slice(0, 10)}: ${changes.join('; ')}`;
+  const after = (current.beneficiaryName ?? '').trim();
+  if (named && after !== '') {
+    const before = (named.beneficiaryName ?? '').trim();
+    if (before.toUpperCase() !== after.toUpperCase()) {
+      changes.push(`${HOLDER_CHANGE}${before}" -> "${after}"`);
+      since = named.verifiedAt;
+    } else if (holderChangedIn(named.changedSince)) {
+      // Still the new holder of an unsettled change: the change, as first recorded.
+      const text = named.changedSince!;
+      changes.push(text.slice(text.indexOf(HOLDER_CHANGE)));
+      since = text.slice(0, 10);
+    }
+  }
+  if (changes.length === 0 || since === undefined) return null;
+  const date = typeof since === 'string' ? since : new Date(since).toISOString().slice(0, 10);
+  return `${date}: ${changes.join('; ')}`;
 }
 
 /** Whether a `changed_since` says the holder's name changed (a status change alone is not a new holder). */
 export function holderChangedIn(changedSince: string | null | undefined): boolean {
-  return changedSince !== null && changedSince !== undefined && changedSince.includes('beneficiary name "');
+  return changedSince !== null && changedSince !== undefined && changedSince.includes(HOLDER_CHANGE);
 }

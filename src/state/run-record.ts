@@ -87,7 +87,7 @@ export class RunRecords {
       ).pluck(),
       newest: db.prepare(
         `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
-         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED') ORDER BY verified_at DESC, id DESC LIMIT 1`,
+         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED', 'INVALID') ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
     };
   }
@@ -134,7 +134,7 @@ export class RunRecords {
     return this.stmt.laterAnswers.get(runId) === 1;
   }
 
-  /** The newest VERIFIED or NOT_VERIFIED answer for the payee in the whole state (any run, any file). */
+  /** The newest VERIFIED, NOT_VERIFIED or INVALID (the bank's "Invalid Account Number") answer for the payee in the whole state (any run, any file). */
   newestAnswer(account: string, ifsc: string): NewestAnswer | undefined {
     return this.stmt.newest.get(account, ifsc) as NewestAnswer | undefined;
   }
