@@ -119,3 +119,23 @@ test('describeChange: the status against the newest answer, the holder against t
   // An answer that is not final (INVALID) is not measured.
   assert.equal(describeChange({ newest: a, named: a }, { status: 'INVALID', beneficiaryName: null }), null);
 });
+
+test('a remembered penny-drop answer is not paid when a newer answer names another holder: the run holds it, as the release does', async (t) => {
+  const dir = tempDir(t);
+  holders(dir, 'RAHUL VERMA');
+  fs.writeFileSync(path.join(dir, 'pd1.csv'), PAYEES);
+  const pd = (file: string, out: string) => runCli(['bank', file, '-o', out, '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv', '--mode', 'pd'], { cwd: dir });
+  assert.equal((await pd('pd1.csv', 'pd1.out.csv')).code, 0);
+  // Another file's penny-less run finds another holder.
+  holders(dir, 'RAHUL KUMAR VERMA');
+  assert.equal(decisionOf(await night(dir, 2)), 'HOLD HOLDER_CHANGED');
+  // A penny-drop run of a third file: the deposit is remembered (no second rupee), its answer contradicted.
+  fs.writeFileSync(path.join(dir, 'pd3.csv'), 'Payee Name,Account No,IFSC Code,Amount\nRahul Verma,870000000011,HDFC0000001,42.00\n');
+  const third = await pd('pd3.csv', 'pd3.out.csv');
+  assert.equal(third.code, 0, third.stderr);
+  const row = readCsvObjects(path.join(dir, 'pd3.out.csv'))[0]!;
+  assert.equal(row.verify_source, 'reuse');
+  assert.equal(decisionOf(row), 'HOLD HOLDER_CHANGED');
+  assert.match(row.changed_since!, /beneficiary name "RAHUL VERMA" -> "RAHUL KUMAR VERMA" \(a newer answer than this one\)$/);
+  assert.match(third.stderr, /1 payee\(s\) on HOLD/);
+});

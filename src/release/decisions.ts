@@ -6,7 +6,7 @@
 import { decide, recordedPolicy, type Decision, type DecisionPolicy, type DecisionReason, type VerifyStatus } from '../decision/index.js';
 import { StateFileError } from '../errors.js';
 import type { NameMatchResult } from '../match/verdict.js';
-import { describeChange, holderChangedIn } from '../state/changes.js';
+import { contradiction, holderChangedIn, NEWER_ANSWER } from '../state/changes.js';
 import { Reviews, type PayeeStanding } from '../state/reviews.js';
 import { RunRecords, type PayeeHolder } from '../state/run-record.js';
 import { RunRows } from '../state/run-rows.js';
@@ -93,15 +93,10 @@ export class RunDecisions {
     const decided = this.decidedByRun(row);
     if (!this.laterAnswers || decided.decision !== 'PAY' || row.account === null || row.ifsc === null) return decided;
     const own = this.records.holder(this.runId, row.account, row.ifsc);
-    const newest = this.records.newestAnswer(row.account, row.ifsc);
-    if (!own || !newest || newest.id === own.resultId || newest.verifiedAt < own.verifiedAt) return decided;
-    const answered = { status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt };
-    // The bank now calling the account invalid is a change too (describeChange measures final answers only).
-    const change = newest.status === 'INVALID' && own.status !== 'INVALID'
-      ? `${new Date(own.verifiedAt).toISOString().slice(0, 10)}: status ${own.status} -> INVALID`
-      : describeChange({ newest: answered, named: answered }, { status: newest.status as ResultRecord['status'], beneficiaryName: newest.beneficiaryName });
+    if (!own) return decided;
+    const change = contradiction({ id: own.resultId, status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, this.records.newestAnswer(row.account, row.ifsc));
     if (change === null) return decided;
-    return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: `${change} (a newer answer than this run's)`, standing: undefined };
+    return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: `${change} ${NEWER_ANSWER} this run's)`, standing: undefined };
   }
 
   /** The row's decision as the run and the reviews since make it. */

@@ -5,7 +5,8 @@
  */
 import type { Db } from './types.js';
 import type { RunInputRecord } from './run-record.js';
-import { describeChange, hasHolder, type PreviousResult } from './changes.js';
+import { contradiction, describeChange, hasHolder, NEWER_ANSWER, type NewestAnswer, type PreviousResult } from './changes.js';
+import { NEWEST_ANSWER_SQL } from './run-record.js';
 import { DepositHistory } from './deposits.js';
 import { PAYEE_KEY } from './payee-key.js';
 import { GroupCommit } from './group-commit.js';
@@ -142,6 +143,7 @@ export class BankStore {
          WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED')
          ORDER BY verified_at DESC, id DESC LIMIT 1`,
       ),
+      newestAnswer: db.prepare(NEWEST_ANSWER_SQL),
       // The newest earlier answer that named a holder: the one a holder is compared with when the
       // newest did not name one (a NOT_VERIFIED between two holders, hybrid's penny-less answer).
       previousHolder: db.prepare(
@@ -326,6 +328,16 @@ export class BankStore {
     record.id = Number(info.lastInsertRowid);
     record.changedSince = changedSince;
     return record;
+  }
+
+  /**
+   * `result` as a row may be decided on it: when a newer answer in the state (another run, another
+   * file, another mode) contradicts it, a copy whose `changed_since` says so (changes.ts
+   * contradiction), which holds the row (HOLDER_CHANGED). For an answer taken without a call.
+   */
+  checkedAgainstNewer(result: ResultRecord): ResultRecord {
+    const change = contradiction(result, this.stmt.newestAnswer.get(result.account, result.ifsc) as NewestAnswer | undefined);
+    return change === null ? result : { ...result, changedSince: `${change} ${NEWER_ANSWER} this one)` };
   }
 
   getResult(id: number): ResultRecord | undefined {

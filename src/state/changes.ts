@@ -54,7 +54,32 @@ export function describeChange(earlier: EarlierAnswers, current: Pick<ResultReco
   return `${date}: ${changes.join('; ')}`;
 }
 
-/** Whether a `changed_since` says the holder's name changed (a status change alone is not a new holder). */
+/** Ends the `changed_since` of an answer that a newer one in the state contradicts. */
+export const NEWER_ANSWER = '(a newer answer than';
+
+/**
+ * Whether a `changed_since` says the holder's name changed (a status change alone is not a new
+ * holder), or that a newer answer contradicts the one the row is decided on.
+ */
 export function holderChangedIn(changedSince: string | null | undefined): boolean {
-  return changedSince !== null && changedSince !== undefined && changedSince.includes(HOLDER_CHANGE);
+  return changedSince !== null && changedSince !== undefined && (changedSince.includes(HOLDER_CHANGE) || changedSince.includes(NEWER_ANSWER));
+}
+
+/** The newest answer the state holds for a payee (any run, any file). */
+export interface NewestAnswer {
+  id: number;
+  status: string;
+  beneficiaryName: string | null;
+  verifiedAt: number;
+}
+
+/**
+ * What a newer answer for the payee says against `own`, the answer a row is decided on (a
+ * remembered penny-drop, a reused answer, last week's run at its release), or null when there is
+ * no newer one or it says the same. The bank now calling the account invalid counts too.
+ */
+export function contradiction(own: PreviousResult & { id: number }, newest: NewestAnswer | undefined): string | null {
+  if (!newest || newest.id === own.id || newest.verifiedAt < own.verifiedAt) return null;
+  if (newest.status === 'INVALID') return own.status === 'INVALID' ? null : `${new Date(own.verifiedAt).toISOString().slice(0, 10)}: status ${own.status} -> INVALID`;
+  return describeChange({ newest: own, named: own }, { status: newest.status as ResultRecord['status'], beneficiaryName: newest.beneficiaryName });
 }

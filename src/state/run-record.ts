@@ -5,6 +5,7 @@
  */
 import type { Db, RunRecord } from './types.js';
 import { PAYEE_KEY } from './payee-key.js';
+import type { NewestAnswer } from './changes.js';
 
 /** How a run read its input (run_stats.input, written by RunStats.recordInput): the release opens it alike. */
 export interface RunInputRecord {
@@ -46,13 +47,11 @@ export interface PayeeHolder {
   verifiedAt: number;
 }
 
-/** The newest final answer the state holds for a payee, from any run. */
-export interface NewestAnswer {
-  id: number;
-  status: string;
-  beneficiaryName: string | null;
-  verifiedAt: number;
-}
+export type { NewestAnswer };
+
+/** The newest answer the state holds for a payee from any run (changes.ts contradiction): the release's and the run's lookup. */
+export const NEWEST_ANSWER_SQL = `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
+  WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED', 'INVALID') ORDER BY verified_at DESC, id DESC LIMIT 1`;
 
 function hasColumn(db: Db, table: string, column: string): boolean {
   return (db.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = ?`).get(table, column) ?? undefined) !== undefined;
@@ -85,10 +84,7 @@ export class RunRecords {
         `SELECT EXISTS (SELECT 1 FROM run_payees p JOIN results r ON r.account = p.account AND r.ifsc = p.ifsc AND r.id > p.result_id
            WHERE p.run_id = ?)`,
       ).pluck(),
-      newest: db.prepare(
-        `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
-         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED', 'INVALID') ORDER BY verified_at DESC, id DESC LIMIT 1`,
-      ),
+      newest: db.prepare(NEWEST_ANSWER_SQL),
     };
   }
 

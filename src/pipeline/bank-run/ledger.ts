@@ -52,7 +52,9 @@ export class PayeeLedger {
 
   /** An outcome the state already holds (an earlier invocation's), or a dry run's. */
   known(task: PayeeTask, outcome: PayeeOutcome): void {
-    this.parts.payees.resolve(task, outcome);
+    // Answered before this invocation: another run may have had a newer answer since.
+    const result = outcome.result && this.store.checkedAgainstNewer(outcome.result);
+    this.parts.payees.resolve(task, result === outcome.result ? outcome : { ...outcome, result });
   }
 
   /** A stored payee due again (an expired deferral, a failure): back to PENDING. */
@@ -65,7 +67,7 @@ export class PayeeLedger {
     this.parts.summary.avoided.reuse += 1;
     this.ensureStored(task);
     if (this.runId !== null) this.store.markDone(this.runId, task.firstRow, 'reuse', result.id, result.requestId);
-    this.resolve(task, { status: result.status, reason: result.reason ?? '', source: 'reuse', result, requestId: result.requestId ?? '' });
+    this.resolve(task, { status: result.status, reason: result.reason ?? '', source: 'reuse', result: this.store.checkedAgainstNewer(result), requestId: result.requestId ?? '' });
   }
 
   /** A payee of an account deferred to the next day, without a call. */
