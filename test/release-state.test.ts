@@ -45,7 +45,7 @@ test('a row decided now: an acceptance of the holder pays it (two reviewers unde
     reasonCode: 'OK', nameMatch: 'NO_MATCH', nameScore: 0, decision: 'HOLD', decisionReason: 'NAME_MISMATCH',
   };
   const holder = { holder: 'VIKRAM SINGH', changedSince: null, requestId: 'r1', payeeRequestId: 'r1' };
-  const review = (reviewers: string[], verdict: 'ACCEPTED' | 'REJECTED' = 'ACCEPTED') => ({ verdict, reviewers, reviews: [] });
+  const review = (reviewers: string[], verdict: 'ACCEPTED' | 'REJECTED' = 'ACCEPTED') => ({ verdict, reviewers, reviews: [], approvals: 1 });
   assert.deepEqual(currentDecision(row, holder, undefined, DEFAULT_POLICY), { decision: 'HOLD', reason: 'NAME_MISMATCH' });
   assert.deepEqual(currentDecision(row, holder, review(['asha']), DEFAULT_POLICY), { decision: 'PAY', reason: 'REVIEW_ACCEPTED' });
   const two = { ...DEFAULT_POLICY, approvals: 2 as const };

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { decide, DEFAULT_POLICY, payeeNameKey, reviewerKey } from '../src/decision/index.js';
+import { approvalsNeeded, decide, DEFAULT_POLICY, payeeNameKey, reviewerKey } from '../src/decision/index.js';
 import { ifscRegistry } from '../src/input/ifsc-registry.js';
 import { refusal, ReviewSession } from '../src/review/session.js';
 import { openDatabase } from '../src/state/db.js';
@@ -197,7 +197,11 @@ test('the rules, pure: names and reviewers compared forgivingly; the standing fo
   });
   const reviews = [review('asha', 'Priya Khan'), review('Asha', 'Priya Khan'), review('ravi', 'Vikram Singh')];
   assert.deepEqual(standingOf(reviews, 'PRIYA KHANNA')?.reviewers, ['asha', 'ravi'], 'one person once');
-  assert.deepEqual(standingOf(reviews, 'PRIYA KHANNA', 'priya khan'), { verdict: 'ACCEPTED', reviewers: ['asha'], reviews: reviews.slice(0, 2) });
+  assert.deepEqual(standingOf(reviews, 'PRIYA KHANNA', 'priya khan'), { verdict: 'ACCEPTED', reviewers: ['asha'], reviews: reviews.slice(0, 2), approvals: 1 });
+  // An acceptance given where two reviewers were asked for says so: one reviewer never pays it.
+  const underTwo = reviews.map((r, i) => (i === 0 ? { ...r, approvals: 2 } : r));
+  assert.equal(standingOf(underTwo, 'PRIYA KHANNA', 'priya khan')?.approvals, 2);
+  assert.equal(approvalsNeeded(DEFAULT_POLICY, standingOf(underTwo, 'PRIYA KHANNA', 'priya khan')), 2);
   assert.equal(standingOf(reviews, 'PRIYA KHANNA', 'Someone Else')?.verdict, 'NAME_CHANGED');
   assert.equal(forPayeeName(standingOf([review('asha', null, false)], 'PRIYA KHANNA'), 'Priya Khan')?.verdict, 'NAME_CHANGED', 'a name not known counts for no name');
   const base = { status: 'VERIFIED' as const, holderChanged: false };
@@ -208,6 +212,6 @@ test('the rules, pure: names and reviewers compared forgivingly; the standing fo
   const row = { row: 1, line: 2, account: 'a', ifsc: 'i', name: 'Priya Khan', status: 'VERIFIED' } as RunRowRecord;
   const evidence = { beneficiaryName: 'PRIYA KHANNA' } as never;
   const two = { ...DEFAULT_POLICY, approvals: 2 as const };
-  assert.equal(refusal('ACCEPTED', row, evidence, { verdict: 'ACCEPTED', reviewers: ['asha'], reviews: [] }, 'ASHA', two), 'ASHA already accepted this holder: a second, different reviewer must approve it');
-  assert.equal(refusal('ACCEPTED', row, evidence, { verdict: 'ACCEPTED', reviewers: ['asha'], reviews: [] }, 'ravi', two), null);
+  assert.equal(refusal('ACCEPTED', row, evidence, { verdict: 'ACCEPTED', reviewers: ['asha'], reviews: [], approvals: 1 }, 'ASHA', two), 'ASHA already accepted this holder: a second, different reviewer must approve it');
+  assert.equal(refusal('ACCEPTED', row, evidence, { verdict: 'ACCEPTED', reviewers: ['asha'], reviews: [], approvals: 1 }, 'ravi', two), null);
 });

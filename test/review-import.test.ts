@@ -165,3 +165,28 @@ test('an import of a file that is not the run\'s output, or with a word that is 
   assert.equal(audit.code, 0, audit.stderr);
   assert.doesNotMatch(audit.stdout, /"kind":"review"/, 'no review recorded');
 });
+
+test('an acceptance given under --approvals 2 needs a second reviewer in every later release and run, without the flag (black-box review)', async (t) => {
+  const dir = tempDir(t);
+  setUp(dir);
+  assert.equal((await bank(dir, 'night1.csv')).code, 0);
+  editCsv(path.join(dir, 'night1.csv'), path.join(dir, 'asha.csv'), { 'Ravi Kumar': ['PAY', 'known supplier'] });
+  const asha = await runCli(['review', '--import', 'asha.csv', '--state', 's.sqlite', '--reviewer', 'asha', '--approvals', '2'], { cwd: dir });
+  assert.equal(asha.code, 0, asha.stderr);
+  assert.match(asha.stdout, /awaiting 1 more reviewer\(s\) \(approvals 2\)/);
+  // Neither the release nor tonight's run was told --approvals 2: the acceptance says it.
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(release.code, 0, release.stderr);
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), /Ravi Kumar/);
+  assert.equal((await bank(dir, 'night2.csv')).code, 0);
+  assert.equal(decisionsOf(path.join(dir, 'night2.csv'))['Ravi Kumar'], 'REVIEW AWAITING_APPROVAL');
+  // A second, different reviewer (no flag either) pays it.
+  editCsv(path.join(dir, 'night2.csv'), path.join(dir, 'ravi.csv'), { 'Ravi Kumar': ['PAY', 'agreed'] });
+  const ravi = await runCli(['review', '--import', 'ravi.csv', '--state', 's.sqlite', '--reviewer', 'ravi'], { cwd: dir });
+  assert.equal(ravi.code, 0, ravi.stderr);
+  const paid = await runCli(['release', '-o', 'payout2.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(paid.code, 0, paid.stderr);
+  assert.match(fs.readFileSync(path.join(dir, 'payout2.csv'), 'utf8'), /Ravi Kumar,860000000012,SBIN0001234,2500/);
+  assert.equal((await bank(dir, 'night3.csv')).code, 0);
+  assert.equal(decisionsOf(path.join(dir, 'night3.csv'))['Ravi Kumar'], 'PAY REVIEW_ACCEPTED');
+});

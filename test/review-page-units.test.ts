@@ -106,7 +106,7 @@ const review = (reviewer: string, verdict: 'ACCEPTED' | 'REJECTED', holder = 'SU
 
 test('acceptances: refused where they cannot pay, and once per reviewer; rejections once', () => {
   const two = { ...DEFAULT_POLICY, approvals: 2 as const };
-  const accepted = (reviewers: string[]) => ({ verdict: 'ACCEPTED' as const, reviewers, reviews: [] });
+  const accepted = (reviewers: string[]) => ({ verdict: 'ACCEPTED' as const, reviewers, reviews: [], approvals: 1 });
   const cases: [string, Parameters<typeof refusal>, string | null][] = [
     ['a first acceptance', ['ACCEPTED', row(), evidence('SUNITA KUMARI'), undefined, 'asha', DEFAULT_POLICY], null],
     ['no payee (local checks failed)', ['ACCEPTED', row({ account: null, ifsc: null }), undefined, undefined, 'asha', DEFAULT_POLICY], 'the row failed its local checks: correct it in the file'],
@@ -118,7 +118,7 @@ test('acceptances: refused where they cannot pay, and once per reviewer; rejecti
     ['a third reviewer', ['ACCEPTED', row(), evidence('SUNITA KUMARI'), accepted(['asha', 'ravi']), 'meena', two], 'already accepted by asha, ravi'],
     ['a rejection of an accepted payee', ['REJECTED', row(), evidence('SUNITA KUMARI'), accepted(['asha']), 'ravi', two], null],
     ['a rejection of a row without an answer', ['REJECTED', row({ status: 'FAILED' }), evidence(null), undefined, 'ravi', DEFAULT_POLICY], null],
-    ['a second rejection', ['REJECTED', row(), evidence('SUNITA KUMARI'), { verdict: 'REJECTED', reviewers: ['asha'], reviews: [] }, 'ravi', DEFAULT_POLICY], 'already rejected by asha'],
+    ['a second rejection', ['REJECTED', row(), evidence('SUNITA KUMARI'), { verdict: 'REJECTED', reviewers: ['asha'], reviews: [], approvals: 1 }, 'ravi', DEFAULT_POLICY], 'already rejected by asha'],
   ];
   for (const [what, args, expected] of cases) assert.equal(refusal(...args), expected, what);
 });

@@ -21,6 +21,8 @@ export type VerifyStatus = 'VERIFIED' | 'NOT_VERIFIED' | 'INVALID' | 'DEFERRED' 
 export interface ReviewStanding {
   verdict: 'ACCEPTED' | 'REJECTED' | 'NAME_CHANGED';
   reviewers: readonly string[];
+  /** The different reviewers the acceptances were given under (review --approvals 2): never fewer than the policy's. */
+  approvals?: number | undefined;
 }
 
 export interface DecisionInput {
@@ -53,7 +55,7 @@ export function decide(input: DecisionInput, policy: DecisionPolicy): RowDecisio
   if (input.status !== 'VERIFIED') return held('NOT_FINAL');
   // A person who saw this exact holder for this payee name and accepted it outranks the matcher and the change signal.
   if (input.review?.verdict === 'ACCEPTED') {
-    const enough = distinctReviewers(input.review.reviewers).length >= policy.approvals;
+    const enough = distinctReviewers(input.review.reviewers).length >= approvalsNeeded(policy, input.review);
     return { decision: enough ? 'PAY' : 'REVIEW', reason: enough ? 'REVIEW_ACCEPTED' : 'AWAITING_APPROVAL', payeeCheck };
   }
   if (input.holderChanged) return { decision: policy.holderChanged, reason: 'HOLDER_CHANGED', payeeCheck };
@@ -63,6 +65,11 @@ export function decide(input: DecisionInput, policy: DecisionPolicy): RowDecisio
   // Accepted on another payee name: the row's own decision, saying why the acceptance does not hold.
   if (input.review?.verdict === 'NAME_CHANGED' && own.decision !== 'PAY') return { decision: own.decision, reason: 'PAYEE_NAME_CHANGED', payeeCheck };
   return { ...own, payeeCheck };
+}
+
+/** Different reviewers an acceptance needs: the policy's, or more when an acceptance was given where more were asked for. */
+export function approvalsNeeded(policy: Pick<DecisionPolicy, 'approvals'>, review: Pick<ReviewStanding, 'approvals'> | undefined): number {
+  return Math.max(policy.approvals, review?.approvals ?? 1);
 }
 
 function nameReason(verdict: NameMatchResult): DecisionReason {

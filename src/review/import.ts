@@ -228,7 +228,7 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
       continue;
     }
     recordPersonDecision(options.db, {
-      account: r.account, ifsc: r.ifsc, holder, verdict, reviewer: options.reviewer, note: e.note, runId: run.id, row: r.row, via: 'import',
+      account: r.account, ifsc: r.ifsc, holder, verdict, reviewer: options.reviewer, note: e.note, runId: run.id, row: r.row, approvals, via: 'import',
       evidence: { file: path.resolve(options.file), line: e.line, toolDecision: r.decision, toolReason: r.decisionReason, status: r.status, nameMatch: r.nameMatch, nameScore: r.nameScore, requestId: answer?.requestId ?? null, approvals },
     }, options.now());
     const standing = reviews.standing(r.account, r.ifsc, holder || null, r.name);

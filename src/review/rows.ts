@@ -5,7 +5,7 @@
  * payee stands now. The standing is asked of decide() with the reviews of the payee, so the page,
  * the next run and the release cannot disagree.
  */
-import type { DecisionPolicy } from '../decision/index.js';
+import { approvalsNeeded, type DecisionPolicy } from '../decision/index.js';
 import { registryBankName, type IfscRegistry } from '../input/ifsc-registry.js';
 import { matchNames, NAME_MATCH_RULES, type NameMatchRule } from '../match/index.js';
 import { maskAccountNumber, maskLongDigits } from '../report/escape.js';
@@ -82,7 +82,7 @@ export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefi
   if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
   else if (standing?.verdict === 'NAME_CHANGED') words = `accepted by ${reviewers.join(', ')} for another payee name: the name in the file changed since, not accepted for this one`;
   else if (standing?.verdict === 'ACCEPTED') {
-    const missing = policy.approvals - reviewers.length;
+    const missing = approvalsNeeded(policy, standing) - reviewers.length;
     words = `accepted by ${reviewers.join(', ')}${awaiting ? ` — awaiting ${missing === 1 ? 'a second approval' : `${missing} more approvals`}` : ''}`;
   }
   const last = standing?.reviews[standing.reviews.length - 1];

@@ -6,7 +6,7 @@
  * reviewer already accepted the holder for this payee name: `approvals: 2` needs two different
  * people (compared case-insensitively, NFKC: src/decision/identity.ts).
  */
-import { payeeNameKey, sameReviewer, type DecisionPolicy } from '../decision/index.js';
+import { approvalsNeeded, payeeNameKey, sameReviewer, type DecisionPolicy } from '../decision/index.js';
 import type { IfscRegistry } from '../input/ifsc-registry.js';
 import { ReviewReader, REVIEWED_DECISIONS, type PayeeEvidence, type ReviewFilter } from '../state/review-reader.js';
 import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
@@ -100,7 +100,7 @@ export class ReviewSession {
       recordPersonDecision(
         db,
         {
-          account, ifsc, holder: holder ?? '', verdict, reviewer, note, runId, row: row.row, via: 'page',
+          account, ifsc, holder: holder ?? '', verdict, reviewer, note, runId, row: row.row, approvals: policy.approvals, via: 'page',
           evidence: {
             status: row.status, nameMatch: row.nameMatch, nameScore: row.nameScore, decision: row.decision, decisionReason: row.decisionReason,
             requestId: evidence?.requestId ?? null, changedSince: evidence?.changedSince ?? null, approvals: policy.approvals, line: row.line,
@@ -133,10 +133,11 @@ export function refusal(
   if (problem) return problem;
   if (standing?.verdict !== 'ACCEPTED') return null;
   // One person once, however the name is typed ("asha", "Asha"): src/decision/identity.ts.
+  const needed = approvalsNeeded(policy, standing);
   if (standing.reviewers.some((r) => sameReviewer(r, reviewer))) {
-    return standing.reviewers.length >= policy.approvals
+    return standing.reviewers.length >= needed
       ? `already accepted by ${standing.reviewers.join(', ')}`
       : `${reviewer} already accepted this holder: a second, different reviewer must approve it`;
   }
-  return standing.reviewers.length >= policy.approvals ? `already accepted by ${standing.reviewers.join(', ')}` : null;
+  return standing.reviewers.length >= needed ? `already accepted by ${standing.reviewers.join(', ')}` : null;
 }

@@ -302,4 +302,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE run_stats ADD COLUMN input TEXT;
   `,
+  // 10: the approvals an acceptance was given under (review --approvals 2, or the run's policy):
+  // a payee accepted where two reviewers were asked for needs two, in every later run and release.
+  `
+  ALTER TABLE reviews ADD COLUMN approvals INTEGER NOT NULL DEFAULT 1;
+  `,
 ];

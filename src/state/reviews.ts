@@ -8,9 +8,12 @@
  */
 import { distinctReviewers, samePayeeName } from '../decision/identity.js';
 import type { Db, ReviewRecord } from './types.js';
+import { hasColumn } from './run-record.js';
 
 const COLUMNS = `r.id, r.account, r.ifsc, r.holder, r.verdict, r.reviewer, r.note, r.run_id AS runId, r.row, r.at,
   rr.name AS payeeName, rr.row IS NOT NULL AS payeeKnown`;
+/** Schema 10 keeps the approvals an acceptance was given under; an older state read as it is has one. */
+const approvalsColumn = (db: Db) => (hasColumn(db, 'reviews', 'approvals') ? 'r.approvals' : '1 AS approvals');
 
 /** A review with the payee name of the row it was given on. */
 export interface PayeeReview extends ReviewRecord {
@@ -31,6 +34,8 @@ export interface PayeeStanding {
   reviewers: string[];
   /** The reviews behind it, oldest first. */
   reviews: PayeeReview[];
+  /** The most different reviewers any of those acceptances was given under (1 when none said more). */
+  approvals: number;
 }
 
 export class Reviews {
@@ -38,9 +43,9 @@ export class Reviews {
 
   constructor(db: Db) {
     this.stmt = {
-      add: db.prepare(`INSERT INTO reviews (account, ifsc, holder, verdict, reviewer, note, run_id, row, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      add: db.prepare(`INSERT INTO reviews (account, ifsc, holder, verdict, reviewer, note, run_id, row, at, approvals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       ofPayee: db.prepare(
-        `SELECT ${COLUMNS} FROM reviews r LEFT JOIN run_rows rr ON rr.run_id = r.run_id AND rr.row = r.row
+        `SELECT ${COLUMNS}, ${approvalsColumn(db)} FROM reviews r LEFT JOIN run_rows rr ON rr.run_id = r.run_id AND rr.row = r.row
          WHERE r.account = CAST(? AS TEXT) AND r.ifsc = CAST(? AS TEXT) ORDER BY r.id`,
       ),
       payees: db.prepare(`SELECT DISTINCT account || '|' || ifsc AS payee FROM reviews`).pluck(),
@@ -49,7 +54,7 @@ export class Reviews {
 
   add(review: Omit<ReviewRecord, 'id'>): number {
     const r = review;
-    return Number(this.stmt.add.run(r.account, r.ifsc, r.holder, r.verdict, r.reviewer, r.note, r.runId, r.row, r.at).lastInsertRowid);
+    return Number(this.stmt.add.run(r.account, r.ifsc, r.holder, r.verdict, r.reviewer, r.note, r.runId, r.row, r.at, r.approvals ?? 1).lastInsertRowid);
   }
 
   /** Every payee (`account|ifsc`) anyone has reviewed: the bank run asks standing() only of these. */
@@ -80,12 +85,12 @@ export class Reviews {
 export function standingOf(reviews: readonly PayeeReview[], holder: string | null, name?: string | null): PayeeStanding | undefined {
   const last = reviews[reviews.length - 1];
   if (!last) return undefined;
-  if (last.verdict === 'REJECTED') return { verdict: 'REJECTED', reviewers: [last.reviewer], reviews: [last] };
+  if (last.verdict === 'REJECTED') return { verdict: 'REJECTED', reviewers: [last.reviewer], reviews: [last], approvals: 1 };
   if (holder === null) return undefined;
   const sinceRejection = reviews.slice(reviews.findLastIndex((r) => r.verdict === 'REJECTED') + 1);
   const accepted = sinceRejection.filter((r) => r.holder === holder);
   if (accepted.length === 0) return undefined;
-  const found: PayeeStanding = { verdict: 'ACCEPTED', reviewers: distinctReviewers(accepted.map((r) => r.reviewer)), reviews: accepted };
+  const found: PayeeStanding = { verdict: 'ACCEPTED', reviewers: distinctReviewers(accepted.map((r) => r.reviewer)), reviews: accepted, approvals: approvalsOf(accepted) };
   return name === undefined ? found : forPayeeName(found, name);
 }
 
@@ -99,6 +104,11 @@ export function standingOf(reviews: readonly PayeeReview[], holder: string | nul
 export function forPayeeName(standing: PayeeStanding | undefined, name: string | null): PayeeStanding | undefined {
   if (standing?.verdict !== 'ACCEPTED') return standing;
   const holds = standing.reviews.filter((r) => Boolean(r.payeeKnown) && samePayeeName(r.payeeName, name));
-  if (holds.length === 0) return { verdict: 'NAME_CHANGED', reviewers: standing.reviewers, reviews: standing.reviews };
-  return { verdict: 'ACCEPTED', reviewers: distinctReviewers(holds.map((r) => r.reviewer)), reviews: holds };
+  if (holds.length === 0) return { verdict: 'NAME_CHANGED', reviewers: standing.reviewers, reviews: standing.reviews, approvals: standing.approvals };
+  return { verdict: 'ACCEPTED', reviewers: distinctReviewers(holds.map((r) => r.reviewer)), reviews: holds, approvals: approvalsOf(holds) };
+}
+
+/** The most reviewers any of these acceptances was given under: once two were asked for, one never pays. */
+function approvalsOf(reviews: readonly PayeeReview[]): number {
+  return reviews.reduce((most, r) => Math.max(most, r.approvals ?? 1), 1);
 }

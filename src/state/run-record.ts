@@ -53,7 +53,8 @@ export type { NewestAnswer };
 export const NEWEST_ANSWER_SQL = `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
   WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED', 'INVALID') ORDER BY verified_at DESC, id DESC LIMIT 1`;
 
-function hasColumn(db: Db, table: string, column: string): boolean {
+/** Whether `table` has `column` (a state of an older schema is read as it is, read-only). */
+export function hasColumn(db: Db, table: string, column: string): boolean {
   return (db.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = ?`).get(table, column) ?? undefined) !== undefined;
 }
 

@@ -162,4 +162,6 @@ export interface ReviewRecord {
   runId: number | null;
   row: number | null;
   at: number;
+  /** The different reviewers the acceptance was given under (review --approvals, the run's policy); 1 when not recorded. */
+  approvals?: number | undefined;
 }
