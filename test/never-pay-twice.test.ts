@@ -9,6 +9,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { isAlive } from '../src/process-alive.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { BankStore } from '../src/state/bank-store.js';
 import { openDatabase } from '../src/state/db.js';
@@ -150,6 +153,18 @@ function runOptions(inputPath: string, patch: Partial<BankRunOptions> = {}): Ban
     concurrency: 1, columns: {}, pricePl: 0, pricePd: 0, dryRun: false, ...patch,
   };
 }
+
+test('a killed run whose process is a zombie (not yet reaped) holds no lock: isAlive says so on Linux', async (t) => {
+  if (process.platform !== 'linux') return;
+  // `sleep 0` exits at once; its parent execs into `sleep 5`, which never waits for it: a zombie.
+  const parent = spawn('bash', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  t.after(() => parent.kill('SIGKILL'));
+  const pid = Number((await once(parent.stdout, 'data'))[0].toString().trim());
+  await waitFor(() => /\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1')), 5_000, 'the zombie');
+  assert.equal(isAlive(pid), false);
+  assert.equal(isAlive(process.pid), true);
+  assert.equal(isAlive(parent.pid!), true);
+});
 
 test('two hosts, clocks 90 s apart: a lease whose heartbeat moves is never taken; one that stands still is, and its old holder cannot send', async (t) => {
   const dir = tempDir(t);

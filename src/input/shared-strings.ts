@@ -6,6 +6,7 @@
  * spool folder nothing is written anywhere and the table is held in memory up to 64 MiB.
  * Nothing of the payee file is ever written outside the folder given.
  */
+import { isAlive } from '../process-alive.js';
 import { removeLeftovers } from '../safe-path.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -27,13 +28,7 @@ export function sweepSpool(dir: string, isAlive: (pid: number) => boolean = pidA
 }
 
 function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pid === process.pid || isAlive(pid);
 }
 
 class SpoolFile {

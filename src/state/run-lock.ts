@@ -11,6 +11,7 @@
  * transaction, that the token still holds the lock (`holds()`), and the heartbeat finds out
  * when it does not: a run that lost its lock stops dispatching at once.
  */
+import { isAlive } from '../process-alive.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -55,15 +56,7 @@ export interface ProcessProbe {
   bootId(): string | null;
 }
 
-/** Whether a process of this host still exists (one of another user's counts). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive };
 
 /** When process `pid` started, in clock ticks since boot (Linux's /proc/PID/stat field 22); null elsewhere. */
 export function processStart(pid: number): string | null {
