@@ -36,8 +36,8 @@ test('the per-payee lookups seek their payee index and are not sorted', (t) => {
   const dir = tempDir(t);
   const { db, store, statements } = recordedStore(dir);
   const perPayee = statements.filter((sql) => sql.includes('CAST(? AS TEXT)'));
-  // results (reuse, previous answer, previous holder), deposits (last deposit), reviews (a payee's reviews).
-  assert.equal(perPayee.length, 5, perPayee.join('\n---\n'));
+  // results (reuse, previous answer, previous holder, newest answer), deposits (last deposit), reviews (a payee's reviews).
+  assert.equal(perPayee.length, 6, perPayee.join('\n---\n'));
   const indexes: Record<string, RegExp> = {
     results: /SEARCH results USING INDEX results_by_account \(account=\? AND ifsc=\?/,
     deposits: /SEARCH deposits USING INDEX deposits_by_payee \(account=\? AND ifsc=\?/,

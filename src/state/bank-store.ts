@@ -52,6 +52,29 @@ function toResult(raw: RawResult | undefined): ResultRecord | undefined {
   return { ...raw, bankImps: toBool(raw.bankImps), bankNeft: toBool(raw.bankNeft), bankRtgs: toBool(raw.bankRtgs), bankUpi: toBool(raw.bankUpi) };
 }
 
+/** The per-payee lookups of earlier answers (reuse, the change since the previous one, the newest). */
+function answerLookups(db: Db) {
+  return {
+    reusable: db.prepare(
+      `SELECT ${RESULT_COLUMNS} FROM results WHERE ${PAYEE_KEY} AND verified_at >= ?
+         AND (mode = ? OR mode = 'pd') ORDER BY verified_at DESC, id DESC LIMIT 1`,
+    ),
+    previousResult: db.prepare(
+      `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt, changed_since AS changedSince FROM results
+       WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED')
+       ORDER BY verified_at DESC, id DESC LIMIT 1`,
+    ),
+    newestAnswer: db.prepare(NEWEST_ANSWER_SQL),
+    // The newest earlier answer that named a holder: the one a holder is compared with when the
+    // newest did not name one (a NOT_VERIFIED between two holders, hybrid's penny-less answer).
+    previousHolder: db.prepare(
+      `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt, changed_since AS changedSince FROM results
+       WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED') AND trim(coalesce(beneficiary_name, '')) <> ''
+       ORDER BY verified_at DESC, id DESC LIMIT 1`,
+    ),
+  };
+}
+
 export class BankStore {
   private readonly now: () => number;
   private readonly commits: GroupCommit;
@@ -134,23 +157,7 @@ export class BankStore {
            WHERE p.run_id = ? AND p.first_row >= ? ORDER BY p.first_row LIMIT ?`,
         )
         .raw(true),
-      reusable: db.prepare(
-        `SELECT ${RESULT_COLUMNS} FROM results WHERE ${PAYEE_KEY} AND verified_at >= ?
-           AND (mode = ? OR mode = 'pd') ORDER BY verified_at DESC, id DESC LIMIT 1`,
-      ),
-      previousResult: db.prepare(
-        `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt, changed_since AS changedSince FROM results
-         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED')
-         ORDER BY verified_at DESC, id DESC LIMIT 1`,
-      ),
-      newestAnswer: db.prepare(NEWEST_ANSWER_SQL),
-      // The newest earlier answer that named a holder: the one a holder is compared with when the
-      // newest did not name one (a NOT_VERIFIED between two holders, hybrid's penny-less answer).
-      previousHolder: db.prepare(
-        `SELECT status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt, changed_since AS changedSince FROM results
-         WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED') AND trim(coalesce(beneficiary_name, '')) <> ''
-         ORDER BY verified_at DESC, id DESC LIMIT 1`,
-      ),
+      ...answerLookups(db),
     };
   }
 
