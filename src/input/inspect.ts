@@ -74,8 +74,9 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
     if (first[0] !== 0x50 || first[1] !== 0x4b) throw new InputError(`input ${inputPath} is not an .xlsx workbook (save it from Excel as .xlsx, or as CSV with a .csv name)`);
     return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   }
-  // .xls (BIFF, or an HTML or text table saved under that name) and .ods: src/input/sheetjs.ts reads them.
-  if (/\.(xls|ods)$/i.test(inputPath)) return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
+  // .xls (BIFF, or an HTML table saved under that name) and .ods: src/input/sheetjs.ts reads them.
+  // A plain CSV or tab-separated file named .xls is read as the CSV it is, its encoding found below.
+  if (/\.(xls|ods)$/i.test(inputPath) && !isDelimitedText(first)) return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   // A few stray bytes in a UTF-8 file (one Latin-1 é pasted in) are replaced, not taken as a
   // sign that the whole file is Latin-1: that garbled every Devanagari name. Latin-1 only when
   // the file is not UTF-8 at all (no valid multi-byte character, or more invalid bytes than valid ones).
@@ -95,6 +96,21 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
     }
   }
   return { fingerprint: hash.digest('hex'), bytes, encoding, lines, ...(encoding === 'utf8' && invalidUtf8 ? { invalidUtf8 } : {}) };
+}
+
+/**
+ * Whether a file's first bytes are plain delimited text (a CSV or tab-separated export a bank
+ * portal named .xls) rather than a spreadsheet SheetJS must read: not a zip (.xlsx, .ods), not
+ * OLE2 or raw BIFF (binary), not markup (an HTML table, SpreadsheetML), not SYLK or DIF.
+ */
+export function isDelimitedText(head: Buffer): boolean {
+  if (head.length === 0) return false;
+  const utf16 = head[0] === 0xff && head[1] === 0xfe;
+  const bytes = head.subarray(0, 4096);
+  if (!utf16 && bytes.includes(0)) return false;
+  const text = (utf16 ? bytes.subarray(2).toString('utf16le') : bytes.toString('latin1')).replace(/^(\xef\xbb\xbf)?\s*/, '');
+  if (/^(PK|<|ID;|TABLE\r?\n)/.test(text)) return false;
+  return utf16 || controlShare(bytes) <= 0.01;
 }
 
 /**

@@ -10,7 +10,7 @@ import { openCsvRecords, sniffCsvFormat, type CsvFormat, type CsvRecord, type De
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides, type DecidedBy, type HeaderChoice } from './recognise.js';
 import { notPayeeReason } from './row-kind.js';
 import { quoteSheets, type XlsxRecords } from './xlsx.js';
-import { isSpreadsheetPath, openSpreadsheetRecords } from './spreadsheet.js';
+import { isSpreadsheetPath, openSpreadsheetRecords, readsAsSpreadsheet } from './spreadsheet.js';
 import { ColumnError } from '../errors.js';
 import { sweepSpool } from './shared-strings.js';
 
@@ -63,14 +63,15 @@ export interface PayeeFile {
   close(): void;
 }
 
-/** A spreadsheet (.xlsx, .xlsm, .xls, .ods) rather than a CSV. */
+/** A spreadsheet's name (.xlsx, .xlsm, .xls, .ods) rather than a CSV's. Whether an input is read as one: `readsAsSpreadsheet`. */
 export function isXlsxPath(file: string): boolean {
   return isSpreadsheetPath(file);
 }
 
 /** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read or has no payee rows. */
 export async function openPayeeFile(inputPath: string, encoding: Encoding, options: PayeeFileOptions): Promise<PayeeFile> {
-  const xlsx = isXlsxPath(inputPath);
+  // A CSV named .xls (a bank portal's export) is read as the CSV it is.
+  const xlsx = readsAsSpreadsheet(inputPath);
   // A spool a killed run left behind goes at the next start, whatever this run reads (issue #26).
   if (options.spoolDir !== undefined) sweepSpool(options.spoolDir);
   // The delimiter is sniffed from the first lines unless --delimiter names it.

@@ -49,7 +49,10 @@ function rowsOf(sheet: XLSX.WorkSheet, limit = Infinity): Array<[number, string[
 }
 
 try {
-  const book = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellDates: false });
+  // `raw`: the cells of an HTML table are the text they show, never parsed into numbers or dates
+  // (`000123456789` would lose its zeros, an 18-digit account its last digits, `05/11/2026` become
+  // a serial). BIFF and .ods cells keep their own types.
+  const book = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, raw: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellDates: false });
   const names = book.SheetNames;
   if (names.length === 0) throw new Error('it has no sheet');
   const sheetOf = (i: number) => book.Sheets[names[i]!]!;
