@@ -91,7 +91,9 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
       }
       head.push(next.value);
     }
-    const choice = recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head), xlsx ? (reader as XlsxRecords) : undefined, options.sheet);
+    const book = xlsx ? (reader as XlsxRecords) : undefined;
+    const place = book === undefined ? undefined : sheetPlace(book);
+    const choice = recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow, place }).recognise(head), book, options.sheet);
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
@@ -150,6 +152,14 @@ function recogniseSheet<T>(recognise: () => T, book: XlsxRecords | undefined, na
     if (!(error instanceof ColumnError) || book === undefined || named !== undefined || book.sheets.length < 2) throw error;
     throw new ColumnError(`${error.message} (in sheet ${JSON.stringify(book.sheet)}; the workbook's sheets: ${quoteSheets(book.sheets)}; name the payee sheet with --sheet NAME)`, { cause: error });
   }
+}
+
+/** Where the header was looked for, in a workbook of several sheets: the sheet read, and the hidden ones passed over. */
+function sheetPlace(book: XlsxRecords): string | undefined {
+  if (book.sheets.length < 2) return undefined;
+  const passed = book.hiddenSheets.filter((s) => s !== book.sheet);
+  const hidden = passed.length === 0 ? '' : `; hidden, read only when named with --sheet: ${quoteSheets(passed)}`;
+  return `in sheet ${JSON.stringify(book.sheet)} (sheets: ${quoteSheets(book.sheets)}${hidden})`;
 }
 
 function fitRow(record: CsvRecord, width: number): CsvRecord {

@@ -56,10 +56,13 @@ try {
   const names = book.SheetNames;
   if (names.length === 0) throw new Error('it has no sheet');
   const sheetOf = (i: number) => book.Sheets[names[i]!]!;
-  const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f)) : namedSheetIndex(file, names, sheetName);
+  // Hidden is 1 (hidden) or 2 (very hidden).
+  const isHidden = (i: number) => (book.Workbook?.Sheets?.[i]?.Hidden ?? 0) !== 0;
+  const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f), isHidden) : namedSheetIndex(file, names, sheetName);
   lostDigits.clear();
   const rows = rowsOf(sheetOf(index));
-  parentPort!.postMessage({ ok: true, sheets: names, sheet: names[index], rows, lostDigits: [...lostDigits] });
+  const hiddenSheets = names.filter((_, i) => isHidden(i));
+  parentPort!.postMessage({ ok: true, sheets: names, hiddenSheets, sheet: names[index], rows, lostDigits: [...lostDigits] });
 } catch (error) {
   const e = error as Error;
   parentPort!.postMessage({ ok: false, app: isAppError(e), message: e.message });

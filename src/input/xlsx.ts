@@ -25,6 +25,8 @@ export interface XlsxRecords {
   sheet: string | undefined;
   /** Every sheet's name, in the workbook's order (for messages). */
   sheets: readonly string[];
+  /** The hidden sheets' names (hidden or very hidden in Excel): read only when named with --sheet. */
+  hiddenSheets: readonly string[];
   close(): void;
 }
 
@@ -78,20 +80,24 @@ async function sampleOf(book: XlsxWorkbook, sheet: SheetInfo): Promise<string[][
 }
 
 /**
- * The payee sheet when none is named (its index in `names`): the first sheet if it is a payee
- * list, else the one sheet whose content is; several such sheets stop the run, naming them and
- * `--sheet`. When no sheet looks like one, the first is taken and the header recogniser says
- * what it misses (with the sheets listed, payee-file.ts).
+ * The payee sheet when none is named (its index in `names`): the first visible sheet if it is a
+ * payee list, else the one visible sheet whose content is; several such sheets stop the run,
+ * naming them and `--sheet`. When no sheet looks like one, the first visible is taken and the
+ * header recogniser says what it misses (with the sheets listed, payee-file.ts). A hidden sheet
+ * (a template with sample payees, a lookup list) is never taken unless named with --sheet.
  */
-export async function choosePayeeSheet(file: string, names: readonly string[], sample: (index: number) => Promise<string[][]>): Promise<number> {
-  if (names.length === 1 || looksLikePayees(await sample(0))) return 0;
+export async function choosePayeeSheet(file: string, names: readonly string[], sample: (index: number) => Promise<string[][]>, isHidden: (index: number) => boolean = () => false): Promise<number> {
+  const visible = names.map((_, i) => i).filter((i) => !isHidden(i));
+  // Excel keeps one sheet visible; a workbook written otherwise is read from its first sheet.
+  const first = visible[0] ?? 0;
+  if (visible.length <= 1 || looksLikePayees(await sample(first))) return first;
   const candidates: number[] = [];
-  for (let i = 1; i < names.length; i += 1) if (looksLikePayees(await sample(i))) candidates.push(i);
+  for (const i of visible.slice(1)) if (looksLikePayees(await sample(i))) candidates.push(i);
   if (candidates.length === 1) return candidates[0]!;
   if (candidates.length > 1) {
     throw new InputError(`input ${file} has several sheets that look like payee lists: ${quoteSheets(candidates.map((i) => names[i]!))}; choose one with --sheet NAME`);
   }
-  return 0;
+  return first;
 }
 
 /** The index of the sheet named, matched exactly or ignoring case and surrounding spaces. */
@@ -110,7 +116,7 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
   let sheet: SheetInfo;
   try {
     const names = book.sheets.map((s) => s.name);
-    const index = sheetName === undefined ? await choosePayeeSheet(inputPath, names, (i) => sampleOf(book, book.sheets[i]!)) : namedSheetIndex(inputPath, names, sheetName);
+    const index = sheetName === undefined ? await choosePayeeSheet(inputPath, names, (i) => sampleOf(book, book.sheets[i]!), (i) => book.sheets[i]!.state !== 'visible') : namedSheetIndex(inputPath, names, sheetName);
     sheet = book.sheets[index]!;
   } catch (error) {
     book.close();
@@ -130,7 +136,7 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
     lost.close();
     book.close();
   };
-  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), close };
+  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), hiddenSheets: book.sheets.filter((s) => s.state !== 'visible').map((s) => s.name), close };
 }
 
 /**
