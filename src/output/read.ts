@@ -116,6 +116,9 @@ class RecordJoiner {
   }
 }
 
+/** A line's end: CRLF, LF, or a bare CR (Excel for Mac's "CSV (Macintosh)" and an output of such an input). */
+const LINE_END = /\r\n|\n|\r/g;
+
 /** A comma-separated output's records, cut at line ends (the fast path). */
 async function* commaRecords(file: string): AsyncGenerator<CsvRecord> {
   const ready: CsvRecord[] = [];
@@ -128,15 +131,18 @@ async function* commaRecords(file: string): AsyncGenerator<CsvRecord> {
     for await (const chunk of stream as AsyncIterable<string>) {
       let start = 0;
       const text = rest + chunk;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-        joiner.take(text.slice(start, end));
-        start = end + 1;
+      LINE_END.lastIndex = 0;
+      for (let end = LINE_END.exec(text); end !== null; end = LINE_END.exec(text)) {
+        // A CR that ends the chunk may be the first half of a CRLF: the next chunk tells.
+        if (end[0] === '\r' && LINE_END.lastIndex === text.length) break;
+        joiner.take(text.slice(start, end.index));
+        start = LINE_END.lastIndex;
       }
       rest = text.slice(start);
       if (rest.length > MAX_RECORD_BYTES) throw tooLong(file, joiner.nextLine());
       yield* ready.splice(0);
     }
-    if (rest !== '') joiner.take(rest);
+    if (rest !== '') joiner.take(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
     joiner.end();
     yield* ready.splice(0);
   } finally {

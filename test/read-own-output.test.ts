@@ -1,0 +1,34 @@
+/**
+ * `vas-verify filter` and `review --import` read the tool's own output back (src/output/read.ts,
+ * src/report/filter.ts, src/review/import.ts), whatever the input it was written from: line
+ * endings, workbook shape and the input's own columns. Black-box review, M1, M5, M6.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const ROWS = [
+  ['Beneficiary Name', 'Account Number', 'IFSC', 'Amount'],
+  ['Asha Rao', '860000000011', 'SBIN0001234', '1500'],
+  ['Ravi Kumar', '860000000090', 'SBIN0001234', '2500'],
+  ['Sunita Devi', '860000000013', 'SBIN0001234', '1200'],
+];
+
+test('an output with bare CR line endings (from a "CSV (Macintosh)" input) is read by filter and review --import', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), ROWS.map((r) => r.join(',')).join('\r') + '\r');
+  const bank = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 's.sqlite', '--sandbox'], { cwd: dir });
+  assert.equal(bank.code, 0, bank.stderr);
+  const out = fs.readFileSync(path.join(dir, 'out.csv'), 'utf8');
+  assert.ok(out.includes('\r') && !out.includes('\n'), 'the output keeps the bare CRs');
+  const filter = await runCli(['filter', 'out.csv', '--where', 'verify_status=NOT_VERIFIED'], { cwd: dir });
+  assert.equal(filter.code, 0, filter.stderr);
+  const printed = filter.stdout.split(/\r\n|\n|\r/).filter((l) => l !== '');
+  assert.equal(printed.length, 2, filter.stdout);
+  assert.match(printed[1]!, /^Ravi Kumar,860000000090,/);
+  const imported = await runCli(['review', '--import', 'out.csv', '--state', 's.sqlite', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stderr, /0 accepted, 0 rejected, 0 not recorded, of 3 payee row\(s\)/);
+});
