@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import ExcelJS from 'exceljs';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const ROWS = [
@@ -29,6 +30,25 @@ test('an output with bare CR line endings (from a "CSV (Macintosh)" input) is re
   assert.equal(printed.length, 2, filter.stdout);
   assert.match(printed[1]!, /^Ravi Kumar,860000000090,/);
   const imported = await runCli(['review', '--import', 'out.csv', '--state', 's.sqlite', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stderr, /0 accepted, 0 rejected, 0 not recorded, of 3 payee row\(s\)/);
+});
+
+test('an .xlsx output of a workbook with several payee sheets: filter and review --import read the sheet with the tool\'s columns, no --sheet needed', async (t) => {
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('Cover').addRows([['Vendor payments, November']]);
+  book.addWorksheet('North').addRows([ROWS[0]!, ['Meena Iyer', '860000000021', 'HDFC0000001', '900']]);
+  book.addWorksheet('South').addRows(ROWS);
+  await book.xlsx.writeFile(path.join(dir, 'payees.xlsx'));
+  const bank = await runCli(['bank', 'payees.xlsx', '--sheet', 'South', '-o', 'out.xlsx', '--state', 's.sqlite', '--sandbox'], { cwd: dir });
+  assert.equal(bank.code, 0, bank.stderr);
+  const filter = await runCli(['filter', 'out.xlsx', '--where', 'verify_status=NOT_VERIFIED'], { cwd: dir });
+  assert.equal(filter.code, 0, filter.stderr);
+  const printed = filter.stdout.split('\n').filter((l) => l !== '');
+  assert.equal(printed.length, 2, filter.stdout);
+  assert.match(printed[1]!, /^Ravi Kumar,860000000090,/);
+  const imported = await runCli(['review', '--import', 'out.xlsx', '--state', 's.sqlite', '--reviewer', 'asha'], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stderr, /0 accepted, 0 rejected, 0 not recorded, of 3 payee row\(s\)/);
 });

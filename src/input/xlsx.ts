@@ -17,6 +17,11 @@ export interface SpreadsheetOptions {
   spoolDir?: string | undefined;
   /** Bounds of the read; default DEFAULT_SHEET_LIMITS. */
   limits?: Partial<SheetLimits> | undefined;
+  /**
+   * When no sheet is named: the first sheet whose first rows this says yes to, before the payee
+   * sheet is looked for (an output read back wants the sheet with the tool's columns). .xlsx only.
+   */
+  wantedSheet?: ((sample: readonly (readonly string[])[]) => boolean) | undefined;
 }
 
 export interface XlsxRecords {
@@ -100,6 +105,12 @@ export async function choosePayeeSheet(file: string, names: readonly string[], s
   return first;
 }
 
+/** The index of the first sheet whose sample `wanted` says yes to, or undefined. */
+async function firstSheetWhere(names: readonly string[], sample: (index: number) => Promise<string[][]>, wanted: (rows: readonly (readonly string[])[]) => boolean): Promise<number | undefined> {
+  for (let i = 0; i < names.length; i += 1) if (wanted(await sample(i))) return i;
+  return undefined;
+}
+
 /** The index of the sheet named, matched exactly or ignoring case and surrounding spaces. */
 export function namedSheetIndex(file: string, names: readonly string[], name: string): number {
   const wanted = name.trim().toLowerCase();
@@ -116,7 +127,9 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
   let sheet: SheetInfo;
   try {
     const names = book.sheets.map((s) => s.name);
-    const index = sheetName === undefined ? await choosePayeeSheet(inputPath, names, (i) => sampleOf(book, book.sheets[i]!), (i) => book.sheets[i]!.state !== 'visible') : namedSheetIndex(inputPath, names, sheetName);
+    const sample = (i: number) => sampleOf(book, book.sheets[i]!);
+    const wanted = sheetName === undefined && options.wantedSheet ? await firstSheetWhere(names, sample, options.wantedSheet) : undefined;
+    const index = sheetName !== undefined ? namedSheetIndex(inputPath, names, sheetName) : wanted ?? (await choosePayeeSheet(inputPath, names, sample, (i) => book.sheets[i]!.state !== 'visible'));
     sheet = book.sheets[index]!;
   } catch (error) {
     book.close();

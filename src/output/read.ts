@@ -19,7 +19,8 @@ import { outputFormatOf } from './sink.js';
 export async function* readOutputRecords(file: string): AsyncGenerator<CsvRecord> {
   checkRegularFile(file);
   if (outputFormatOf(file) === 'xlsx') {
-    const book = await openSpreadsheetRecords(file, undefined);
+    // The sheet with the tool's columns: a workbook of several payee sheets is no question here.
+    const book = await openSpreadsheetRecords(file, undefined, { wantedSheet: (rows) => rows.some((fields) => ownStatusColumn(fields) >= 0) });
     try {
       yield* book.records;
     } finally {
@@ -38,6 +39,19 @@ export async function* readOutputRecords(file: string): AsyncGenerator<CsvRecord
   } finally {
     reader.close();
   }
+}
+
+/** A `verify_status` column, or one renamed `vas_verify_status` (`vas_vas_…`) because the input has one. */
+const STATUS_NAME = /^(vas_)*verify_status$/;
+
+/**
+ * The tool's own status column in an output's header, or -1: the last `verify_status` (or its
+ * `vas_` name), since the tool's columns come after every input column and an input's own (last
+ * week's enriched file run again) before them. The tool's other columns follow it (`ownColumn`).
+ */
+export function ownStatusColumn(header: readonly string[]): number {
+  for (let i = header.length - 1; i >= 0; i -= 1) if (STATUS_NAME.test(header[i]!.trim().toLowerCase())) return i;
+  return -1;
 }
 
 /** A directory, a pipe or a device is no output to read (/dev/zero would be read for ever). */
