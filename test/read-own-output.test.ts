@@ -52,3 +52,20 @@ test('an .xlsx output of a workbook with several payee sheets: filter and review
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stderr, /0 accepted, 0 rejected, 0 not recorded, of 3 payee row\(s\)/);
 });
+
+test('last week\'s enriched file run again (the input has verify_status and decision): review --import and filter take the tool\'s own vas_ columns', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), ROWS.map((r) => r.join(',')).join('\n') + '\n');
+  assert.equal((await runCli(['bank', 'payees.csv', '-o', 'week1.csv', '--state', 's.sqlite', '--sandbox'], { cwd: dir })).code, 0);
+  const bank = await runCli(['bank', 'week1.csv', '-o', 'week2.csv', '--name-col', 'Beneficiary Name', '--state', 's.sqlite', '--sandbox'], { cwd: dir });
+  assert.equal(bank.code, 0, bank.stderr);
+  const header = fs.readFileSync(path.join(dir, 'week2.csv'), 'utf8').split('\n')[0]!.split(',');
+  assert.ok(header.includes('verify_status') && header.includes('vas_verify_status') && header.includes('vas_decision'), header.join(','));
+  const imported = await runCli(['review', '--import', 'week2.csv', '--state', 's.sqlite', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stderr, /0 accepted, 0 rejected, 0 not recorded, of 3 payee row\(s\)/);
+  // The filter finds the tool's columns by the same rule (ownColumn): this week's vas_decision, vas_verify_status.
+  const filter = await runCli(['filter', 'week2.csv', '--where', 'decision=HOLD', '--where', 'verify_status=NOT_VERIFIED'], { cwd: dir });
+  assert.equal(filter.code, 0, filter.stderr);
+  assert.equal(filter.stdout.split('\n').filter((l) => l !== '').length, 2, filter.stdout);
+});

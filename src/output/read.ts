@@ -54,6 +54,16 @@ export function ownStatusColumn(header: readonly string[]): number {
   return -1;
 }
 
+/** Where the tool's own column `name` (or its `vas_` name) is: at or after its status column (`ownStatusColumn`); -1 when none. */
+export function ownColumn(header: readonly string[], name: string): number {
+  const status = ownStatusColumn(header);
+  if (status < 0) return -1;
+  const bare = (text: string) => text.trim().toLowerCase().replace(/^(vas_)+/, '');
+  const wanted = bare(name);
+  for (let i = status; i < header.length; i += 1) if (bare(header[i]!) === wanted) return i;
+  return -1;
+}
+
 /** A directory, a pipe or a device is no output to read (/dev/zero would be read for ever). */
 function checkRegularFile(file: string): void {
   let stat: fs.Stats;
