@@ -195,3 +195,26 @@ test('a hidden sheet is never chosen by itself (a template of sample payees befo
     assert.deepEqual(templateRows.map((row) => row.Name), ['Sample Name', 'Sample Two'], file);
   }
 });
+
+test('an account typed as a number in a cell formatted 000000000000 is read with the zeros Excel shows (.xlsx and .xls)', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Payroll');
+  sheet.addRows([['Employee Name', 'Bank Account No', 'IFSC', 'Net Pay'], ['Asha Verma', 987654321, 'SBIN0000001', 1000], ['Ravi Kumar', 12345678901, 'HDFC0000001', 2000]]);
+  for (const row of [2, 3]) sheet.getCell(row, 2).numFmt = '000000000000';
+  sheet.getCell(3, 4).numFmt = '"Rs "0.00';
+  await book.xlsx.writeFile(path.join(dir, 'payroll.xlsx'));
+  const old = XLSX.utils.aoa_to_sheet([['Employee Name', 'Bank Account No', 'IFSC', 'Net Pay'], ['Asha Verma', 987654321, 'SBIN0000001', 1000], ['Ravi Kumar', 12345678901, 'HDFC0000001', 2000]]);
+  for (const ref of ['B2', 'B3']) old[ref]!.z = '"A/c "000000000000';
+  const oldBook = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(oldBook, old, 'Payroll');
+  fs.writeFileSync(path.join(dir, 'payroll.xls'), XLSX.write(oldBook, { type: 'buffer', bookType: 'biff8' }));
+  for (const file of ['payroll.xlsx', 'payroll.xls']) {
+    const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const rows = parse(fs.readFileSync(path.join(dir, `${file}.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    assert.deepEqual(rows.map((row) => [row['Bank Account No'], row['Net Pay'], row.verify_status]), [['000987654321', '1000', 'VERIFIED'], ['012345678901', '2000', 'VERIFIED']], file);
+  }
+});
