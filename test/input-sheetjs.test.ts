@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
+import { parse } from 'csv-parse/sync';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 import { ZipWriter } from '../src/output/zip-writer.js';
@@ -79,3 +80,36 @@ test('an .xls too large to read whole and an .ods zip bomb stop with exit 2, no 
   assert.match(bomb.stderr, /content\.xml inflates to more than 100× its compressed size .*zip bomb/);
   assert.equal(Object.keys(sandbox.stats().requests).length, 0);
 });
+
+test('an HTML table saved as .xls: each cell is the text it shows (zeros, 18 digits, amounts and dates kept)', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const rows = [
+    ['Beneficiary Name', 'Beneficiary Account No', 'IFSC', 'Amount', 'Pay Date'],
+    ['Asha Verma', '000123456789', 'SBIN0000001', '1,200.50', '05/11/2026'],
+    ['Ravi Kumar', '123456789012345678', 'HDFC0000001', '200', '26/11/2026'],
+  ];
+  const html = `<html><head><meta charset="utf-8"></head><body><table>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n')}</table></body></html>`;
+  fs.writeFileSync(path.join(dir, 'portal.xls'), html);
+  const r = await runCli(['bank', 'portal.xls', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.deepEqual(out.map((row) => [row['Beneficiary Account No'], row.Amount, row['Pay Date']]), rows.slice(1).map((row) => [row[1], row[3], row[4]]));
+});
+
+for (const [name, delimiter] of [['comma', ','], ['tab', '\t']] as const) {
+  test(`a ${name}-separated UTF-8 file named .xls is read as the CSV it is: names decoded, zeros kept`, async (t) => {
+    const sandbox = await startSandbox();
+    t.after(() => sandbox.close());
+    const dir = tempDir(t);
+    const lines = [['Beneficiary Name', 'Beneficiary Account Number', 'IFSC Code', 'Amount'], ['Zoë D’Souza', '000987654321', 'IOBA0000123', '2,500.50'], ['Ravi Kumar', '001234567811', 'HDFC0000001', '300']];
+    const quote = (c: string) => (c.includes(delimiter) ? `"${c}"` : c);
+    fs.writeFileSync(path.join(dir, 'export.xls'), lines.map((l) => l.map(quote).join(delimiter)).join('\r\n') + '\r\n');
+    const r = await runCli(['bank', 'export.xls', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const text = fs.readFileSync(path.join(dir, 'out.csv'), 'utf8');
+    const out = parse(text, { bom: true, columns: true, delimiter }) as Array<Record<string, string>>;
+    assert.deepEqual(out.map((row) => [row['Beneficiary Name'], row['Beneficiary Account Number'], row.Amount]), lines.slice(1).map((l) => [l[0], l[1], l[2 + 1]]));
+  });
+}

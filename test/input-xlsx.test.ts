@@ -165,3 +165,56 @@ for (const [kind, file, bookType] of [['.xls (BIFF8)', 'payroll.xls', 'biff8'], 
     assert.equal(sandbox.stats().requests['account-verification-pl'], 1);
   });
 }
+
+test('a hidden sheet is never chosen by itself (a template of sample payees before the real list), only by --sheet; the log names the sheet read', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const header = ['Name', 'Account Number', 'IFSC'];
+  const template = [header, ['Sample Name', '123456789012', 'SBIN0004266'], ['Sample Two', '223456789012', 'HDFC0001234']];
+  const data = [header, ['Asha Verma', '500100000048', 'SBIN0000001'], ['Ravi Kumar', '001234567811', 'HDFC0000001']];
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('Template', { state: 'hidden' }).addRows(template);
+  book.addWorksheet('Data').addRows(data);
+  await book.xlsx.writeFile(path.join(dir, 'payees.xlsx'));
+  // The same in .xls (SheetJS's reader), its template very hidden.
+  const old = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(old, XLSX.utils.aoa_to_sheet(template), 'Template');
+  XLSX.utils.book_append_sheet(old, XLSX.utils.aoa_to_sheet(data), 'Data');
+  old.Workbook = { Sheets: [{ name: 'Template', Hidden: 2 }, { name: 'Data', Hidden: 0 }] };
+  fs.writeFileSync(path.join(dir, 'payees.xls'), XLSX.write(old, { type: 'buffer', bookType: 'biff8' }));
+  for (const file of ['payees.xlsx', 'payees.xls']) {
+    const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /header found at line 1 in sheet "Data" \(sheets: "Template", "Data"; hidden, read only when named with --sheet: "Template"\)/);
+    const rows = parse(fs.readFileSync(path.join(dir, `${file}.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    assert.deepEqual(rows.map((row) => row.Name), ['Asha Verma', 'Ravi Kumar'], file);
+    const named = await runCli(['bank', file, '-o', `${file}.template.csv`, '--sheet', 'Template', '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(named.code, 0, named.stderr);
+    const templateRows = parse(fs.readFileSync(path.join(dir, `${file}.template.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    assert.deepEqual(templateRows.map((row) => row.Name), ['Sample Name', 'Sample Two'], file);
+  }
+});
+
+test('an account typed as a number in a cell formatted 000000000000 is read with the zeros Excel shows (.xlsx and .xls)', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Payroll');
+  sheet.addRows([['Employee Name', 'Bank Account No', 'IFSC', 'Net Pay'], ['Asha Verma', 987654321, 'SBIN0000001', 1000], ['Ravi Kumar', 12345678901, 'HDFC0000001', 2000]]);
+  for (const row of [2, 3]) sheet.getCell(row, 2).numFmt = '000000000000';
+  sheet.getCell(3, 4).numFmt = '"Rs "0.00';
+  await book.xlsx.writeFile(path.join(dir, 'payroll.xlsx'));
+  const old = XLSX.utils.aoa_to_sheet([['Employee Name', 'Bank Account No', 'IFSC', 'Net Pay'], ['Asha Verma', 987654321, 'SBIN0000001', 1000], ['Ravi Kumar', 12345678901, 'HDFC0000001', 2000]]);
+  for (const ref of ['B2', 'B3']) old[ref]!.z = '"A/c "000000000000';
+  const oldBook = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(oldBook, old, 'Payroll');
+  fs.writeFileSync(path.join(dir, 'payroll.xls'), XLSX.write(oldBook, { type: 'buffer', bookType: 'biff8' }));
+  for (const file of ['payroll.xlsx', 'payroll.xls']) {
+    const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const rows = parse(fs.readFileSync(path.join(dir, `${file}.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    assert.deepEqual(rows.map((row) => [row['Bank Account No'], row['Net Pay'], row.verify_status]), [['000987654321', '1000', 'VERIFIED'], ['012345678901', '2000', 'VERIFIED']], file);
+  }
+});

@@ -107,6 +107,29 @@ test('a Latin-1 input: the output and the exceptions are UTF-8 with a BOM, comma
   assert.deepEqual(payout, Buffer.from(LATIN1_LINES.filter(([, keep]) => keep).map(([l]) => `${l}\n`).join(''), 'latin1'));
 });
 
+/** A Windows-1252 file (Excel on Windows, "CSV (Comma delimited)"): Latin-1 plus ’ € – “ ” in 0x80–0x9F. */
+const WINDOWS_1252_LINES: [string, boolean][] = [
+  ['Name,Account,IFSC,Remark', true],
+  ['José Menezes,860000000014,SBIN0001234,Menezes’ € 1500 – advance', true], // PAY
+  ['"Fernandes, Renée",860000000015,SBIN0001234,“final”', false], // NOT_VERIFIED: HOLD
+];
+const CP1252_HIGH: Record<string, number> = { '€': 0x80, '–': 0x96, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94 };
+const windows1252 = (text: string) => Buffer.from([...text].map((c) => CP1252_HIGH[c] ?? c.charCodeAt(0)));
+
+test('a Windows-1252 input: ’ € – “ ” read as themselves (not C1 controls) in the output and the exceptions; the payout keeps the input\'s bytes', async (t) => {
+  const dir = tempDir(t);
+  const input = windows1252(WINDOWS_1252_LINES.map(([l]) => `${l}\r\n`).join(''));
+  fs.writeFileSync(path.join(dir, 'payees.csv'), input);
+  const { out, held, payout } = await bankAndRelease(dir, 'payees.csv');
+  assert.ok(!/[\u0080-\u009f]/.test(out.toString('utf8')), 'no C1 control characters');
+  assert.deepEqual(rowsOf(out, ',').map((r) => [r.Name, r.Remark, r.verify_status]), [
+    ['José Menezes', 'Menezes’ € 1500 – advance', 'VERIFIED'],
+    ['Fernandes, Renée', '“final”', 'NOT_VERIFIED'],
+  ]);
+  assert.deepEqual(rowsOf(held, ',').map((r) => [r.Name, r.Remark]), [['Fernandes, Renée', '“final”']]);
+  assert.deepEqual(payout, windows1252(WINDOWS_1252_LINES.filter(([, keep]) => keep).map(([l]) => `${l}\r\n`).join('')));
+});
+
 test('a UTF-8 input without a BOM: the output and the exceptions have none either', async (t) => {
   const dir = tempDir(t);
   fs.writeFileSync(path.join(dir, 'payees.csv'), Buffer.from(UTF16_LINES.map(([l]) => `${l}\n`).join(''), 'utf8'));

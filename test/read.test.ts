@@ -31,10 +31,10 @@ test('inspectInput: UTF-8 across 1 MiB chunk boundaries, Latin-1, UTF-16LE, fing
   const stray = await inspectInput(path.join(dir, 'stray.csv'));
   assert.equal(stray.encoding, 'utf8');
   assert.deepEqual(stray.invalidUtf8, { bytes: 1, lines: [big.split('\n').length] });
-  // A file with no UTF-8 in it at all is Latin-1 (what Excel on Windows writes).
+  // A file with no UTF-8 in it at all is Windows-1252 (what Excel on Windows writes).
   fs.writeFileSync(path.join(dir, 'latin1.csv'), Buffer.from('name,account,ifsc\nJos\xe9,123456789012,SBIN0001234\nRen\xe9e M\xfcller,223456789012,SBIN0001234\n', 'latin1'));
   const latin1 = await inspectInput(path.join(dir, 'latin1.csv'));
-  assert.equal(latin1.encoding, 'latin1');
+  assert.equal(latin1.encoding, 'windows-1252');
   assert.equal(latin1.invalidUtf8, undefined);
 
   fs.writeFileSync(path.join(dir, 'utf16.csv'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,account,ifsc\n', 'utf16le')]));

@@ -11,7 +11,19 @@ import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 
 
-export type Encoding = 'utf8' | 'utf16le' | 'latin1';
+/**
+ * How an input's bytes are read as text. `windows-1252` is what Excel on Windows writes as
+ * "CSV (Comma delimited)": Latin-1 plus ’ “ ” – € … in 0x80–0x9F (Node's own 'latin1' is
+ * ISO-8859-1 and made those C1 control characters).
+ */
+export type Encoding = 'utf8' | 'utf16le' | 'windows-1252';
+
+const WINDOWS_1252 = new TextDecoder('windows-1252');
+
+/** Bytes of an input as text in its encoding (a whole number of characters for UTF-8 is the caller's care). */
+export function decodeText(bytes: Uint8Array, encoding: Encoding): string {
+  return encoding === 'windows-1252' ? WINDOWS_1252.decode(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding);
+}
 
 export interface InputInfo {
   fingerprint: string;
@@ -29,7 +41,7 @@ const INVALID_LINES_SHOWN = 10;
 /**
  * SHA-256 of the content, read sequentially in large blocks (a 100 MB file takes a fraction
  * of a second), and the encoding: UTF-8 unless a UTF-16 BOM says otherwise or the bytes are
- * not valid UTF-8, in which case the file is read as Latin-1 (what Excel on Windows writes).
+ * not valid UTF-8, in which case the file is read as Windows-1252 (what Excel on Windows writes).
  */
 export async function inspectInput(inputPath: string): Promise<InputInfo> {
   let stat: fs.Stats;
@@ -74,12 +86,13 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
     if (first[0] !== 0x50 || first[1] !== 0x4b) throw new InputError(`input ${inputPath} is not an .xlsx workbook (save it from Excel as .xlsx, or as CSV with a .csv name)`);
     return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   }
-  // .xls (BIFF, or an HTML or text table saved under that name) and .ods: src/input/sheetjs.ts reads them.
-  if (/\.(xls|ods)$/i.test(inputPath)) return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
-  // A few stray bytes in a UTF-8 file (one Latin-1 é pasted in) are replaced, not taken as a
-  // sign that the whole file is Latin-1: that garbled every Devanagari name. Latin-1 only when
-  // the file is not UTF-8 at all (no valid multi-byte character, or more invalid bytes than valid ones).
-  let encoding: Encoding = utf8.isUtf8() ? 'utf8' : 'latin1';
+  // .xls (BIFF, or an HTML table saved under that name) and .ods: src/input/sheetjs.ts reads them.
+  // A plain CSV or tab-separated file named .xls is read as the CSV it is, its encoding found below.
+  if (/\.(xls|ods)$/i.test(inputPath) && !isDelimitedText(first)) return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
+  // A few stray bytes in a UTF-8 file (one Windows-1252 é pasted in) are replaced, not taken as a
+  // sign that the whole file is Windows-1252: that garbled every Devanagari name. Windows-1252 only
+  // when the file is not UTF-8 at all (no valid multi-byte character, or more invalid bytes than valid ones).
+  let encoding: Encoding = utf8.isUtf8() ? 'utf8' : 'windows-1252';
   const invalidUtf8 = encoding === 'utf8' && utf8.invalid > 0 ? { bytes: utf8.invalid, lines: utf8.invalidLines } : undefined;
   if (first[0] === 0xff && first[1] === 0xfe) encoding = 'utf16le';
   if (first[0] === 0xfe && first[1] === 0xff) {
@@ -95,6 +108,21 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
     }
   }
   return { fingerprint: hash.digest('hex'), bytes, encoding, lines, ...(encoding === 'utf8' && invalidUtf8 ? { invalidUtf8 } : {}) };
+}
+
+/**
+ * Whether a file's first bytes are plain delimited text (a CSV or tab-separated export a bank
+ * portal named .xls) rather than a spreadsheet SheetJS must read: not a zip (.xlsx, .ods), not
+ * OLE2 or raw BIFF (binary), not markup (an HTML table, SpreadsheetML), not SYLK or DIF.
+ */
+export function isDelimitedText(head: Buffer): boolean {
+  if (head.length === 0) return false;
+  const utf16 = head[0] === 0xff && head[1] === 0xfe;
+  const bytes = head.subarray(0, 4096);
+  if (!utf16 && bytes.includes(0)) return false;
+  const text = (utf16 ? bytes.subarray(2).toString('utf16le') : bytes.toString('latin1')).replace(/^(\xef\xbb\xbf)?\s*/, '');
+  if (/^(PK|<|ID;|TABLE\r?\n)/.test(text)) return false;
+  return utf16 || controlShare(bytes) <= 0.01;
 }
 
 /**

@@ -10,7 +10,7 @@ import { openCsvRecords, sniffCsvFormat, type CsvFormat, type CsvRecord, type De
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides, type DecidedBy, type HeaderChoice } from './recognise.js';
 import { notPayeeReason } from './row-kind.js';
 import { quoteSheets, type XlsxRecords } from './xlsx.js';
-import { isSpreadsheetPath, openSpreadsheetRecords } from './spreadsheet.js';
+import { isSpreadsheetPath, openSpreadsheetRecords, readsAsSpreadsheet } from './spreadsheet.js';
 import { ColumnError } from '../errors.js';
 import { sweepSpool } from './shared-strings.js';
 
@@ -63,14 +63,15 @@ export interface PayeeFile {
   close(): void;
 }
 
-/** A spreadsheet (.xlsx, .xlsm, .xls, .ods) rather than a CSV. */
+/** A spreadsheet's name (.xlsx, .xlsm, .xls, .ods) rather than a CSV's. Whether an input is read as one: `readsAsSpreadsheet`. */
 export function isXlsxPath(file: string): boolean {
   return isSpreadsheetPath(file);
 }
 
 /** Throws ColumnError (a usage error) when the columns cannot be told; InputError when the file cannot be read or has no payee rows. */
 export async function openPayeeFile(inputPath: string, encoding: Encoding, options: PayeeFileOptions): Promise<PayeeFile> {
-  const xlsx = isXlsxPath(inputPath);
+  // A CSV named .xls (a bank portal's export) is read as the CSV it is.
+  const xlsx = readsAsSpreadsheet(inputPath);
   // A spool a killed run left behind goes at the next start, whatever this run reads (issue #26).
   if (options.spoolDir !== undefined) sweepSpool(options.spoolDir);
   // The delimiter is sniffed from the first lines unless --delimiter names it.
@@ -90,7 +91,9 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
       }
       head.push(next.value);
     }
-    const choice = recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow }).recognise(head), xlsx ? (reader as XlsxRecords) : undefined, options.sheet);
+    const book = xlsx ? (reader as XlsxRecords) : undefined;
+    const place = book === undefined ? undefined : sheetPlace(book);
+    const choice = recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow, place }).recognise(head), book, options.sheet);
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
@@ -149,6 +152,14 @@ function recogniseSheet<T>(recognise: () => T, book: XlsxRecords | undefined, na
     if (!(error instanceof ColumnError) || book === undefined || named !== undefined || book.sheets.length < 2) throw error;
     throw new ColumnError(`${error.message} (in sheet ${JSON.stringify(book.sheet)}; the workbook's sheets: ${quoteSheets(book.sheets)}; name the payee sheet with --sheet NAME)`, { cause: error });
   }
+}
+
+/** Where the header was looked for, in a workbook of several sheets: the sheet read, and the hidden ones passed over. */
+function sheetPlace(book: XlsxRecords): string | undefined {
+  if (book.sheets.length < 2) return undefined;
+  const passed = book.hiddenSheets.filter((s) => s !== book.sheet);
+  const hidden = passed.length === 0 ? '' : `; hidden, read only when named with --sheet: ${quoteSheets(passed)}`;
+  return `in sheet ${JSON.stringify(book.sheet)} (sheets: ${quoteSheets(book.sheets)}${hidden})`;
 }
 
 function fitRow(record: CsvRecord, width: number): CsvRecord {

@@ -5,8 +5,9 @@
  */
 import fs from 'node:fs';
 import { parse, type Parser } from 'csv-parse';
+import { Transform } from 'node:stream';
 import { InputError } from '../errors.js';
-import type { Encoding } from './inspect.js';
+import { decodeText, type Encoding } from './inspect.js';
 
 export { inspectInput, utf8Boundary, type Encoding, type InputInfo } from './inspect.js';
 
@@ -28,7 +29,7 @@ export interface CsvFormat {
    * The output starts with a UTF-8 byte-order mark, so that Excel reads it as UTF-8 (without one it
    * takes the file for the ANSI code page, and a Hindi or an accented name shows as mojibake): when
    * the input starts with one (Excel's "CSV UTF-8"), and when the input is not UTF-8 at all
-   * (UTF-16 with its BOM, Excel's "Unicode Text"; Latin-1), since the output is always UTF-8.
+   * (UTF-16 with its BOM, Excel's "Unicode Text"; Windows-1252), since the output is always UTF-8.
    * Only a UTF-8 input without a BOM gets an output without one.
    */
   bom: boolean;
@@ -66,7 +67,7 @@ export function sniffCsvFormat(inputPath: string, encoding: Encoding, delimiter?
   } finally {
     fs.closeSync(fd);
   }
-  const text = head.toString(encoding === 'utf16le' ? 'utf16le' : encoding === 'latin1' ? 'latin1' : 'utf8');
+  const text = decodeText(head, encoding);
   const bom = encoding !== 'utf8' || (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf);
   const eolMatch = /\r\n|\n|\r/.exec(text);
   const eol = (eolMatch?.[0] ?? '\n') as CsvFormat['eol'];
@@ -143,7 +144,9 @@ function tooManyFields(error: unknown): boolean {
 /** `keepBlank`: blank lines come through as `['']` (the preamble above a header keeps its shape). */
 export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank = false, delimiter: Delimiter = ','): { records: AsyncIterable<CsvRecord>; close(): void } {
   const stream = fs.createReadStream(inputPath, { highWaterMark: 256 * 1024 });
-  if (encoding !== 'utf8') stream.setEncoding(encoding);
+  // csv-parse decodes UTF-8 itself; UTF-16LE by Node; Windows-1252 (one byte a character) chunk by chunk.
+  if (encoding === 'utf16le') stream.setEncoding(encoding);
+  const text = encoding === 'windows-1252' ? stream.pipe(new Transform({ transform: (chunk: Buffer, _, done) => done(null, decodeText(chunk, encoding)) })) : stream;
   // The line where the next record starts, counted as csv-parse hands each record over: records
   // it has parsed but the reader has not taken yet are counted too, so that a parse error names
   // the line where the failing record starts (not one up to 16 buffered records earlier).
@@ -159,7 +162,7 @@ export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank 
     },
   });
   stream.on('error', (error) => parser.destroy(error));
-  stream.pipe(parser);
+  text.pipe(parser);
   async function* iterate(): AsyncGenerator<CsvRecord> {
     try {
       for await (const record of parser as AsyncIterable<CsvRecord>) {
@@ -177,6 +180,7 @@ export function openCsvRecords(inputPath: string, encoding: Encoding, keepBlank 
     records: iterate(),
     close() {
       stream.destroy();
+      if (text !== stream) text.destroy();
       parser.destroy();
     },
   };

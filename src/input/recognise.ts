@@ -53,6 +53,8 @@ export interface RecogniserOptions {
   overrides?: ColumnOverrides | undefined;
   /** `--header-row N`: the header is the record starting at line N. */
   headerRow?: number | undefined;
+  /** Where the records are, for the header's line in the log: a workbook's sheet (`in sheet "Payees"`). Default: nothing said. */
+  place?: string | undefined;
 }
 
 /** The header is looked for within this many lines. */
@@ -220,10 +222,12 @@ function looksLikePayeeRow(fields: readonly string[]): boolean {
 export class HeaderRecogniser {
   private readonly overrides: ColumnOverrides;
   private readonly headerRow: number | undefined;
+  private readonly place: string | undefined;
 
   constructor(options: RecogniserOptions = {}) {
     this.overrides = options.overrides ?? {};
     this.headerRow = options.headerRow;
+    this.place = options.place;
   }
 
   /**
@@ -258,7 +262,7 @@ export class HeaderRecogniser {
     const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1]);
     if (amount >= 0) reasons.push(`amount: column ${amount + 1} "${header[amount]}" (its header names an amount and its values are amounts)`);
     const line = records[headerIndex]!.line;
-    reasons.unshift(`header found at line ${line}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
+    reasons.unshift(`header found at line ${line}${this.place === undefined ? '' : ` ${this.place}`}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
     return {
       headerIndex,
       headerLine: line,

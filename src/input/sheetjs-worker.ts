@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as XLSX from '@e965/xlsx';
 import { isAppError } from '../errors.js';
 import { choosePayeeSheet, namedSheetIndex } from './xlsx.js';
-import { numberText, pastExactDigits } from './xlsx-stream.js';
+import { numberText, padWithZeros, pastExactDigits, zeroPadWidth } from './xlsx-stream.js';
 
 const { file, sheetName } = workerData as { file: string; sheetName: string | undefined };
 /** The texts of number cells past 15 digits in the sheet posted (sheetjs.ts notes them for the account check). */
@@ -20,7 +20,9 @@ function cellText(cell: XLSX.CellObject | undefined): string {
     case 's':
       return String(cell.v ?? '');
     case 'n': {
-      const text = numberText(String(cell.v));
+      // A whole number formatted `000000000000` shows its leading zeros in Excel (xlsx-stream.ts, zeroPadWidth).
+      const width = typeof cell.z === 'string' ? zeroPadWidth(cell.z) : undefined;
+      const text = width === undefined ? numberText(String(cell.v)) : padWithZeros(numberText(String(cell.v)), width);
       if (pastExactDigits(String(cell.v))) lostDigits.add(text);
       return text;
     }
@@ -49,14 +51,20 @@ function rowsOf(sheet: XLSX.WorkSheet, limit = Infinity): Array<[number, string[
 }
 
 try {
-  const book = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellDates: false });
+  // `raw`: the cells of an HTML table are the text they show, never parsed into numbers or dates
+  // (`000123456789` would lose its zeros, an 18-digit account its last digits, `05/11/2026` become
+  // a serial). BIFF and .ods cells keep their own types.
+  const book = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, raw: true, cellNF: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellDates: false });
   const names = book.SheetNames;
   if (names.length === 0) throw new Error('it has no sheet');
   const sheetOf = (i: number) => book.Sheets[names[i]!]!;
-  const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f)) : namedSheetIndex(file, names, sheetName);
+  // Hidden is 1 (hidden) or 2 (very hidden).
+  const isHidden = (i: number) => (book.Workbook?.Sheets?.[i]?.Hidden ?? 0) !== 0;
+  const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f), isHidden) : namedSheetIndex(file, names, sheetName);
   lostDigits.clear();
   const rows = rowsOf(sheetOf(index));
-  parentPort!.postMessage({ ok: true, sheets: names, sheet: names[index], rows, lostDigits: [...lostDigits] });
+  const hiddenSheets = names.filter((_, i) => isHidden(i));
+  parentPort!.postMessage({ ok: true, sheets: names, hiddenSheets, sheet: names[index], rows, lostDigits: [...lostDigits] });
 } catch (error) {
   const e = error as Error;
   parentPort!.postMessage({ ok: false, app: isAppError(e), message: e.message });

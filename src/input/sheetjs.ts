@@ -21,7 +21,7 @@ const WORKER_HEAP_MB = 224;
 /** A zip (.ods) read whole may inflate to this many times the file's size limit. */
 const WHOLE_INFLATE_FACTOR = 8;
 
-type Answer = { ok: true; sheets: string[]; sheet: string; rows: Array<[number, string[]]>; lostDigits: string[] } | { ok: false; app: boolean; message: string };
+type Answer = { ok: true; sheets: string[]; hiddenSheets: string[]; sheet: string; rows: Array<[number, string[]]>; lostDigits: string[] } | { ok: false; app: boolean; message: string };
 
 /** Inflates every part of a zip within the bounds (a zip bomb stops here, before SheetJS inflates it in memory). */
 async function checkZip(file: string, limits: SheetLimits): Promise<void> {
@@ -86,5 +86,5 @@ export async function openSheetJsRecords(file: string, sheetName: string | undef
       next = Math.max(next, line + 1);
     }
   }
-  return { records: records(), sheet: answer.sheet, sheets: answer.sheets, close: () => lost.close() };
+  return { records: records(), sheet: answer.sheet, sheets: answer.sheets, hiddenSheets: answer.hiddenSheets, close: () => lost.close() };
 }

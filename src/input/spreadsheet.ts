@@ -1,10 +1,12 @@
 /**
  * Which reader a spreadsheet input gets (docs/ARCHITECTURE.md, "Layout", src/input/): an Office
  * Open XML workbook (a zip with `xl/workbook.xml`, whatever its name) is streamed (xlsx.ts);
- * anything else with a spreadsheet's name — BIFF .xls, .ods, an HTML or text table saved as
- * .xls — is read whole by SheetJS within a size bound (sheetjs.ts).
+ * anything else with a spreadsheet's name — BIFF .xls, .ods, an HTML table saved as .xls — is
+ * read whole by SheetJS within a size bound (sheetjs.ts). A plain CSV or tab-separated file named
+ * .xls is no spreadsheet: the CSV reader reads it, with its encoding found (`readsAsSpreadsheet`).
  */
 import fs from 'node:fs';
+import { isDelimitedText } from './inspect.js';
 import { openSheetJsRecords } from './sheetjs.js';
 import { DEFAULT_SHEET_LIMITS } from './sheet-limits.js';
 import { openXlsxRecords, type SpreadsheetOptions, type XlsxRecords } from './xlsx.js';
@@ -14,6 +16,20 @@ export const SPREADSHEET_EXTENSION = /\.(xlsx|xlsm|xls|ods)$/i;
 
 export function isSpreadsheetPath(file: string): boolean {
   return SPREADSHEET_EXTENSION.test(file);
+}
+
+/**
+ * Whether a payee file is read as a spreadsheet: a spreadsheet's name, unless its bytes are plain
+ * delimited text (SheetJS would read that as Latin-1 and turn its cells into numbers and dates).
+ * A file that cannot be read is judged by its name (the read says why later).
+ */
+export function readsAsSpreadsheet(file: string): boolean {
+  if (!isSpreadsheetPath(file)) return false;
+  try {
+    return !isDelimitedText(readHead(file, 4096));
+  } catch {
+    return true;
+  }
 }
 
 /** Whether a file is an Office Open XML workbook (.xlsx, .xlsm), whatever its name says. */
@@ -27,15 +43,14 @@ export function isOfficeOpenXml(file: string, head: Buffer = readHead(file)): bo
   }
 }
 
-function readHead(file: string): Buffer {
-  const head = Buffer.alloc(8);
+function readHead(file: string, size = 8): Buffer {
+  const head = Buffer.alloc(size);
   const fd = fs.openSync(file, 'r');
   try {
-    fs.readSync(fd, head, 0, 8, 0);
+    return head.subarray(0, fs.readSync(fd, head, 0, size, 0));
   } finally {
     fs.closeSync(fd);
   }
-  return head;
 }
 
 /** The payee sheet's rows (or `sheetName`'s) of any spreadsheet vas-verify reads. */

@@ -58,6 +58,8 @@ export class XlsxWorkbook {
     readonly strings: SharedStrings,
     readonly workbookPart: string,
     private readonly limits: SheetLimits,
+    /** Style index → width, for the styles whose number format pads with zeros (`000000000000`). */
+    private readonly zeroPadded: ReadonlyMap<number, number> = new Map(),
   ) {}
 
   static async open(file: string, limits: SheetLimits, spoolDir: string | undefined): Promise<XlsxWorkbook> {
@@ -70,7 +72,7 @@ export class XlsxWorkbook {
       const entry = sharedStrings === undefined ? undefined : zip.find(sharedStrings);
       if (entry) await readSharedStrings(zip, entry, strings, limits);
       strings.finish();
-      return new XlsxWorkbook(zip, sheets, strings, workbookPart, limits);
+      return new XlsxWorkbook(zip, sheets, strings, workbookPart, limits, await zeroPaddedStyles(zip, workbookPart, limits));
     } catch (error) {
       strings.close();
       zip.close();
@@ -106,9 +108,11 @@ export class XlsxWorkbook {
     return sheetRows(this.zip, this.entryOf(sheet), this.limits);
   }
 
-  /** The text of a cell as a person sees it (a shared string looked up). */
+  /** The text of a cell as a person sees it (a shared string looked up, a whole number padded as its format pads it). */
   text(cell: SheetCell): string {
-    return cellValueText(cell, this.strings);
+    const text = cellValueText(cell, this.strings);
+    const width = cell.type === 'n' && cell.style !== undefined ? this.zeroPadded.get(Number(cell.style)) : undefined;
+    return width === undefined ? text : padWithZeros(text, width);
   }
 
   /** Lets go of the workbook; the last of its users closes it. */
@@ -167,6 +171,49 @@ async function sheetParts(zip: ZipFile, workbookPart: string, limits: SheetLimit
   if (!zip.find(workbookPart)) throw damagedError(zip.file, `it has no ${workbookPart} (is it an .xlsx workbook?)`);
   const sharedStrings = shared?.attributes.Target ? resolveTarget(workbookPart, shared.attributes.Target) : zip.find('xl/sharedStrings.xml') ? 'xl/sharedStrings.xml' : undefined;
   return { sheets, sharedStrings };
+}
+
+/**
+ * The styles (indexes into `cellXfs`, a cell's `s`) whose number format pads with zeros: an
+ * account typed as a number in a column formatted `000000000000` shows its leading zeros in Excel.
+ */
+async function zeroPaddedStyles(zip: ZipFile, workbookPart: string, limits: SheetLimits): Promise<Map<number, number>> {
+  const rels = await elementsOf(zip, relsOf(workbookPart), new Set(['Relationship']), limits);
+  const styles = rels.find((r) => (r.attributes.Type ?? '').endsWith('/styles'));
+  const part = styles?.attributes.Target ? resolveTarget(workbookPart, styles.attributes.Target) : 'xl/styles.xml';
+  const widths = new Map<string, number>();
+  const padded = new Map<number, number>();
+  let inCellXfs = false;
+  let index = 0;
+  // cellStyleXfs hold <xf>s too; a cell's `s` counts those of cellXfs only.
+  for (const { name, attributes } of await elementsOf(zip, part, new Set(['numFmt', 'cellXfs', 'cellStyles', 'xf']), limits)) {
+    if (name === 'numFmt') {
+      const width = zeroPadWidth(attributes.formatCode ?? '');
+      if (width !== undefined && attributes.numFmtId !== undefined) widths.set(attributes.numFmtId, width);
+    } else if (name === 'cellXfs') inCellXfs = true;
+    else if (name === 'cellStyles') inCellXfs = false;
+    else if (inCellXfs) {
+      const width = widths.get(attributes.numFmtId ?? '0');
+      if (width !== undefined) padded.set(index, width);
+      index += 1;
+    }
+  }
+  return padded;
+}
+
+/**
+ * The width a number format pads whole numbers to with zeros (`000000000000` → 12), literal text
+ * in quotes or after a backslash aside (`"A/c "000000000000`); undefined for any other format.
+ * Only the first section counts (the one for positive numbers).
+ */
+export function zeroPadWidth(format: string): number | undefined {
+  const first = format.split(';')[0]!.replace(/"[^"]*"|\\./g, '');
+  return /^0{2,}$/.test(first) ? first.length : undefined;
+}
+
+/** A whole number's digits padded with zeros to `width`, as its format shows it; any other text as it is. */
+export function padWithZeros(text: string, width: number): string {
+  return /^\d+$/.test(text) ? text.padStart(width, '0') : text;
 }
 
 /** `<si>` items: the text of their `<t>`s, phonetic guides (`<rPh>`) left out. */

@@ -17,6 +17,11 @@ export interface SpreadsheetOptions {
   spoolDir?: string | undefined;
   /** Bounds of the read; default DEFAULT_SHEET_LIMITS. */
   limits?: Partial<SheetLimits> | undefined;
+  /**
+   * When no sheet is named: the first sheet whose first rows this says yes to, before the payee
+   * sheet is looked for (an output read back wants the sheet with the tool's columns). .xlsx only.
+   */
+  wantedSheet?: ((sample: readonly (readonly string[])[]) => boolean) | undefined;
 }
 
 export interface XlsxRecords {
@@ -25,6 +30,8 @@ export interface XlsxRecords {
   sheet: string | undefined;
   /** Every sheet's name, in the workbook's order (for messages). */
   sheets: readonly string[];
+  /** The hidden sheets' names (hidden or very hidden in Excel): read only when named with --sheet. */
+  hiddenSheets: readonly string[];
   close(): void;
 }
 
@@ -78,20 +85,30 @@ async function sampleOf(book: XlsxWorkbook, sheet: SheetInfo): Promise<string[][
 }
 
 /**
- * The payee sheet when none is named (its index in `names`): the first sheet if it is a payee
- * list, else the one sheet whose content is; several such sheets stop the run, naming them and
- * `--sheet`. When no sheet looks like one, the first is taken and the header recogniser says
- * what it misses (with the sheets listed, payee-file.ts).
+ * The payee sheet when none is named (its index in `names`): the first visible sheet if it is a
+ * payee list, else the one visible sheet whose content is; several such sheets stop the run,
+ * naming them and `--sheet`. When no sheet looks like one, the first visible is taken and the
+ * header recogniser says what it misses (with the sheets listed, payee-file.ts). A hidden sheet
+ * (a template with sample payees, a lookup list) is never taken unless named with --sheet.
  */
-export async function choosePayeeSheet(file: string, names: readonly string[], sample: (index: number) => Promise<string[][]>): Promise<number> {
-  if (names.length === 1 || looksLikePayees(await sample(0))) return 0;
+export async function choosePayeeSheet(file: string, names: readonly string[], sample: (index: number) => Promise<string[][]>, isHidden: (index: number) => boolean = () => false): Promise<number> {
+  const visible = names.map((_, i) => i).filter((i) => !isHidden(i));
+  // Excel keeps one sheet visible; a workbook written otherwise is read from its first sheet.
+  const first = visible[0] ?? 0;
+  if (visible.length <= 1 || looksLikePayees(await sample(first))) return first;
   const candidates: number[] = [];
-  for (let i = 1; i < names.length; i += 1) if (looksLikePayees(await sample(i))) candidates.push(i);
+  for (const i of visible.slice(1)) if (looksLikePayees(await sample(i))) candidates.push(i);
   if (candidates.length === 1) return candidates[0]!;
   if (candidates.length > 1) {
     throw new InputError(`input ${file} has several sheets that look like payee lists: ${quoteSheets(candidates.map((i) => names[i]!))}; choose one with --sheet NAME`);
   }
-  return 0;
+  return first;
+}
+
+/** The index of the first sheet whose sample `wanted` says yes to, or undefined. */
+async function firstSheetWhere(names: readonly string[], sample: (index: number) => Promise<string[][]>, wanted: (rows: readonly (readonly string[])[]) => boolean): Promise<number | undefined> {
+  for (let i = 0; i < names.length; i += 1) if (wanted(await sample(i))) return i;
+  return undefined;
 }
 
 /** The index of the sheet named, matched exactly or ignoring case and surrounding spaces. */
@@ -110,7 +127,9 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
   let sheet: SheetInfo;
   try {
     const names = book.sheets.map((s) => s.name);
-    const index = sheetName === undefined ? await choosePayeeSheet(inputPath, names, (i) => sampleOf(book, book.sheets[i]!)) : namedSheetIndex(inputPath, names, sheetName);
+    const sample = (i: number) => sampleOf(book, book.sheets[i]!);
+    const wanted = sheetName === undefined && options.wantedSheet ? await firstSheetWhere(names, sample, options.wantedSheet) : undefined;
+    const index = sheetName !== undefined ? namedSheetIndex(inputPath, names, sheetName) : wanted ?? (await choosePayeeSheet(inputPath, names, sample, (i) => book.sheets[i]!.state !== 'visible'));
     sheet = book.sheets[index]!;
   } catch (error) {
     book.close();
@@ -130,7 +149,7 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
     lost.close();
     book.close();
   };
-  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), close };
+  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), hiddenSheets: book.sheets.filter((s) => s.state !== 'visible').map((s) => s.name), close };
 }
 
 /**

@@ -19,7 +19,8 @@ import { outputFormatOf } from './sink.js';
 export async function* readOutputRecords(file: string): AsyncGenerator<CsvRecord> {
   checkRegularFile(file);
   if (outputFormatOf(file) === 'xlsx') {
-    const book = await openSpreadsheetRecords(file, undefined);
+    // The sheet with the tool's columns: a workbook of several payee sheets is no question here.
+    const book = await openSpreadsheetRecords(file, undefined, { wantedSheet: (rows) => rows.some((fields) => ownStatusColumn(fields) >= 0) });
     try {
       yield* book.records;
     } finally {
@@ -38,6 +39,29 @@ export async function* readOutputRecords(file: string): AsyncGenerator<CsvRecord
   } finally {
     reader.close();
   }
+}
+
+/** A `verify_status` column, or one renamed `vas_verify_status` (`vas_vas_…`) because the input has one. */
+const STATUS_NAME = /^(vas_)*verify_status$/;
+
+/**
+ * The tool's own status column in an output's header, or -1: the last `verify_status` (or its
+ * `vas_` name), since the tool's columns come after every input column and an input's own (last
+ * week's enriched file run again) before them. The tool's other columns follow it (`ownColumn`).
+ */
+export function ownStatusColumn(header: readonly string[]): number {
+  for (let i = header.length - 1; i >= 0; i -= 1) if (STATUS_NAME.test(header[i]!.trim().toLowerCase())) return i;
+  return -1;
+}
+
+/** Where the tool's own column `name` (or its `vas_` name) is: at or after its status column (`ownStatusColumn`); -1 when none. */
+export function ownColumn(header: readonly string[], name: string): number {
+  const status = ownStatusColumn(header);
+  if (status < 0) return -1;
+  const bare = (text: string) => text.trim().toLowerCase().replace(/^(vas_)+/, '');
+  const wanted = bare(name);
+  for (let i = status; i < header.length; i += 1) if (bare(header[i]!) === wanted) return i;
+  return -1;
 }
 
 /** A directory, a pipe or a device is no output to read (/dev/zero would be read for ever). */
@@ -116,6 +140,9 @@ class RecordJoiner {
   }
 }
 
+/** A line's end: CRLF, LF, or a bare CR (Excel for Mac's "CSV (Macintosh)" and an output of such an input). */
+const LINE_END = /\r\n|\n|\r/g;
+
 /** A comma-separated output's records, cut at line ends (the fast path). */
 async function* commaRecords(file: string): AsyncGenerator<CsvRecord> {
   const ready: CsvRecord[] = [];
@@ -128,15 +155,18 @@ async function* commaRecords(file: string): AsyncGenerator<CsvRecord> {
     for await (const chunk of stream as AsyncIterable<string>) {
       let start = 0;
       const text = rest + chunk;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-        joiner.take(text.slice(start, end));
-        start = end + 1;
+      LINE_END.lastIndex = 0;
+      for (let end = LINE_END.exec(text); end !== null; end = LINE_END.exec(text)) {
+        // A CR that ends the chunk may be the first half of a CRLF: the next chunk tells.
+        if (end[0] === '\r' && LINE_END.lastIndex === text.length) break;
+        joiner.take(text.slice(start, end.index));
+        start = LINE_END.lastIndex;
       }
       rest = text.slice(start);
       if (rest.length > MAX_RECORD_BYTES) throw tooLong(file, joiner.nextLine());
       yield* ready.splice(0);
     }
-    if (rest !== '') joiner.take(rest);
+    if (rest !== '') joiner.take(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
     joiner.end();
     yield* ready.splice(0);
   } finally {

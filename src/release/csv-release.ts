@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse';
 import { InputError } from '../errors.js';
-import type { Encoding } from '../input/inspect.js';
+import { decodeText, type Encoding } from '../input/inspect.js';
 import { csvParseOptions, type Delimiter } from '../input/read-csv.js';
 import type { RunInput, WalkedRow } from './walk.js';
 
@@ -24,9 +24,12 @@ async function* csvSpans(file: string, encoding: Encoding, delimiter: Delimiter)
   const parser = parse({
     ...csvParseOptions(delimiter),
     // Raw bytes in, so that csv-parse counts the file's own bytes (the input reader decodes first).
-    ...(encoding === 'utf8' ? {} : { encoding }),
+    // Windows-1252 is cut as Latin-1 (one byte a character, the same delimiters, quotes and line
+    // ends) and its fields decoded again, to compare with the rows the input reader read.
+    ...(encoding === 'utf8' ? {} : { encoding: encoding === 'windows-1252' ? 'latin1' : encoding }),
     on_record: (fields: string[], context: { bytes: number }) => {
-      const span: Span = { fields, start, end: context.bytes };
+      const text = encoding === 'windows-1252' ? fields.map((f) => decodeText(Buffer.from(f, 'latin1'), encoding)) : fields;
+      const span: Span = { fields: text, start, end: context.bytes };
       start = context.bytes;
       return span as unknown as string[];
     },

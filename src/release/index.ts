@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { isOfficeOpenXml } from '../input/spreadsheet.js';
+import { isOfficeOpenXml, readsAsSpreadsheet } from '../input/spreadsheet.js';
 import { distinctReviewers } from '../decision/identity.js';
 import { AuditTrail } from '../state/audit.js';
 import type { Db } from '../state/types.js';
@@ -72,8 +72,10 @@ function checkPaths(options: ReleaseOptions, input: RunInput): void {
     if (path.resolve(file) === path.resolve(options.statePath)) throw new UsageError(`${flag} ${file} is the state file: write the release to another file`);
   }
   if (options.exceptionsPath !== undefined && path.resolve(options.exceptionsPath) === path.resolve(options.outputPath)) throw new UsageError('--exceptions and -o name the same file: give two files');
-  const xlsx = isXlsxPath(input.inputPath);
-  if (xlsx !== isXlsxPath(options.outputPath)) {
+  const xlsx = readsAsSpreadsheet(input.inputPath);
+  // A CSV named .xls is released as the CSV it is, under a name of the same kind if wanted.
+  const sameKind = path.extname(options.outputPath).toLowerCase() === path.extname(input.inputPath).toLowerCase();
+  if (xlsx !== isXlsxPath(options.outputPath) && !sameKind) {
     throw new UsageError(`-o ${options.outputPath}: the release keeps the input's layout, and the input is ${xlsx ? 'a spreadsheet' : 'a CSV'}: name it ${xlsx ? path.extname(input.inputPath) : '.csv'}`);
   }
   if (xlsx && !isOfficeOpenXml(input.inputPath)) throw new UsageError(`the input ${input.inputPath} is not an .xlsx workbook: its layout cannot be written back; save it as .xlsx (or CSV) and run the bank command on that`);
@@ -118,7 +120,7 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
     const summary: ReleaseSummary = { runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '', audit: { seq: 0, hash: '' } };
     const keep = rowVisitor(summary, exceptions);
     fs.rmSync(temp, { force: true });
-    if (isXlsxPath(input.inputPath)) await writeXlsxRelease(input, temp, keep, options.spoolDir);
+    if (readsAsSpreadsheet(input.inputPath)) await writeXlsxRelease(input, temp, keep, options.spoolDir);
     else await writeCsvRelease(input, temp, keep);
     await exceptions?.finish();
     summary.sha256 = sha256Of(temp);

@@ -5,7 +5,7 @@
  * page prints the exact command for each list it cuts short (LIST_FILTERS).
  */
 import fs from 'node:fs';
-import { readOutputRecords } from '../output/read.js';
+import { ownColumn, ownStatusColumn, readOutputRecords } from '../output/read.js';
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
 import { shellQuote } from '../shell-quote.js';
@@ -53,11 +53,10 @@ export function filterCommand(csv: string | null, where: readonly string[]): str
 /** The column `--line` puts first: the file's line of each row (the header's, for the header). */
 export const LINE_COLUMN = 'line';
 
-/** Where each condition's column is: the tool's own (after verify_status, `vas_` when renamed) before an input column of that name. */
+/** Where each condition's column is: the tool's own (`ownColumn`: `vas_` when renamed) before an input column of that name. */
 function locate(header: readonly string[], conditions: readonly Condition[]): number[] {
-  const ours = Math.max(header.lastIndexOf('verify_status'), header.lastIndexOf('vas_verify_status'));
   return conditions.map((c) => {
-    const appended = ours < 0 ? -1 : Math.max(header.indexOf(`vas_${c.column}`, ours), header.indexOf(c.column, ours));
+    const appended = ownColumn(header, c.column);
     const at = appended >= 0 ? appended : header.indexOf(c.column);
     if (at < 0) throw new UsageError(`--where: the CSV has no column ${c.column}`);
     return at;
@@ -69,7 +68,7 @@ function meets(record: readonly string[], conditions: readonly Condition[], at: 
 }
 
 function isHeader(record: readonly string[]): boolean {
-  return record.includes('verify_status') || record.includes('vas_verify_status');
+  return ownStatusColumn(record) >= 0;
 }
 
 /**

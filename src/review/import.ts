@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { sameReviewer, withApprovals, type Decision, type DecisionPolicy } from '../decision/index.js';
 import { InputError } from '../errors.js';
-import { readOutputRecords } from '../output/read.js';
+import { ownColumn, ownStatusColumn, readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
 import { currentDecision, recordedPolicyOf } from '../release/decisions.js';
 import { runOf } from '../release/run.js';
@@ -82,16 +82,17 @@ export interface EnrichedColumns {
   note: number;
 }
 
-/** The enriched header: the first of the first 25 records with a `verify_status` column (`vas_` names taken after it). */
+/**
+ * The enriched header: the first of the first 25 records with the tool's columns, found as the
+ * filter finds them (`ownStatusColumn`, `ownColumn`: an input's own `verify_status`, from last
+ * week's enriched file run again, comes before them).
+ */
 export function findEnrichedHeader(fields: readonly string[], line: number): EnrichedColumns | undefined {
-  const names = fields.map((f) => f.trim().toLowerCase());
-  const status = names.findIndex((n) => /^(vas_)*verify_status$/.test(n));
-  if (status < 0) return undefined;
-  const decision = names.findIndex((n, i) => i > status && /^(vas_)*decision$/.test(n));
-  if (decision < 0) return undefined;
-  const after = (name: string) => names.findIndex((n, i) => i > status && new RegExp(`^(vas_)*${name}$`).test(n));
-  const note = names.findIndex((n) => NOTE_COLUMNS.includes(n));
-  return { headerLine: line, status, decision, reason: after('decision_reason'), requestId: after('verify_request_id'), note };
+  const status = ownStatusColumn(fields);
+  const decision = ownColumn(fields, 'decision');
+  if (status < 0 || decision < 0) return undefined;
+  const note = fields.findIndex((f) => NOTE_COLUMNS.includes(f.trim().toLowerCase()));
+  return { headerLine: line, status, decision, reason: ownColumn(fields, 'decision_reason'), requestId: ownColumn(fields, 'verify_request_id'), note };
 }
 
 interface EditedRow {
