@@ -17,6 +17,7 @@ import { stringify } from 'csv-stringify/sync';
 import { approvalsNeeded, decide, DEFAULT_POLICY, payeeNameKey, reviewerKey } from '../src/decision/index.js';
 import { ifscRegistry } from '../src/input/ifsc-registry.js';
 import { refusal, ReviewSession } from '../src/review/session.js';
+import { recordPersonDecision } from '../src/review/record.js';
 import { openDatabase } from '../src/state/db.js';
 import { forPayeeName, standingOf, type PayeeReview } from '../src/state/reviews.js';
 import type { RunRowRecord } from '../src/state/types.js';
@@ -165,10 +166,11 @@ test('B: two spellings of one reviewer already in the state count once (a run un
   assert.equal((await bank(dir, 'night1.in.csv', 'night1.csv', ['--policy', 'policy.json'])).code, 0);
   edit(path.join(dir, 'night1.csv'), path.join(dir, 'reviewed1.csv'), 1, 'PAY');
   assert.equal((await importAs(dir, 'reviewed1.csv', 'asha')).code, 0);
-  // What the old rule let in: "Asha" (and a full-width "ａｓｈａ") recorded as a second reviewer.
+  // What the old rule let in: "Asha" (and a full-width "ａｓｈａ") recorded as a second reviewer,
+  // by the one writer of reviews and their audit entries, as the old version recorded them.
   const db = openDatabase(path.join(dir, 's.sqlite'));
   for (const who of ['Asha', 'ａｓｈａ']) {
-    db.prepare(`INSERT INTO reviews (account, ifsc, holder, verdict, reviewer, note, run_id, row, at) VALUES ('860000000021', 'SBIN0001234', 'PRIYA KHANNA', 'ACCEPTED', ?, NULL, 1, 1, 2)`).run(who);
+    recordPersonDecision(db, { account: '860000000021', ifsc: 'SBIN0001234', holder: 'PRIYA KHANNA', verdict: 'ACCEPTED', reviewer: who, note: null, runId: 1, row: 1, approvals: 2, via: 'import', evidence: { approvals: 2 } }, 2);
   }
   db.close();
   assert.equal((await bank(dir, 'night1.in.csv', 'night2.csv', ['--resume', '--policy', 'policy.json'])).code, 0);

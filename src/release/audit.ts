@@ -6,7 +6,9 @@
 import { encodeCsv } from '../output/csv.js';
 import { maskAccount, maskDigits } from '../pipeline/checks.js';
 import { neutralise } from '../pipeline/columns.js';
-import type { AuditEntry, AuditTrail } from '../state/audit.js';
+import { AuditTrail, type AuditEntry } from '../state/audit.js';
+import { auditConsistencyProblem } from '../state/audit-consistency.js';
+import type { Db } from '../state/types.js';
 
 export type AuditFormat = 'json' | 'csv';
 
@@ -65,4 +67,13 @@ export function checkAuditTrail(trail: AuditTrail, runId: number | undefined, pr
     }
   }
   return check;
+}
+
+/**
+ * What makes the state's decisions untrustworthy, or undefined: the hash chain broken, or the
+ * reviews and the runs' decisions disagreeing with it (src/state/audit-consistency.ts). The release
+ * writes no payout on such a state.
+ */
+export function trailProblem(db: Db): string | undefined {
+  return checkAuditTrail(new AuditTrail(db), undefined, () => {}).problem ?? auditConsistencyProblem(db);
 }

@@ -303,8 +303,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE run_stats ADD COLUMN input TEXT;
   `,
   // 10: the approvals an acceptance was given under (review --approvals 2, or the run's policy):
-  // a payee accepted where two reviewers were asked for needs two, in every later run and release.
+  // a payee accepted where two reviewers were asked for needs two, in every later run and release
+  // (earlier reviews take theirs from their audit entry's evidence); and the audit entries by kind,
+  // so the reviews can be checked against theirs without reading the whole trail.
   `
   ALTER TABLE reviews ADD COLUMN approvals INTEGER NOT NULL DEFAULT 1;
+  CREATE INDEX audit_by_kind ON audit (kind, seq);
+  UPDATE reviews SET approvals = coalesce((SELECT json_extract(a.entry, '$.evidence.approvals') FROM audit a
+    WHERE a.kind = 'review' AND json_extract(a.entry, '$.review') = reviews.id), 1);
   `,
 ];

@@ -9,6 +9,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { RowDecision } from '../../decision/index.js';
 import type { BankStore } from '../../state/bank-store.js';
+import { decisionLine } from '../../state/audit-consistency.js';
 
 /** What one decided row contributes (the audit entry's evidence). */
 export interface DecidedRow {
@@ -34,6 +35,9 @@ export class DecisionAudit {
   private readonly store: BankStore;
   private readonly runId: number;
   private readonly digest: Hash = createHash('sha256');
+  /** Over each decided row's row, payee, decision and reason only: what run_rows keeps, so `audit` and `release` recompute it (audit-consistency.ts). */
+  private readonly decisionsDigest: Hash = createHash('sha256');
+  private pendingDecisions = '';
   /** Digest lines not yet hashed: hashed a few thousand at a time (an update per row cost 3 µs a row; the digest is the same). */
   private pending = '';
   private rows = 0;
@@ -49,6 +53,7 @@ export class DecisionAudit {
     const d = r.decision;
     this.rows += 1;
     this.pending += `${r.row}\u001f${r.account ?? ''}|${r.ifsc ?? ''}\u001f${d.decision}\u001f${d.reason}\u001f${r.holder ?? ''}\n`;
+    this.pendingDecisions += decisionLine(r.row, r.account, r.ifsc, d.decision, d.reason);
     if (this.pending.length >= DIGEST_CHUNK_CHARS) this.hashPending();
     const changed = r.before !== undefined && (r.before.decision !== d.decision || r.before.reason !== d.reason);
     if (!changed && (r.before !== undefined || d.decision === 'PAY')) return;
@@ -63,12 +68,14 @@ export class DecisionAudit {
   /** The invocation's entry: what it decided, under which policy, matcher and registry, and the digest of every decided row. */
   close(context: Record<string, unknown>): void {
     this.hashPending();
-    this.store.audit(this.runId, 'run', { ...context, rowsDecided: this.rows, rowEntries: this.entries, rowsDigest: this.digest.digest('hex') });
+    this.store.audit(this.runId, 'run', { ...context, rowsDecided: this.rows, rowEntries: this.entries, rowsDigest: this.digest.digest('hex'), decisionsDigest: this.decisionsDigest.digest('hex') });
   }
 
   private hashPending(): void {
     if (this.pending === '') return;
     this.digest.update(this.pending);
     this.pending = '';
+    this.decisionsDigest.update(this.pendingDecisions);
+    this.pendingDecisions = '';
   }
 }

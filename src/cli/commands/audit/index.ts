@@ -7,6 +7,7 @@ import { StateFileError } from '../../../errors.js';
 import { AUDIT_CSV_COLUMNS, checkAuditTrail, formatEntry } from '../../../release/audit.js';
 import { encodeCsv } from '../../../output/csv.js';
 import { AuditTrail } from '../../../state/audit.js';
+import { auditConsistencyProblem } from '../../../state/audit-consistency.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
 import { openStateReadOnly, stateReadError } from '../release/state.js';
@@ -21,12 +22,13 @@ export async function auditCommand(flags: AuditFlags, io: CommandIo): Promise<nu
     if (!hasTable) throw new StateFileError(`${statePath} has no audit trail (a state of an older version): run the bank command with this version first`);
     if (flags.format === 'csv') io.stdout(encodeCsv([[...AUDIT_CSV_COLUMNS]]));
     const check = checkAuditTrail(new AuditTrail(db), flags.run, (entry) => io.stdout(formatEntry(entry, flags.format)));
-    if (check.problem !== undefined) {
-      io.log.error(`the audit trail of ${statePath} is broken: ${check.problem}; it was changed by other means than vas-verify — keep this file as evidence and restore the state from a backup`);
+    const problem = check.problem ?? auditConsistencyProblem(db, flags.run);
+    if (problem !== undefined) {
+      io.log.error(`the audit trail of ${statePath} is broken: ${problem}; it was changed by other means than vas-verify — keep this file as evidence and restore the state from a backup`);
       return EXIT.fatal;
     }
     const scope = flags.run === undefined ? '' : ` (${check.printed} of run ${flags.run})`;
-    io.log.info(`audit trail: ${check.entries} entr${check.entries === 1 ? 'y' : 'ies'}${scope}, hash chain verified${check.lastHash ? ` (last hash ${check.lastHash})` : ''}`);
+    io.log.info(`audit trail: ${check.entries} entr${check.entries === 1 ? 'y' : 'ies'}${scope}, hash chain verified, reviews and run decisions agree with it${check.lastHash ? ` (last hash ${check.lastHash})` : ''}`);
     return EXIT.ok;
   } catch (error) {
     throw stateReadError(statePath, error);

@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../../../errors.js';
 import { checkOutputPath } from '../../../output/sink.js';
+import { trailProblem } from '../../../release/audit.js';
 import { releaseRun, type ReleaseSummary } from '../../../release/index.js';
 import { resolveStatePath } from '../../config.js';
 import { checkReleaseFiles } from '../../distinct-files.js';
@@ -33,6 +34,11 @@ export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promis
   if (flags.exceptions !== undefined) checkOutputPath(flags.exceptions, '--exceptions');
   const state = openRunState(flags.state, flags.run, io);
   try {
+    const problem = trailProblem(state.db);
+    if (problem !== undefined) {
+      io.log.error(`release refused, nothing written: the audit trail of ${state.statePath} is broken: ${problem}; run vas-verify audit, keep this file as evidence and restore the state from a backup`);
+      return EXIT.fatal;
+    }
     const summary = await releaseRun({
       db: state.db, statePath: state.statePath, runId: flags.run, outputPath: flags.output, exceptionsPath: flags.exceptions,
       inputPath: flags.input, approvals: flags.approvals as 1 | 2 | undefined, spoolDir: state.spoolDir, now: io.now,

@@ -1,0 +1,75 @@
+/**
+ * Decisions changed beside the audit trail (black-box review): a run's PAY/HOLD edited in
+ * run_rows, a review inserted, edited or deleted by hand. Each was honoured by the release while
+ * `audit` said "hash chain verified". Now `audit` names it (exit 1) and `release` writes nothing.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const PAYEES = 'Payee Name,Account No,IFSC Code,Amount\nAsha Iyer,880000000011,SBIN0000300,700.00\nVikram Singh,880000000012,HDFC0001234,1000.00\nRavi Rao,880000000013,HDFC0001234,300.00\n';
+const HOLDERS = 'accountNumber,ifsc,name,status\n880000000011,SBIN0000300,ASHA IYER,VERIFIED\n880000000012,HDFC0001234,RAJESH KHANNA,VERIFIED\n880000000013,HDFC0001234,RAVI RAO,VERIFIED\n';
+
+/** A state where Vikram is held (another holder), Asha paid, Ravi rejected by a reviewer. */
+async function setUp(dir: string): Promise<void> {
+  fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
+  fs.writeFileSync(path.join(dir, 'holders.csv'), HOLDERS);
+  const run = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const rows = parse(fs.readFileSync(path.join(dir, 'out.csv'))) as string[][];
+  rows[3]![rows[0]!.indexOf('decision')] = 'HOLD';
+  fs.writeFileSync(path.join(dir, 'reviewed.csv'), stringify(rows));
+  const imported = await runCli(['review', '--import', 'reviewed.csv', '--state', 's.sqlite', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+}
+
+function tamper(dir: string, name: string, sql: string): string {
+  const file = `${name}.sqlite`;
+  fs.copyFileSync(path.join(dir, 's.sqlite'), path.join(dir, file));
+  const db = new Database(path.join(dir, file));
+  db.exec(sql);
+  db.close();
+  return file;
+}
+
+async function refused(dir: string, state: string, problem: RegExp): Promise<void> {
+  const audit = await runCli(['audit', '--state', state], { cwd: dir });
+  assert.equal(audit.code, 1, audit.stderr);
+  assert.match(audit.stderr, problem);
+  const release = await runCli(['release', '-o', `${state}.payout.csv`, '--state', state], { cwd: dir });
+  assert.equal(release.code, 1, release.stderr);
+  assert.match(release.stderr, /^error: release refused, nothing written: the audit trail of .* is broken: /m);
+  assert.match(release.stderr, problem);
+  assert.ok(!fs.existsSync(path.join(dir, `${state}.payout.csv`)), 'no payout written');
+}
+
+test('decisions changed beside the audit trail are found by audit and refused by release; the untouched state releases', async (t) => {
+  const dir = tempDir(t);
+  await setUp(dir);
+  const clean = await runCli(['audit', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(clean.code, 0, clean.stderr);
+  assert.match(clean.stderr, /hash chain verified, reviews and run decisions agree with it/);
+
+  // A held row turned PAY in run_rows.
+  await refused(dir, tamper(dir, 'decision', `UPDATE run_rows SET decision = 'PAY', decision_reason = 'NAME_MATCH' WHERE name = 'Vikram Singh'`), /run 1's decisions differ from those its audit entry \d+ committed to/);
+  // An acceptance inserted by hand.
+  await refused(
+    dir,
+    tamper(dir, 'forged', `INSERT INTO reviews (account, ifsc, holder, verdict, reviewer, note, run_id, row, at) VALUES ('880000000012', 'HDFC0001234', 'RAJESH KHANNA', 'ACCEPTED', 'mallory', 'ok', 1, 2, 1)`),
+    /review \d+ \(ACCEPTED by mallory\) has no entry in the audit trail/,
+  );
+  // A genuine review edited: its reviewer, its verdict.
+  await refused(dir, tamper(dir, 'reviewer', `UPDATE reviews SET reviewer = 'ravi'`), /review 1 differs from its audit entry \d+/);
+  await refused(dir, tamper(dir, 'verdict', `UPDATE reviews SET verdict = 'ACCEPTED', holder = 'RAVI RAO'`), /review 1 differs from its audit entry \d+/);
+  // A rejection deleted: Ravi would be paid.
+  await refused(dir, tamper(dir, 'deleted', `DELETE FROM reviews`), /records review 1, which the reviews table no longer has/);
+
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(release.code, 0, release.stderr);
+  assert.equal(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), 'Payee Name,Account No,IFSC Code,Amount\nAsha Iyer,880000000011,SBIN0000300,700.00\n');
+});
