@@ -54,6 +54,10 @@ test('audit prints the trail with accounts masked, JSON lines and CSV, and verif
   assert.deepEqual(entries.map((e) => e.seq), [...entries.keys()].map((i) => entries[0]!.seq + i), 'in order');
   assert.doesNotMatch(json.stdout, /86000000001[12]/, 'no full account number');
   assert.match(json.stderr, /audit trail: \d+ entries \(\d+ of run 1\), hash chain verified/);
+  // A run the state does not have is a usage error, not an empty trail.
+  const unknown = await runCli(['audit', '--state', 's.sqlite', '--run', '9'], { cwd: dir });
+  assert.equal(unknown.code, 2, unknown.stderr);
+  assert.match(unknown.stderr, /^error: state file s\.sqlite has no run 9: leave out --run for the whole trail$/m);
 
   const csv = await runCli(['audit', '--state', 's.sqlite', '--format', 'csv'], { cwd: dir });
   assert.equal(csv.code, 0, csv.stderr);

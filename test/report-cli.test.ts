@@ -105,3 +105,12 @@ test('bank … -o out.xlsx --report r.html: the report lists the held rows of a 
   assert.match(html, /data-testid="held-count">12</);
   assert.match(html, /<td><span class="mono">2<\/span><\/td><td><bdi>Payee 0<\/bdi><\/td>/, 'a held row, at its line');
 });
+
+test('the report of a run that exits 4 (--fail-on hold) says what 4 means (it said "unknown")', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), 'Payee Name,Account No,IFSC Code\nVikram Singh,880000000012,HDFC0001234\n');
+  fs.writeFileSync(path.join(dir, 'holders.csv'), 'accountNumber,ifsc,name\n880000000012,HDFC0001234,RAJESH KHANNA\n');
+  const run = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv', '--fail-on', 'hold', '--report', 'r.html'], { cwd: dir });
+  assert.equal(run.code, 4, run.stderr);
+  assert.match(fs.readFileSync(path.join(dir, 'r.html'), 'utf8'), /<b data-testid="exit-code">4<\/b> — <span data-testid="exit-meaning">every row is final, but payees are held or to review \(--fail-on\)/);
+});

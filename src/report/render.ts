@@ -60,6 +60,7 @@ const EXIT_MEANING: Record<number, string> = {
   1: 'fatal: the run stopped (rows stay resumable)',
   2: 'usage or input error',
   3: 'some rows are not final: re-run with --resume later',
+  4: 'every row is final, but payees are held or to review (--fail-on): a person must look before the payouts',
 };
 
 function binLabel(binMs: number): string {

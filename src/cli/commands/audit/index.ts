@@ -3,7 +3,8 @@
  * (src/release/audit.ts) with account numbers masked, and verifies its hash chain: a changed,
  * removed or inserted entry ends the command with exit 1 and one line naming the first one.
  */
-import { StateFileError } from '../../../errors.js';
+import { StateFileError, UsageError } from '../../../errors.js';
+import { RunRecords } from '../../../state/run-record.js';
 import { AUDIT_CSV_COLUMNS, checkAuditTrail, formatEntry } from '../../../release/audit.js';
 import { encodeCsv } from '../../../output/csv.js';
 import { AuditTrail } from '../../../state/audit.js';
@@ -20,6 +21,7 @@ export async function auditCommand(flags: AuditFlags, io: CommandIo): Promise<nu
   try {
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit'").get() !== undefined;
     if (!hasTable) throw new StateFileError(`${statePath} has no audit trail (a state of an older version): run the bank command with this version first`);
+    if (flags.run !== undefined && !new RunRecords(db).run(flags.run)) throw new UsageError(`state file ${statePath} has no run ${flags.run}: leave out --run for the whole trail`);
     if (flags.format === 'csv') io.stdout(encodeCsv([[...AUDIT_CSV_COLUMNS]]));
     const check = checkAuditTrail(new AuditTrail(db), flags.run, (entry) => io.stdout(formatEntry(entry, flags.format)));
     const problem = check.problem ?? auditConsistencyProblem(db, flags.run);
