@@ -424,6 +424,10 @@ describe('issue #28: a different letter must earn its match', () => {
     ['ಮಂಜುನಾಥ ಗೌಡ', 'MANJUNATHA GOWDA', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['രമേശ് നായർ', 'RAMESH NAIR', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['राम कुमार शर्मा', 'SITA DEVI', 'NO_MATCH'],
+    // The same name in the same script on both sides is no reading: DIRECT (it was GOOD, 88).
+    ['राम कुमार शर्मा', 'राम कुमार शर्मा', 'DIRECT_MATCH', 'identical'],
+    ['राम  कुमार शर्मा', 'राम कुमार शर्मा', 'DIRECT_MATCH', 'case-punctuation'],
+    ['रमेश कुमार', 'रमेस कुमार', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     // ज / ज़ are both read j: a transliteration's guess (jishan) is not held against ZEESHAN as
     // another name, while a different name stays apart.
     ['जीशान खान', 'ZEESHAN KHAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],

@@ -29,6 +29,7 @@ const DAY = 24 * 60 * 60 * 1000;
 test('bankStyleHolder writes a payee name the ways banks print it (table)', () => {
   const table: readonly (readonly [name: string, account: string, holder: string, what: string])[] = [
     ['Rajesh Kumar Sharma', '500000000101', 'RAJESH KUMAR SHARMA', 'upper case'],
+    ['रमेश कुमार', '500000000101', 'रमेश कुमार', "an Indian script kept whole: its vowel signs are no punctuation (they were cut: 'रम श क म र')"],
     ['Rajesh Kumar Sharma', '500000000100', 'SHARMA RAJESH KUMAR', 'surname first'],
     ['Rajesh Kumar Sharma', '500000000102', 'R K SHARMA', 'initials for the given and middle names'],
     ['Rajesh Kumar Sharma', '500000000105', 'RAJESH K SHARMA', 'an initial for the middle name'],

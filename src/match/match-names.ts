@@ -854,8 +854,11 @@ function matchOne(expected: string, actual: string, options: MatchOptions): Name
     caps.push({ rule: 'different-holder', cap: CAP_POOR });
     score = Math.min(score, CAP_POOR);
   }
-  // Read from another script: the letters are a reading, not the bank's own; at most GOOD.
-  if (parseRules.includes('indic-script') && score > CAP_GOOD) {
+  // Read from another script: the letters are a reading, not the bank's own; at most GOOD. The
+  // same name written the same way in the same script on both sides is no reading: not capped.
+  const bothInScript = expectedName.transliterated !== null && actualName.transliterated !== null;
+  const sameWriting = parseRules.includes('identical') || (bothInScript && parseRules.includes('case-punctuation'));
+  if (parseRules.includes('indic-script') && !sameWriting && score > CAP_GOOD) {
     caps.push({ rule: 'indic-script', cap: CAP_GOOD });
     score = CAP_GOOD;
   }

@@ -29,9 +29,9 @@ function isFirm(upper: string): boolean {
   return FIRM_WORDS.test(upper) || FIRM_ENDING.test(upper.slice(upper.lastIndexOf(' ') + 1));
 }
 
-/** Upper case, punctuation other than `&` and `/` as spaces, one space between words. */
+/** Upper case, punctuation other than `&` and `/` as spaces, one space between words (an Indian script's vowel signs and viramas, \p{M}, are letters' parts, kept). */
 function bankCase(name: string): string {
-  return name.toUpperCase().replace(/[^\p{L}\p{N}&/]+/gu, ' ').trim();
+  return name.toUpperCase().replace(/[^\p{L}\p{M}\p{N}&/]+/gu, ' ').trim();
 }
 
 function fieldLength(random: Random): number {
