@@ -87,3 +87,37 @@ test('openXlsxWriter with a source: discard mid-way settles and leaves no file; 
   }, /has no sheet "Gone"/);
   assert.equal(fs.existsSync(path.join(dir, 'wrong.tmp')), false, 'a failed commit leaves no file');
 });
+
+test('a cell right of the header (a note beside a payee) neither makes the row malformed nor breaks the .xlsx output; a CSV keeps the extra fields too', async (t) => {
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Payees');
+  sheet.addRow(['Name', 'Account Number', 'IFSC', 'Amount']);
+  sheet.addRow(['Ramesh Kumar', '50100234567812', 'SBIN0004266', 1000, 'pay after 5th']);
+  sheet.addRow(['Priya Sharma', '12345678901', 'HDFC0001234', 2000]);
+  sheet.addRow(['Total', null, null, { formula: 'SUM(D2:D3)', result: 3000 }]);
+  await book.xlsx.writeFile(path.join(dir, 'p.xlsx'));
+  const run = await runCli(['bank', 'p.xlsx', '-o', 'out.xlsx', '--sandbox', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const out = new ExcelJS.Workbook();
+  await out.xlsx.readFile(path.join(dir, 'out.xlsx'));
+  const rows = out.worksheets[0]!;
+  const header = (rows.getRow(1).values as unknown[]).slice(1) as string[];
+  const col = (name: string) => header.indexOf(name) + 1;
+  assert.equal(rows.getRow(2).getCell(col('verify_status')).value, 'VERIFIED', 'a payee, not ROW_MALFORMED');
+  assert.equal(rows.getRow(2).getCell(col('decision')).value, 'PAY');
+  // The note is kept, after the tool's columns; the amounts stay numbers, the total its formula.
+  assert.equal(rows.getRow(2).getCell(header.length + 1).value, 'pay after 5th');
+  assert.equal(rows.getRow(2).getCell(4).value, 1000);
+  assert.equal(rows.getRow(3).getCell(4).value, 2000);
+  assert.deepEqual(rows.getRow(4).getCell(4).value, { formula: 'SUM(D2:D3)', result: 3000 });
+  assert.equal(rows.getRow(3).getCell(col('verify_status')).value, 'VERIFIED');
+
+  // A CSV row with a field too many: a comma may have moved every field after it, so it is
+  // malformed (no call), and the extra fields are still in the output, after the tool's columns.
+  fs.writeFileSync(path.join(dir, 'p.csv'), 'Name,Account Number,IFSC,Amount\nRamesh Kumar,50100234567812,SBIN0004266,1000\nAnil Mehta,33445566778,KKBK0000958,300,EXTRA DATA,more\n');
+  const csv = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--sandbox', '--state', 's2.sqlite'], { cwd: dir });
+  assert.equal(csv.code, 0, csv.stderr);
+  const lines = fs.readFileSync(path.join(dir, 'out.csv'), 'utf8').trim().split('\n');
+  assert.match(lines[2]!, /^Anil Mehta,33445566778,KKBK0000958,300,INVALID,.*ROW_MALFORMED.*,EXTRA DATA,more$/);
+});

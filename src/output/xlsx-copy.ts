@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import { OutputError } from '../errors.js';
 import { DEFAULT_SHEET_LIMITS } from '../input/sheet-limits.js';
 import { rowFields } from '../input/xlsx.js';
-import { XlsxWorkbook, type SheetRow } from '../input/xlsx-stream.js';
+import { XlsxWorkbook, type SheetCell, type SheetRow } from '../input/xlsx-stream.js';
 import type { ZipEntry } from '../input/zip-reader.js';
 import { cellXml, rowOpenXml, sheetPieces, textCellXml, type SheetPiece } from './xlsx-sheet-copy.js';
 import { ZipWriter } from './zip-writer.js';
@@ -84,6 +84,7 @@ class SheetMerge {
     private readonly book: XlsxWorkbook,
     entry: ZipEntry,
     textColumns: readonly number[],
+    private readonly columns: XlsxSource['columns'],
   ) {
     this.textColumns = new Set(textColumns);
     this.pieces = sheetPieces(book.zip, entry, DEFAULT_SHEET_LIMITS);
@@ -126,12 +127,34 @@ class SheetMerge {
   private sourceRow(row: SheetRow, out?: readonly string[], width = 0): string {
     this.lastRow = row.number;
     let cells = '';
-    for (const cell of row.cells) {
-      // An account number stored as a number is written as the text a person reads in it.
-      const asText = out !== undefined && cell.type === 'n' && cell.formula === undefined && cell.value !== '' && this.textColumns.has(cell.col);
-      cells += asText ? textCellXml(cell.col, row.number, this.book.text(cell), cell.style) : cellXml(cell, row.number);
-    }
+    for (const cell of row.cells) cells += this.sourceCell(cell, row.number, out !== undefined);
     return `${rowOpenXml(row)}${cells}${out ? plainRow(row.number, out, width) : ''}</row>`;
+  }
+
+  private sourceCell(cell: SheetCell, row: number, payeeRow: boolean, col = cell.col): string {
+    // An account number stored as a number is written as the text a person reads in it.
+    const asText = payeeRow && cell.type === 'n' && cell.formula === undefined && cell.value !== '' && this.textColumns.has(cell.col);
+    return asText ? textCellXml(col, row, this.book.text(cell), cell.style) : cellXml(col === cell.col ? cell : { ...cell, col }, row);
+  }
+
+  /** Whether `out` is `fields` with the tool's cells put in after the header's width (a row with cells right of it). */
+  private movesCells(fields: readonly string[], out: readonly string[]): boolean {
+    const columns = this.columns;
+    if (!columns || fields.length <= columns.input) return false;
+    return fields.every((f, i) => (i < columns.input ? (out[i] ?? '') : (out[i + columns.tool] ?? '')) === f);
+  }
+
+  /** A row with cells right of the header: its cells up to the header's width, the tool's, then the rest moved past them. */
+  private sourceRowMoved(row: SheetRow, out: readonly string[]): string {
+    const { input, tool } = this.columns!;
+    this.lastRow = row.number;
+    let before = '';
+    let after = '';
+    for (const cell of row.cells) {
+      if (cell.col < input) before += this.sourceCell(cell, row.number, true);
+      else after += this.sourceCell(cell, row.number, true, cell.col + tool);
+    }
+    return `${rowOpenXml(row)}${before}${plainRow(row.number, out.slice(0, input + tool), input)}${after}</row>`;
   }
 
   /** One output row: with its input row when they match, else as text after the last row written. */
@@ -154,6 +177,7 @@ class SheetMerge {
       }
       const fields = rowFields(this.book, source);
       if (fields.every((f, i) => (out[i] ?? '') === f)) return xml + this.sourceRow(source, out, fields.length);
+      if (this.movesCells(fields, out)) return xml + this.sourceRowMoved(source, out);
       if (isBlank(fields)) {
         xml += this.sourceRow(source);
         continue;
@@ -175,8 +199,8 @@ class SheetMerge {
   }
 }
 
-async function* mergedSheet(book: XlsxWorkbook, entry: ZipEntry, inbox: RowInbox, textColumns: readonly number[]): AsyncGenerator<string> {
-  const merge = new SheetMerge(book, entry, textColumns);
+async function* mergedSheet(book: XlsxWorkbook, entry: ZipEntry, inbox: RowInbox, source: XlsxSource): AsyncGenerator<string> {
+  const merge = new SheetMerge(book, entry, source.textColumns ?? [], source.columns);
   yield await merge.prefix();
   for await (const batch of inbox.take()) {
     let xml = '';
@@ -196,7 +220,7 @@ async function writeCopy(out: fs.WriteStream, source: XlsxSource, inbox: RowInbo
   for (const entry of book.zip.entries.values()) {
     if (entry !== sheetEntry) await zip.copy(entry.name, entry, book.zip.raw(entry));
   }
-  await zip.add(sheetEntry.name, mergedSheet(book, sheetEntry, inbox, source.textColumns ?? []));
+  await zip.add(sheetEntry.name, mergedSheet(book, sheetEntry, inbox, source));
   await zip.finish();
 }
 

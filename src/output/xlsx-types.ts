@@ -10,6 +10,12 @@ export interface XlsxSource {
   spoolDir?: string | undefined;
   /** Columns (0-based) whose number cells are written as text: the account column, which Excel would show as 5.001E+11. Default: none. */
   textColumns?: readonly number[] | undefined;
+  /**
+   * The header's width and the tool's columns after it: a row's cells right of the header (a note
+   * beside a payee) are kept, moved past the tool's columns, as the CSV output keeps them. Default:
+   * none (a row wider than the header is written as text).
+   */
+  columns?: { input: number; tool: number } | undefined;
 }
 
 export interface XlsxOutput {

@@ -35,6 +35,12 @@ export interface PlannerContext {
   ifscRegistry?: IfscRegistry | undefined;
   /** Hands a payee that needs the API to the caller. */
   dispatch: (task: PayeeTask) => void;
+  /**
+   * A spreadsheet's cells have their columns: one right of the header (a note beside a payee) shifts
+   * nothing, and the row is a payee like the others. In a CSV, an extra field means a comma moved
+   * every field after it: the row is malformed.
+   */
+  cellsPositioned?: boolean | undefined;
 }
 
 export class Planner {
@@ -62,7 +68,8 @@ export class Planner {
   plan(slot: Slot, row: number): void {
     const { header, columns, summary } = this.parts;
     const { fields, line } = slot;
-    if (fields.length !== header.length) {
+    const besideHeader = this.parts.cellsPositioned === true && fields.length > header.length;
+    if (fields.length !== header.length && !besideHeader) {
       const reason = `line ${line} has ${fields.length} field(s), the header has ${header.length}: fix the row's quoting or commas`;
       slot.outcome = { status: 'INVALID', reason, source: 'local', result: undefined, requestId: '' };
       summary.avoided.local += 1;

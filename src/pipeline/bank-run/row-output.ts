@@ -65,10 +65,12 @@ export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome
     }
     if (parts.policy) decideRow(parts, parts.policy, slot, outcome);
     if (!writes) return undefined;
-    const fields = slot.fields.length === header.length ? slot.fields : padTo(slot.fields, header.length);
     // bank_name from the registry where the API gave none; the registry's note in verify_reason.
     const registry = ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, ifscRegistry) } : undefined;
-    return fields.concat(outcomeCells(outcome, hasName, registry));
+    const cells = outcomeCells(outcome, hasName, registry);
+    if (slot.fields.length === header.length) return slot.fields.concat(cells);
+    // Fields right of the header (a note beside a payee, a comma too many) are kept, after the tool's columns.
+    return padTo(slot.fields, header.length).concat(cells, slot.fields.slice(header.length));
   };
 }
 
