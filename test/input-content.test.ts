@@ -79,6 +79,17 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
   assert.equal(kind(['Prepared by: payroll', '', '', '', '']), 'a note');
   assert.equal(kind(['1', 'Asha Verma', '', '', '500']), undefined, 'a payee with no account is INVALID, not skipped');
   assert.equal(kind(['1', 'Asha Verma', '500100010011', 'SBIN0000001', '500']), undefined);
+  // Labels under the account or IFSC header are no account or IFSC (black-box review: each was an
+  // INVALID payee on HOLD, and --fail-on hold mailed them every night).
+  assert.equal(kind(['', '', '', 'Total', '3000']), 'a total row', 'the label under the IFSC header');
+  assert.equal(kind(['Checked by', '', 'Approved by', '', '']), 'a note', 'signatures under the account header');
+  assert.equal(kind(['', 'Net Payable', '', '', '3000']), 'a total row');
+  assert.equal(kind(['Hash Total', '', '46446248345', '', '']), 'a total row', 'a hash total of the account numbers, no name, no IFSC');
+  assert.equal(kind(['', '', 'Authorised Signatory', '', '']), 'a note');
+  // Still payees: a name, or digits where the account or IFSC is.
+  assert.equal(kind(['1', 'Asha Verma', 'N/A', '', '500']), undefined, 'a named payee with no account number');
+  assert.equal(kind(['', '', '5001000100', 'HDFCBANK', '']), undefined, 'an account, an IFSC mistyped');
+  assert.equal(kind(['', 'Total Solutions Pvt Ltd', '500100010011', 'SBIN0000001', '500']), undefined, 'a firm named Total');
 });
 
 test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not count', () => {

@@ -6,7 +6,7 @@
  */
 import type { ColumnMap } from './recognise.js';
 
-const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*)total\b/i;
+const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
 const SUBTOTAL = /sub\s*-?\s*total/i;
 /** An amount or a count: what a control-total row holds. */
 const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
@@ -20,14 +20,19 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   if (cells.length === header.length && cells.every((c, i) => c.toLowerCase() === header[i]!.trim().toLowerCase())) return 'a repeated header line';
   const cell = (index: number) => (index >= 0 ? (cells[index] ?? '') : '');
   const filled = cells.filter((c) => c !== '');
-  // A total row may put its sum under the account header (Odoo's payment advice does): with no
-  // IFSC and no account number in it, a "Total" makes it a total row.
-  const noAccount = cell(columns.account) === '' || !ACCOUNT.test(cell(columns.account).replace(/[\s-]/g, ''));
-  if (cell(columns.ifsc) === '' && noAccount && filled.some((c) => TOTAL.test(c))) {
+  // Words without a digit under the account or the IFSC header are a label ("Total", "Approved
+  // by"), not a mistyped account or IFSC: every account number and IFSC has digits.
+  const account = /\d/.test(cell(columns.account)) ? cell(columns.account) : '';
+  const ifsc = /\d/.test(cell(columns.ifsc)) ? cell(columns.ifsc) : '';
+  // A total row may put its sum under the account header (Odoo's payment advice does), or a hash
+  // total of the account numbers: with no IFSC, and no account number or no payee name, a
+  // "Total" makes it a total row.
+  const noAccount = account === '' || !ACCOUNT.test(account.replace(/[\s-]/g, ''));
+  if (ifsc === '' && (noAccount || cell(columns.name) === '') && filled.some((c) => TOTAL.test(c))) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
-  if (cell(columns.account) !== '' || cell(columns.ifsc) !== '') return undefined;
+  if (account !== '' || ifsc !== '') return undefined;
   // A footer may sit in the name column: "Prepared by: …", "Note: …", "Page 2 of 3".
   if (filled.length <= 2 && filled.some((c) => NOTE.test(c))) return 'a note';
   if (cell(columns.name) !== '') return undefined;
