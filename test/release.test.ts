@@ -183,3 +183,27 @@ test('release of an .xlsx: the same workbook, the payee sheet without the rows n
   const held = parse(fs.readFileSync(path.join(dir, 'held.csv')), { columns: true }) as Record<string, string>[];
   assert.deepEqual(held.map((r) => [r['Beneficiary Name'], r.decision_reason]), [['Ravi Kumar', 'NAME_MISMATCH'], ['Mohan Lal', 'ACCOUNT_NOT_VERIFIED']]);
 });
+
+test('release warns, without changing the payout, of amounts that are not positive, an account paid on two rows, and a run released before', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'Payee Name,Account Number,IFSC,Amount',
+    'Priya Nair,870100000011,SBIN0004266,-500',
+    'Anil Gupta,870100000012,ICIC0000011,0',
+    'Sunita Devi,870100000013,HDFC0001234,abc',
+    'Ravi Kumar,870100000014,HDFC0001234,"1,00,000.00"',
+    'Ravi Kumar,870100000014,HDFC0001234,2000',
+  ].join('\n') + '\n');
+  fs.writeFileSync(path.join(dir, 'holders.csv'), 'accountNumber,ifsc,name\n870100000011,SBIN0004266,PRIYA NAIR\n870100000012,ICIC0000011,ANIL GUPTA\n870100000013,HDFC0001234,SUNITA DEVI\n870100000014,HDFC0001234,RAVI KUMAR\n');
+  const run = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const first = await runCli(['release', '-o', 'pay1.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /^warn: 3 paid row\(s\) with an amount that is not a positive number: line\(s\) 2, 3, 4 \("-500", "0", "abc"\): check them before uploading$/m);
+  assert.match(first.stderr, /^warn: account xxxxxxxx0014 is paid on 2 rows \(lines 5, 6\): check it is not one payment twice$/m);
+  assert.doesNotMatch(first.stderr, /released before/);
+  assert.equal(fs.readFileSync(path.join(dir, 'pay1.csv'), 'utf8').trim().split('\n').length, 6, 'the payout is written all the same');
+  const second = await runCli(['release', '-o', 'pay2.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /^warn: run 1 was released before \(\d{4}-\d\d-\d\dT[\d:.]+Z, audit entry \d+, sha256 [0-9a-f]{12}…\): upload one of the payouts, not both$/m);
+});

@@ -5,6 +5,7 @@
  * not final, or an input that changed since the run, is refused. The release is written to a
  * temporary file, recorded in the audit trail (run, policy, approvals relied on), then renamed in.
  */
+import { parseAmount } from '../input/amount.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,6 +58,28 @@ export interface ReleaseSummary {
   sha256: string;
   /** The release's entry in the audit trail: its number and hash (the chain's head once written). */
   audit: { seq: number; hash: string };
+  /**
+   * What a person should look at before uploading (the payout is written all the same): paid rows
+   * whose amount is not a positive number, an account paid on more than one row, and the run's
+   * earlier releases (uploading both pays twice).
+   */
+  warnings: { oddAmounts: { line: number; amount: string }[]; repeatedAccounts: { lines: number[]; account: string }[]; releasedBefore: { seq: number; at: number; sha256: string }[] };
+}
+
+/** Paid rows per payee, for the repeated-account warning. */
+type PaidLines = Map<string, { account: string; lines: number[] }>;
+
+/** A paid row's amount and payee, for the warnings. */
+function notePaid(summary: ReleaseSummary, paid: PaidLines, row: { line: number; account: string | null; ifsc: string | null; amount: string | null }): void {
+  if (row.amount !== null) {
+    const amount = parseAmount(row.amount);
+    if (amount === undefined || !(amount > 0)) summary.warnings.oddAmounts.push({ line: row.line, amount: row.amount });
+  }
+  if (row.account === null) return;
+  const key = `${row.account}|${row.ifsc ?? ''}`;
+  const seen = paid.get(key) ?? { account: row.account, lines: [] };
+  seen.lines.push(row.line);
+  paid.set(key, seen);
 }
 
 function tempBeside(file: string): string {
@@ -82,7 +105,7 @@ function checkPaths(options: ReleaseOptions, input: RunInput): void {
 }
 
 /** Each row's part in the release: counts, approvals relied on, and the exceptions written. */
-function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefined): (row: WalkedRow) => boolean {
+function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefined, paid: PaidLines): (row: WalkedRow) => boolean {
   let reviewers: string[] = [];
   return (row) => {
     const decided = row.decided;
@@ -98,7 +121,10 @@ function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefi
       summary.approvals.push({ row: decided.row.row, reviews: decided.standing.reviews.map((r) => r.id), reviewers: [...names] });
       summary.reviewers = reviewers;
     }
-    if (decided.decision === 'PAY') return true;
+    if (decided.decision === 'PAY') {
+      notePaid(summary, paid, decided.row);
+      return true;
+    }
     exceptions?.write(row);
     return false;
   };
@@ -117,12 +143,18 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
   try {
     checkPaths(options, input);
     exceptions = options.exceptionsPath === undefined ? undefined : openExceptions(options.exceptionsPath, input.file);
-    const summary: ReleaseSummary = { runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '', audit: { seq: 0, hash: '' } };
-    const keep = rowVisitor(summary, exceptions);
+    const summary: ReleaseSummary = {
+      runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 },
+      approvals: [], reviewers: [], notPayees: 0, sha256: '', audit: { seq: 0, hash: '' },
+      warnings: { oddAmounts: [], repeatedAccounts: [], releasedBefore: new AuditTrail(options.db).releasesOf(run.id) },
+    };
+    const paid: PaidLines = new Map();
+    const keep = rowVisitor(summary, exceptions, paid);
     fs.rmSync(temp, { force: true });
     if (readsAsSpreadsheet(input.inputPath)) await writeXlsxRelease(input, temp, keep, options.spoolDir);
     else await writeCsvRelease(input, temp, keep);
     await exceptions?.finish();
+    for (const { account, lines } of paid.values()) if (lines.length > 1) summary.warnings.repeatedAccounts.push({ lines, account });
     summary.sha256 = sha256Of(temp);
     summary.audit = recordRelease(options, input, summary);
     fs.renameSync(temp, path.resolve(options.outputPath));

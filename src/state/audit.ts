@@ -45,7 +45,13 @@ export class AuditTrail {
       last: db.prepare(`SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1`),
       insert: db.prepare(`INSERT INTO audit (seq, at, run_id, kind, entry, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       from: db.prepare(`SELECT seq, at, run_id AS runId, kind, entry, prev_hash AS prevHash, hash FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`),
+      releases: db.prepare(`SELECT seq, at, entry FROM audit WHERE kind = 'release' AND run_id = ? ORDER BY seq`),
     };
+  }
+
+  /** The run's earlier releases (the audit trail's release entries): when, and the sha256 of what they wrote. */
+  releasesOf(runId: number): { seq: number; at: number; sha256: string }[] {
+    return (this.stmt.releases.all(runId) as { seq: number; at: number; entry: string }[]).map((r) => ({ seq: r.seq, at: r.at, sha256: String((JSON.parse(r.entry) as { sha256?: unknown }).sha256 ?? '') }));
   }
 
   /** Appends one entry; call inside the transaction that makes the decision, so both or neither are kept. */

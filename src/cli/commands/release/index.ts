@@ -12,6 +12,8 @@ import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
 import type { ReleaseFlags } from './options.js';
 import { openRunState } from './state.js';
+import { stripControl } from '../../../terminal.js';
+import { maskAccount } from '../../../pipeline/checks.js';
 
 function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
   const { PAY, REVIEW, HOLD } = summary.decisions;
@@ -23,6 +25,30 @@ function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
     lines.push(`paid on reviewers' acceptances: ${summary.approvals.length} payee(s), by ${summary.reviewers.join(', ')} (rows ${summary.approvals.map((a) => a.row).join(', ')})`);
   } else lines.push('paid on reviewers\' acceptances: none');
   lines.push(`sha256 of the release: ${summary.sha256}; recorded in the audit trail as entry ${summary.audit.seq} (hash ${summary.audit.hash})`);
+  return lines;
+}
+
+/** At most this many lines are named in one warning. */
+const WARN_LINES = 10;
+
+function lineList(lines: readonly number[]): string {
+  return lines.length <= WARN_LINES ? lines.join(', ') : `${lines.slice(0, WARN_LINES).join(', ')} and ${lines.length - WARN_LINES} more`;
+}
+
+/** What to look at before uploading the payout (release/index.ts ReleaseSummary.warnings). */
+function releaseWarnings(summary: ReleaseSummary): string[] {
+  const { oddAmounts, repeatedAccounts, releasedBefore } = summary.warnings;
+  const lines: string[] = [];
+  for (const before of releasedBefore) {
+    lines.push(`run ${summary.runId} was released before (${new Date(before.at).toISOString()}, audit entry ${before.seq}, sha256 ${before.sha256.slice(0, 12)}…): upload one of the payouts, not both`);
+  }
+  if (oddAmounts.length > 0) {
+    lines.push(`${oddAmounts.length} paid row(s) with an amount that is not a positive number: line(s) ${lineList(oddAmounts.map((a) => a.line))} (${oddAmounts.slice(0, 3).map((a) => JSON.stringify(stripControl(a.amount))).join(', ')}): check them before uploading`);
+  }
+  for (const repeated of repeatedAccounts.slice(0, WARN_LINES)) {
+    lines.push(`account ${maskAccount(repeated.account)} is paid on ${repeated.lines.length} rows (lines ${lineList(repeated.lines)}): check it is not one payment twice`);
+  }
+  if (repeatedAccounts.length > WARN_LINES) lines.push(`… and ${repeatedAccounts.length - WARN_LINES} more account(s) paid on more than one row`);
   return lines;
 }
 
@@ -44,6 +70,7 @@ export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promis
       inputPath: flags.input, approvals: flags.approvals as 1 | 2 | undefined, spoolDir: state.spoolDir, now: io.now,
     });
     for (const line of describe(summary, flags)) io.log.info(line);
+    for (const line of releaseWarnings(summary)) io.log.warn(line);
     io.stdout(`${flags.output}\n`);
     return EXIT.ok;
   } finally {
