@@ -20,10 +20,13 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   if (cells.length === header.length && cells.every((c, i) => c.toLowerCase() === header[i]!.trim().toLowerCase())) return 'a repeated header line';
   const cell = (index: number) => (index >= 0 ? (cells[index] ?? '') : '');
   const filled = cells.filter((c) => c !== '');
-  // Words without a digit under the account or the IFSC header are a label ("Total", "Approved
-  // by"), not a mistyped account or IFSC: every account number and IFSC has digits.
-  const account = /\d/.test(cell(columns.account)) ? cell(columns.account) : '';
-  const ifsc = /\d/.test(cell(columns.ifsc)) ? cell(columns.ifsc) : '';
+  // In a footer's few cells, words without a digit under the account or the IFSC header are a
+  // label ("Total", "Approved by"), not a mistyped account or IFSC: every account number and IFSC
+  // has digits. A row of many cells is a payee's, however wrong its account (INVALID, not skipped:
+  // a row taken for a footer would be copied into the payout file).
+  const label = (text: string) => filled.length <= 3 && !/\d/.test(text);
+  const account = label(cell(columns.account)) ? '' : cell(columns.account);
+  const ifsc = label(cell(columns.ifsc)) ? '' : cell(columns.ifsc);
   // A total row may put its sum under the account header (Odoo's payment advice does), or a hash
   // total of the account numbers: with no IFSC, and no account number or no payee name, a
   // "Total" makes it a total row.
