@@ -71,9 +71,9 @@ export function checkAuditTrail(trail: AuditTrail, runId: number | undefined, pr
 
 /**
  * What makes the state's decisions untrustworthy, or undefined: the hash chain broken, or the
- * reviews and the runs' decisions disagreeing with it (src/state/audit-consistency.ts). The release
- * writes no payout on such a state.
+ * reviews and the run's decisions (`runId`'s; every run's when undefined) disagreeing with it
+ * (src/state/audit-consistency.ts). The release writes no payout on such a state.
  */
-export function trailProblem(db: Db): string | undefined {
-  return checkAuditTrail(new AuditTrail(db), undefined, () => {}).problem ?? auditConsistencyProblem(db);
+export function trailProblem(db: Db, runId: number | undefined): string | undefined {
+  return checkAuditTrail(new AuditTrail(db), undefined, () => {}).problem ?? auditConsistencyProblem(db, runId);
 }

@@ -5,6 +5,7 @@
 import { UsageError } from '../../../errors.js';
 import { checkOutputPath } from '../../../output/sink.js';
 import { trailProblem } from '../../../release/audit.js';
+import { RunRecords } from '../../../state/run-record.js';
 import { releaseRun, type ReleaseSummary } from '../../../release/index.js';
 import { resolveStatePath } from '../../config.js';
 import { checkReleaseFiles } from '../../distinct-files.js';
@@ -60,7 +61,8 @@ export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promis
   if (flags.exceptions !== undefined) checkOutputPath(flags.exceptions, '--exceptions');
   const state = openRunState(flags.state, flags.run, io);
   try {
-    const problem = trailProblem(state.db);
+    // The run released (the newest when --run is not given): its decisions are hashed again, not every run's.
+    const problem = trailProblem(state.db, flags.run ?? new RunRecords(state.db).latestRunId());
     if (problem !== undefined) {
       io.log.error(`release refused, nothing written: the audit trail of ${state.statePath} is broken: ${problem}; run vas-verify audit, keep this file as evidence and restore the state from a backup`);
       return EXIT.fatal;
