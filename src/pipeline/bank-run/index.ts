@@ -16,7 +16,7 @@ import path from 'node:path';
 import { InputError, OutputError } from '../../errors.js';
 import { fileIdentity, inputChange } from '../../input/unchanged.js';
 import type { Limiter } from '../../limiter/index.js';
-import { checkOutputPath, openOutput, type OutputSink } from '../../output/sink.js';
+import { checkOutputPath, openOutput, outputFormatOf, type OutputSink } from '../../output/sink.js';
 import { Caller, createLimiter } from './caller.js';
 import { OrderedWriter } from './ordered-writer.js';
 import { DEFAULT_DEPOSIT_MEMORY_MS, PayeeLedger } from './ledger.js';
@@ -172,6 +172,8 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({
     header, nameColumn: columns.name, amountColumn: columns.amount ?? -1, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
+    // A workbook written from a workbook keeps a cell right of the header (a CSV output stays rectangular).
+    keepsCellsBeside: xlsxSource !== undefined && outputFormatOf(options.outputPath) === 'xlsx',
     // A dry run verifies nothing, so it decides nothing.
     policy: options.dryRun ? undefined : (options.policy?.policy ?? DEFAULT_POLICY),
     recorder: audit === undefined || run.runId === null ? undefined : { store, runId: run.runId, reviewed: store.reviewedPayees(), audit, fresh: !summary.resumed },

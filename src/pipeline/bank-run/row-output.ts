@@ -45,6 +45,8 @@ export interface RowOutputContext {
   summary: BankRunSummary;
   /** Whether a file is written (not for a dry run). */
   writes: boolean;
+  /** Whether cells right of the header are written, after the tool's columns (a workbook's); else dropped (a CSV stays rectangular). */
+  keepsCellsBeside?: boolean | undefined;
   /** The decision policy (src/decision/policy.ts); absent: rows are not decided (a dry run). */
   policy?: DecisionPolicy | undefined;
   recorder?: DecisionRecorder | undefined;
@@ -69,8 +71,9 @@ export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome
     const registry = ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, ifscRegistry) } : undefined;
     const cells = outcomeCells(outcome, hasName, registry);
     if (slot.fields.length === header.length) return slot.fields.concat(cells);
-    // Fields right of the header (a note beside a payee, a comma too many) are kept, after the tool's columns.
-    return padTo(slot.fields, header.length).concat(cells, slot.fields.slice(header.length));
+    // A workbook's cells right of the header (a note beside a payee) are kept, after the tool's columns.
+    const beside = parts.keepsCellsBeside === true ? slot.fields.slice(header.length) : [];
+    return padTo(slot.fields, header.length).concat(cells, beside);
   };
 }
 
