@@ -139,3 +139,22 @@ test('a remembered penny-drop answer is not paid when a newer answer names anoth
   assert.match(row.changed_since!, /beneficiary name "RAHUL VERMA" -> "RAHUL KUMAR VERMA" \(a newer answer than this one\)$/);
   assert.match(third.stderr, /1 payee\(s\) on HOLD/);
 });
+
+test("hybrid: tonight's own penny-less NOT_VERIFIED does not contradict the remembered penny-drop's VERIFIED (review: every such payee was held)", async (t) => {
+  const dir = tempDir(t);
+  holders(dir, 'RAHUL VERMA');
+  fs.writeFileSync(path.join(dir, 'pd1.csv'), PAYEES);
+  const run = (file: string, out: string, mode: string) => runCli(['bank', file, '-o', out, '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv', '--mode', mode], { cwd: dir });
+  assert.equal((await run('pd1.csv', 'pd1.out.csv', 'pd')).code, 0);
+  // The bank's penny-less answers NOT_VERIFIED (it does not support it): hybrid falls back to the remembered deposit.
+  holders(dir, '');
+  fs.writeFileSync(path.join(dir, 'hybrid2.csv'), PAYEES.replace('500.00', '600.00'));
+  const hybrid = await run('hybrid2.csv', 'hybrid2.out.csv', 'hybrid');
+  assert.equal(hybrid.code, 0, hybrid.stderr);
+  const row = readCsvObjects(path.join(dir, 'hybrid2.out.csv')).find((r) => r['Payee Name'] === 'Rahul Verma')!;
+  assert.deepEqual([row.verify_status, row.verify_source, decisionOf(row), row.changed_since], ['VERIFIED', 'reuse', 'PAY NAME_MATCH', '']);
+  // …and the release of the penny-drop night pays him too.
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite', '--run', '1'], { cwd: dir });
+  assert.equal(release.code, 0, release.stderr);
+  assert.match(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), /Rahul Verma/);
+});

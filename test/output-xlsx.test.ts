@@ -93,7 +93,7 @@ test('a cell right of the header (a note beside a payee) neither makes the row m
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('Payees');
   sheet.addRow(['Name', 'Account Number', 'IFSC', 'Amount']);
-  sheet.addRow(['Ramesh Kumar', '50100234567812', 'SBIN0004266', 1000, 'pay after 5th']);
+  sheet.addRow(['Ramesh Kumar', '50100234567812', 'SBIN0004266', 1000, 'pay after 5th', { formula: 'D2*2', result: 2000 }]);
   sheet.addRow(['Priya Sharma', '12345678901', 'HDFC0001234', 2000]);
   sheet.addRow(['Total', null, null, { formula: 'SUM(D2:D3)', result: 3000 }]);
   await book.xlsx.writeFile(path.join(dir, 'p.xlsx'));
@@ -108,6 +108,8 @@ test('a cell right of the header (a note beside a payee) neither makes the row m
   assert.equal(rows.getRow(2).getCell(col('decision')).value, 'PAY');
   // The note is kept, after the tool's columns; the amounts stay numbers, the total its formula.
   assert.equal(rows.getRow(2).getCell(header.length + 1).value, 'pay after 5th');
+  // A moved formula would point elsewhere: the cell keeps the value it showed.
+  assert.equal(rows.getRow(2).getCell(header.length + 2).value, 2000);
   assert.equal(rows.getRow(2).getCell(4).value, 1000);
   assert.equal(rows.getRow(3).getCell(4).value, 2000);
   assert.deepEqual(rows.getRow(4).getCell(4).value, { formula: 'SUM(D2:D3)', result: 3000 });

@@ -152,6 +152,9 @@ class SheetMerge {
     let after = '';
     for (const cell of row.cells) {
       if (cell.col < input) before += this.sourceCell(cell, row.number, true);
+      // Moved, a formula would point elsewhere (its references and a shared formula's range are
+      // not rewritten): the cell keeps the value it showed.
+      else if (cell.formula !== undefined) after += cell.type === 'str' ? textCellXml(cell.col + tool, row.number, cell.value, cell.style) : cellXml({ ...cell, col: cell.col + tool, formula: undefined, formulaAttributes: undefined }, row.number);
       else after += this.sourceCell(cell, row.number, true, cell.col + tool);
     }
     return `${rowOpenXml(row)}${before}${plainRow(row.number, out.slice(0, input + tool), input)}${after}</row>`;

@@ -94,7 +94,7 @@ export class RunDecisions {
     if (!this.laterAnswers || decided.decision !== 'PAY' || row.account === null || row.ifsc === null) return decided;
     const own = this.records.holder(this.runId, row.account, row.ifsc);
     if (!own) return decided;
-    const change = contradiction({ id: own.resultId, status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, this.records.newestAnswer(row.account, row.ifsc));
+    const change = contradiction({ id: own.resultId, mode: own.mode, status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, this.records.newestAnswer(row.account, row.ifsc));
     if (change === null) return decided;
     return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: `${change} ${NEWER_ANSWER} this run's)`, standing: undefined };
   }

@@ -68,6 +68,7 @@ export function holderChangedIn(changedSince: string | null | undefined): boolea
 /** The newest answer the state holds for a payee (any run, any file). */
 export interface NewestAnswer {
   id: number;
+  mode: string;
   status: string;
   beneficiaryName: string | null;
   verifiedAt: number;
@@ -76,10 +77,18 @@ export interface NewestAnswer {
 /**
  * What a newer answer for the payee says against `own`, the answer a row is decided on (a
  * remembered penny-drop, a reused answer, last week's run at its release), or null when there is
- * no newer one or it says the same. The bank now calling the account invalid counts too.
+ * no newer one or it says the same:
+ * - another holder, in either mode (a name is the bank's, however it was asked);
+ * - the bank calling the account invalid;
+ * - another status from a call at least as strong: a penny-less NOT_VERIFIED says nothing against a
+ *   penny-drop's VERIFIED (many banks answer penny-less so; hybrid sends those to penny-drop).
  */
-export function contradiction(own: PreviousResult & { id: number }, newest: NewestAnswer | undefined): string | null {
+export function contradiction(own: PreviousResult & { id: number; mode: string }, newest: NewestAnswer | undefined): string | null {
   if (!newest || newest.id === own.id || newest.verifiedAt < own.verifiedAt) return null;
-  if (newest.status === 'INVALID') return own.status === 'INVALID' ? null : `${new Date(own.verifiedAt).toISOString().slice(0, 10)}: status ${own.status} -> INVALID`;
-  return describeChange({ newest: own, named: own }, { status: newest.status as ResultRecord['status'], beneficiaryName: newest.beneficiaryName });
+  const since = new Date(own.verifiedAt).toISOString().slice(0, 10);
+  if (newest.status === 'INVALID') return own.status === 'INVALID' ? null : `${since}: status ${own.status} -> INVALID`;
+  const weaker = newest.mode !== 'pd' && own.mode === 'pd';
+  const statusOwn = weaker ? { ...own, status: newest.status as ResultRecord['status'] } : own;
+  // Only what the newer answer says differently: a change `own` itself carries holds its row anyway.
+  return describeChange({ newest: statusOwn, named: { ...own, changedSince: null } }, { status: newest.status as ResultRecord['status'], beneficiaryName: newest.beneficiaryName });
 }

@@ -43,6 +43,7 @@ export interface PayeeHolder {
   payeeRequestId: string | null;
   /** The answer's own id, status and time (to tell a newer answer from it). */
   resultId: number;
+  mode: string;
   status: string;
   verifiedAt: number;
 }
@@ -50,7 +51,7 @@ export interface PayeeHolder {
 export type { NewestAnswer };
 
 /** The newest answer the state holds for a payee from any run (changes.ts contradiction): the release's and the run's lookup. */
-export const NEWEST_ANSWER_SQL = `SELECT id, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
+export const NEWEST_ANSWER_SQL = `SELECT id, mode, status, beneficiary_name AS beneficiaryName, verified_at AS verifiedAt FROM results
   WHERE ${PAYEE_KEY} AND status IN ('VERIFIED', 'NOT_VERIFIED', 'INVALID') ORDER BY verified_at DESC, id DESC LIMIT 1`;
 
 /** Whether `table` has `column` (a state of an older schema is read as it is, read-only). */
@@ -78,7 +79,7 @@ export class RunRecords {
       rowCount: db.prepare(`SELECT count(*) FROM run_rows WHERE run_id = ?`).pluck(),
       holder: db.prepare(
         `SELECT r.beneficiary_name AS holder, r.changed_since AS changedSince, r.request_id AS requestId, p.request_id AS payeeRequestId,
-           r.id AS resultId, r.status, r.verified_at AS verifiedAt
+           r.id AS resultId, r.mode, r.status, r.verified_at AS verifiedAt
          FROM run_payees p JOIN results r ON r.id = p.result_id WHERE p.run_id = ? AND p.account = ? AND p.ifsc = ?`,
       ),
       laterAnswers: db.prepare(
