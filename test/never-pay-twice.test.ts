@@ -156,11 +156,19 @@ function runOptions(inputPath: string, patch: Partial<BankRunOptions> = {}): Ban
 
 test('a killed run whose process is a zombie (not yet reaped) holds no lock: isAlive says so on Linux', async (t) => {
   if (process.platform !== 'linux') return;
-  // `sleep 0` exits at once; its parent execs into `sleep 5`, which never waits for it: a zombie.
-  const parent = spawn('bash', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // `sleep 0.5` exits after its parent has exec'd into `sleep 5`, which never waits for it: a
+  // zombie. (A child that ended before the exec would be reaped by bash itself.)
+  const parent = spawn('bash', ['-c', 'sleep 0.5 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
   t.after(() => parent.kill('SIGKILL'));
   const pid = Number((await once(parent.stdout, 'data'))[0].toString().trim());
-  await waitFor(() => /\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1')), 5_000, 'the zombie');
+  const state = () => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch {
+      return '';
+    }
+  };
+  await waitFor(() => /\) Z /.test(state()), 4_000, 'the zombie');
   assert.equal(isAlive(pid), false);
   assert.equal(isAlive(process.pid), true);
   assert.equal(isAlive(parent.pid!), true);
