@@ -101,6 +101,12 @@ export class StateFileError extends AppError {
   }
 }
 
+/** The state's decisions disagree with its audit trail (a review inserted, edited or deleted by hand): nothing is decided on it. Exit 1. */
+export class AuditMismatchError extends AppError {
+  override readonly name = 'AuditMismatchError';
+  readonly kind = 'state-file';
+}
+
 /** Another run holds the state file: not a usage error, the run simply cannot go ahead now. Exit 1. */
 export class RunLockedError extends AppError {
   override readonly name = 'RunLockedError';

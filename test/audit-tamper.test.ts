@@ -63,6 +63,18 @@ test('decisions changed beside the audit trail are found by audit and refused by
     tamper(dir, 'forged', `INSERT INTO reviews (account, ifsc, holder, verdict, reviewer, note, run_id, row, at) VALUES ('880000000012', 'HDFC0001234', 'RAJESH KHANNA', 'ACCEPTED', 'mallory', 'ok', 1, 2, 1)`),
     /review \d+ \(ACCEPTED by mallory\) has no entry in the audit trail/,
   );
+  // Nor does a bank run decide on it: refused before any call (exit 1), the tampered state kept as evidence.
+  const forgedRun = await runCli(['bank', 'payees.csv', '-o', 'again.csv', '--state', 'forged.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv', '--resume'], { cwd: dir });
+  assert.equal(forgedRun.code, 1, forgedRun.stderr);
+  assert.match(forgedRun.stderr, /^error: the reviews in this state file disagree with its audit trail: review \d+ \(ACCEPTED by mallory\) has no entry in the audit trail/m);
+  assert.ok(!fs.existsSync(path.join(dir, 'again.csv')));
+  // …nor the review page, nor an import.
+  const page = await runCli(['review', '--state', 'forged.sqlite'], { cwd: dir });
+  assert.equal(page.code, 1, page.stderr);
+  assert.match(page.stderr, /disagree with its audit trail: review \d+ \(ACCEPTED by mallory\)/);
+  const imported = await runCli(['review', '--import', 'reviewed.csv', '--state', 'forged.sqlite', '--reviewer', 'ravi'], { cwd: dir });
+  assert.equal(imported.code, 1, imported.stderr);
+
   // A genuine review edited: its reviewer, its verdict.
   await refused(dir, tamper(dir, 'reviewer', `UPDATE reviews SET reviewer = 'ravi'`), /review 1 differs from its audit entry \d+/);
   await refused(dir, tamper(dir, 'verdict', `UPDATE reviews SET verdict = 'ACCEPTED', holder = 'RAVI RAO'`), /review 1 differs from its audit entry \d+/);

@@ -7,6 +7,7 @@ import type { Db } from './types.js';
 import type { RunInputRecord } from './run-record.js';
 import { contradiction, describeChange, hasHolder, NEWER_ANSWER, type NewestAnswer, type PreviousResult } from './changes.js';
 import { NEWEST_ANSWER_SQL } from './run-record.js';
+import { reviewsProblem } from './audit-consistency.js';
 import { DepositHistory } from './deposits.js';
 import { PAYEE_KEY } from './payee-key.js';
 import { GroupCommit } from './group-commit.js';
@@ -87,8 +88,10 @@ export class BankStore {
   /** What finished runs left, for a re-emit by copy (finished-runs.ts). */
   readonly finishedRuns: FinishedRuns;
   private readonly stmt;
+  private readonly db: Db;
 
   constructor(db: Db, now: () => number) {
+    this.db = db;
     this.now = now;
     this.stats = new RunStats(db, now);
     this.commits = new GroupCommit(db, () => this.stats.write());
@@ -303,6 +306,11 @@ export class BankStore {
   audit(runId: number | null, kind: AuditKind, entry: Record<string, unknown>): void {
     this.commits.begin();
     this.auditTrail.append(this.now(), runId, kind, entry);
+  }
+
+  /** What the reviews and their audit entries disagree on (audit-consistency.ts), or undefined. */
+  reviewsProblem(): string | undefined {
+    return reviewsProblem(this.db);
   }
 
   /** Every payee anyone has reviewed (`account|ifsc`). */
