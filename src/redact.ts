@@ -18,6 +18,9 @@ export const MIN_SECRET_LENGTH = 4;
 /** Longest excerpt of an upstream body kept in an error (characters, after redaction). */
 export const EXCERPT_LIMIT = 200;
 
+/** scheme://user:PASSWORD@ — the password part (not one already masked as ***). */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)(?!\*\*\*@)[^\s/?#@]+@/gi;
+
 const secrets = new Set<string>();
 /** Registered values, longest first (a token that contains another is replaced whole). */
 let ordered: string[] = [];
@@ -66,8 +69,9 @@ function decodeURIComponentSafe(text: string): string {
 
 /** `text` with every registered secret replaced by REDACTED. */
 export function redact(text: string): string {
-  if (ordered.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-  let out = text;
+  // A URL's password, however short, and whether or not it was registered (one printed masked, ***, stays so).
+  let out = text.includes('@') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`) : text;
+  if (ordered.length === 0 || out.length < MIN_SECRET_LENGTH) return out;
   for (const secret of ordered) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }

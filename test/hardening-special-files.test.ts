@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { plainHttpRemoteHost } from '../src/cli/config.js';
+import { defaultOutputPath } from '../src/output/sink.js';
 
 const PAYEES = 'name,account number,ifsc\nAsha Rao,900000000011,SBIN0001234\nRavi Iyer,900000000012,SBIN0001234\n';
 
@@ -96,4 +97,12 @@ test('a plain-http API that is not this machine is warned about (the token would
   const local = await runCli(['bank', 'p.csv', '--max-calls', '0', '--base-url', 'http://127.0.0.1:9', '--state', 's2.sqlite'], { cwd: dir });
   assert.equal(local.code, 3, local.stderr);
   assert.doesNotMatch(local.stderr, /plain http/);
+});
+
+test('the default output of a macro workbook (.xlsm) is an .xlsm (its copy keeps the macros, which Excel refuses under .xlsx)', async () => {
+  assert.equal(defaultOutputPath('pay/Vendors.xlsm'), 'pay/Vendors.verified.xlsm');
+  assert.equal(defaultOutputPath('pay/Vendors.XLSM'), 'pay/Vendors.verified.xlsm');
+  assert.equal(defaultOutputPath('pay/Vendors.xlsx'), 'pay/Vendors.verified.xlsx');
+  assert.equal(defaultOutputPath('pay/Vendors.xls'), 'pay/Vendors.verified.xlsx');
+  assert.equal(defaultOutputPath('pay/vendors.csv'), 'pay/vendors.verified.csv');
 });

@@ -31,3 +31,10 @@ test('stripControl: C0 (but tab and newline), DEL, C1 and bidi overrides become 
   const plain = 'session 3f6c… is Completed';
   assert.equal(stripControl(plain), plain);
 });
+
+test('redact: a URL\'s password however short, registered or not; one printed masked (***) stays so; an e-mail address or a query is no password', () => {
+  assert.equal(redact('connection to http://user:pw@10.0.0.5:8/x failed'), `connection to http://user:${REDACTED}@10.0.0.5:8/x failed`);
+  assert.equal(redact('redis://:s3@127.0.0.1:6379 refused'), `redis://:${REDACTED}@127.0.0.1:6379 refused`);
+  assert.equal(redact('Resume with: vas-verify bank p.csv --base-url https://ops:***@api.example.com'), 'Resume with: vas-verify bank p.csv --base-url https://ops:***@api.example.com');
+  assert.equal(redact('write to ravi@example.com, see http://host/path?a=b@c'), 'write to ravi@example.com, see http://host/path?a=b@c');
+});

@@ -27,6 +27,8 @@ export function outputFormatOf(outputPath: string): OutputFormat {
 
 /** The output a bank run writes by default for an input: .verified beside it, a workbook for a spreadsheet input. */
 export function defaultOutputPath(input: string): string {
+  // A macro workbook's copy keeps its macros and their content type: Excel opens it only as .xlsm.
+  if (/\.xlsm$/i.test(input)) return input.replace(/\.xlsm$/i, '.verified.xlsm');
   if (isSpreadsheetPath(input)) return input.replace(SPREADSHEET_EXTENSION, '.verified.xlsx');
   return input.replace(/(\.csv)?$/i, '.verified.csv');
 }

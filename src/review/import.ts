@@ -9,8 +9,8 @@
  */
 import path from 'node:path';
 import { sameReviewer, withApprovals, type Decision, type DecisionPolicy } from '../decision/index.js';
-import { AuditMismatchError, InputError } from '../errors.js';
-import { reviewsProblem } from '../state/audit-consistency.js';
+import { InputError } from '../errors.js';
+import { refuseUnbackedReviews } from '../state/audit-consistency.js';
 import { ownColumn, ownStatusColumn, readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
 import { currentDecision, recordedPolicyOf } from '../release/decisions.js';
@@ -196,8 +196,7 @@ function checkedRow(p: { fields: string[]; line: number; run: RunRowRecord; answ
 
 /** Reads, checks and records the file's decisions (see the module's comment). */
 export async function importReviewedFile(options: ImportOptions): Promise<ImportResult> {
-  const forged = reviewsProblem(options.db);
-  if (forged !== undefined) throw new AuditMismatchError(`the reviews in ${options.statePath} disagree with its audit trail: ${forged}; run vas-verify audit, keep the file as evidence and restore the state from a backup`);
+  refuseUnbackedReviews(options.db, options.statePath);
   const run = runOf(options.db, options.runId, options.statePath, false);
   const policy: DecisionPolicy = withApprovals(recordedPolicyOf(run.policy, run.id).policy, options.approvals);
   const approvals = policy.approvals;

@@ -4,10 +4,10 @@
  * is for, with the policy the run used (run_stats.policy where the state keeps it, else the
  * default) and the approvals asked for; server.ts serves the page, session.ts records decisions.
  */
-import { reviewsProblem } from '../state/audit-consistency.js';
+import { refuseUnbackedReviews } from '../state/audit-consistency.js';
 import fs from 'node:fs';
 import { recordedPolicy, withApprovals, type DecisionPolicy } from '../decision/index.js';
-import { AuditMismatchError, StateFileError, UsageError } from '../errors.js';
+import { StateFileError, UsageError } from '../errors.js';
 import { ifscRegistry } from '../input/ifsc-registry.js';
 import { openDatabase } from '../state/db.js';
 import { toolVersion } from '../report/index.js';
@@ -47,8 +47,7 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
   const db = openDatabase(options.statePath);
   try {
     // A review the audit trail does not back would show a payee as accepted, and count toward another's approvals.
-    const forged = reviewsProblem(db);
-    if (forged !== undefined) throw new AuditMismatchError(`the reviews in ${options.statePath} disagree with its audit trail: ${forged}; run vas-verify audit, keep the file as evidence and restore the state from a backup`);
+    refuseUnbackedReviews(db, options.statePath);
     const reader = new ReviewReader(db);
     const runId = options.runId ?? reader.latestRun();
     if (runId === undefined) throw new UsageError(`state file ${options.statePath} has no run: run vas-verify bank first`);

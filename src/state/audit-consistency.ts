@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from './types.js';
 import { hasColumn } from './run-record.js';
+import { AuditMismatchError } from '../errors.js';
 
 /** A decided row as the run's decisions digest takes it (the run writes it, the check recomputes it). */
 export function decisionLine(row: number, account: string | null, ifsc: string | null, decision: string, reason: string): string {
@@ -87,4 +88,13 @@ export function runDecisionsProblem(db: Db, runId?: number): string | undefined 
 /** The first disagreement between the decision tables and the audit trail, or undefined. */
 export function auditConsistencyProblem(db: Db, runId?: number): string | undefined {
   return reviewsProblem(db) ?? runDecisionsProblem(db, runId);
+}
+
+/**
+ * Refuses (AuditMismatchError, exit 1) to decide anything on a state whose reviews disagree with
+ * its audit trail: the bank run, the review page and `review --import` call it before they start.
+ */
+export function refuseUnbackedReviews(db: Db, statePath: string): void {
+  const problem = reviewsProblem(db);
+  if (problem !== undefined) throw new AuditMismatchError(`the reviews in ${statePath} disagree with its audit trail: ${problem}; run vas-verify audit, keep the file as evidence and restore the state from a backup`);
 }

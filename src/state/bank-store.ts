@@ -7,7 +7,7 @@ import type { Db } from './types.js';
 import type { RunInputRecord } from './run-record.js';
 import { contradiction, describeChange, hasHolder, NEWER_ANSWER, type NewestAnswer, type PreviousResult } from './changes.js';
 import { NEWEST_ANSWER_SQL } from './run-record.js';
-import { reviewsProblem } from './audit-consistency.js';
+import { refuseUnbackedReviews } from './audit-consistency.js';
 import { DepositHistory } from './deposits.js';
 import { PAYEE_KEY } from './payee-key.js';
 import { GroupCommit } from './group-commit.js';
@@ -308,9 +308,9 @@ export class BankStore {
     this.auditTrail.append(this.now(), runId, kind, entry);
   }
 
-  /** What the reviews and their audit entries disagree on (audit-consistency.ts), or undefined. */
-  reviewsProblem(): string | undefined {
-    return reviewsProblem(this.db);
+  /** Refuses a state whose reviews disagree with their audit entries (audit-consistency.ts). */
+  refuseUnbackedReviews(statePath: string): void {
+    refuseUnbackedReviews(this.db, statePath);
   }
 
   /** Every payee anyone has reviewed (`account|ifsc`). */

@@ -3,7 +3,7 @@
  * with the input is found before any call, then the run is chosen — continue an unfinished one,
  * re-emit a finished one, or start one — under the state file's run lock.
  */
-import { AuditMismatchError, RunLockedError, UsageError } from '../../errors.js';
+import { RunLockedError, UsageError } from '../../errors.js';
 import { openPayeeFile, type InputSummary } from '../../input/payee-file.js';
 import type { ColumnMap } from '../../input/recognise.js';
 import type { InputRow } from '../../input/payee-file.js';
@@ -85,8 +85,7 @@ export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, inpu
     release = await holdLock(options, deps, onLockLost);
     // A review the audit trail does not back (inserted, edited or deleted by hand) would decide
     // rows; nothing is run on it (src/state/audit-consistency.ts).
-    const forged = options.dryRun ? undefined : deps.store.reviewsProblem();
-    if (forged !== undefined) throw new AuditMismatchError(`the reviews in this state file disagree with its audit trail: ${forged}; run vas-verify audit, keep the file as evidence and restore the state from a backup`);
+    if (!options.dryRun) deps.store.refuseUnbackedReviews('this state file');
     const runId = await selectRun(options, deps, input, summary);
     return { runId, release };
   } catch (error) {
