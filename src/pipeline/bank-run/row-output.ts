@@ -100,8 +100,8 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
 
 /** The payee's standing for this holder and this row's payee name (an acceptance is for the name it was given on). */
 function standing(recorder: DecisionRecorder, payee: { account: string; ifsc: string }, holder: string | null, name: string | null): ReviewStanding | undefined {
-  const found = recorder.store.reviewStanding(payee.account, payee.ifsc, holder, name);
-  return found ? { verdict: found.verdict, reviewers: found.reviewers, approvals: found.approvals } : undefined;
+  // The store's standing is decide()'s, whole (a copy of some of its fields lost the approvals once).
+  return recorder.store.reviewStanding(payee.account, payee.ifsc, holder, name);
 }
 
 function padTo(fields: string[], length: number): string[] {
