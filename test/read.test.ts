@@ -57,10 +57,17 @@ test('inspectInBackground answers what inspectInput answers, from its worker thr
     const file = path.join(dir, `${name}.csv`);
     fs.writeFileSync(file, content);
     const here = await inspectInput(file).catch((error: Error) => ({ error: `${error.name}: ${error.message}` }));
-    const there = await inspectInBackground(file, (why) => fallbacks.push(why)).catch((error: Error) => ({ error: `${error.name}: ${error.message}` }));
+    const there = await inspectInBackground(file, (why) => fallbacks.push(why), -1).catch((error: Error) => ({ error: `${error.name}: ${error.message}` }));
     assert.deepEqual(there, here, name);
   }
   const missing = path.join(dir, 'missing.csv');
-  await assert.rejects(inspectInBackground(missing, (why) => fallbacks.push(why)), { name: 'InputError', message: `input file ${missing} does not exist` });
+  await assert.rejects(inspectInBackground(missing, (why) => fallbacks.push(why), -1), { name: 'InputError', message: `input file ${missing} does not exist` });
   assert.deepEqual(fallbacks, [], 'every answer came from the worker thread');
+  // A small file is inspected on this thread (no worker to start): the same answers.
+  for (const name of Object.keys(files)) {
+    const file = path.join(dir, `${name}.csv`);
+    const here = await inspectInput(file).catch((error: Error) => ({ error: `${error.name}: ${error.message}` }));
+    assert.deepEqual(await inspectInBackground(file).catch((error: Error) => ({ error: `${error.name}: ${error.message}` })), here, `${name}, inline`);
+  }
+  await assert.rejects(inspectInBackground(missing), { name: 'InputError', message: `input file ${missing} does not exist` });
 });
