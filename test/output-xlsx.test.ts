@@ -12,6 +12,10 @@ import * as XLSX from '@e965/xlsx';
 import { startSandbox } from '../src/sandbox/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { openXlsxWriter } from '../src/output/xlsx.js';
+import { SaxesParser } from 'saxes';
+import { ZipFile } from '../src/input/zip-reader.js';
+import { DEFAULT_SHEET_LIMITS } from '../src/input/sheet-limits.js';
+import { writeWorkbook } from './helpers/xlsx-files.js';
 
 test('.xlsx out keeps the workbook: other sheets, sheet name, row numbers, styles, formulas, merged cells, cell types', async (t) => {
   const sandbox = await startSandbox();
@@ -122,4 +126,41 @@ test('a cell right of the header (a note beside a payee) neither makes the row m
   const lines = fs.readFileSync(path.join(dir, 'out.csv'), 'utf8').trim().split('\n');
   assert.equal(new Set(lines.map((l) => l.split(',').length)).size, 1, 'every line as wide as the header');
   assert.match(lines[1]!, /^Ramesh Kumar,50100234567812,SBIN0004266,1000,VERIFIED,/);
+});
+
+test('a sheet that names its namespace only through a prefix (<x:worksheet>, as .NET exporters write) is copied with every element, old and new, in that namespace', async (t) => {
+  const dir = tempDir(t);
+  const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  const cell = (ref: string, v: string | number) =>
+    typeof v === 'number' ? `<x:c r="${ref}"><x:v>${v}</x:v></x:c>` : `<x:c r="${ref}" t="inlineStr"><x:is><x:t>${v}</x:t></x:is></x:c>`;
+  const rows = [
+    ['Beneficiary Name', 'Account Number', 'IFSC Code', 'Amount'],
+    ['Ramesh Kumar', '50100234567812', 'SBIN0004266', 1500],
+    ['Priya Sharma', '12345678901', 'HDFC0001234', 2500],
+  ];
+  const sheetData = rows.map((r, i) => `<x:row r="${i + 1}">${r.map((v, j) => cell(`${'ABCD'[j]}${i + 1}`, v)).join('')}</x:row>`).join('');
+  await writeWorkbook(path.join(dir, 'p.xlsx'), [
+    { name: 'Payees', xml: `<?xml version="1.0" encoding="utf-8"?><x:worksheet xmlns:x="${main}"><x:sheetData>${sheetData}</x:sheetData><x:pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></x:worksheet>` },
+  ]);
+  const run = await runCli(['bank', 'p.xlsx', '-o', 'out.xlsx', '--sandbox', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+
+  const zip = ZipFile.open(path.join(dir, 'out.xlsx'), DEFAULT_SHEET_LIMITS);
+  let xml = '';
+  for await (const chunk of zip.inflate(zip.find('xl/worksheets/sheet1.xml')!)) xml += chunk.toString('utf8');
+  const outside = new Set<string>();
+  const names: string[] = [];
+  const parser = new SaxesParser({ xmlns: true });
+  parser.on('opentag', (tag) => {
+    names.push(tag.local);
+    if (tag.uri !== main) outside.add(`${tag.name} in "${tag.uri}"`);
+  });
+  parser.write(xml).close();
+  assert.deepEqual([...outside], [], 'every element in the spreadsheet namespace');
+  assert.ok(names.filter((n) => n === 'row').length === 3 && names.includes('pageMargins'), names.join(' '));
+
+  // And it reads back as the payees it wrote (SheetJS: ExcelJS reads no prefixed workbook, the input's included).
+  const book = XLSX.read(fs.readFileSync(path.join(dir, 'out.xlsx')));
+  const table = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets[book.SheetNames[0]!]!);
+  assert.deepEqual(table.map((r) => [r['Beneficiary Name'], r.Amount, r.verify_status]), [['Ramesh Kumar', 1500, 'VERIFIED'], ['Priya Sharma', 2500, 'VERIFIED']]);
 });

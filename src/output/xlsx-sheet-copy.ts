@@ -47,6 +47,19 @@ export function rowOpenXml(row: SheetRow): string {
   return `<row r="${row.number}"${attributesXml(attributes)}>`;
 }
 
+/**
+ * The root's attributes, with its prefix's namespace also declared as the default one when the
+ * sheet names it only through a prefix (`<x:worksheet xmlns:x="…main">`, as the Open XML SDK and
+ * .NET exporters write): the rows and cells written here are unprefixed, and without a default
+ * namespace they would be in none (Excel calls the file damaged).
+ */
+function withDefaultNamespace(raw: string, attributes: Record<string, string>): Record<string, string> {
+  const colon = raw.indexOf(':');
+  if (colon === -1 || attributes.xmlns !== undefined) return attributes;
+  const uri = attributes[`xmlns:${raw.slice(0, colon)}`];
+  return uri === undefined ? attributes : { xmlns: uri, ...attributes };
+}
+
 /** Serialises what is outside `<sheetData>`; inside, a RowBuilder makes rows. */
 class SheetSplitter implements XmlHandlers {
   readonly pieces: SheetPiece[] = [];
@@ -78,7 +91,7 @@ class SheetSplitter implements XmlHandlers {
       this.skipping += 1;
       return;
     }
-    this.put(`<${raw}${attributesXml(attributes)}`);
+    this.put(`<${raw}${attributesXml(name === 'worksheet' ? withDefaultNamespace(raw, attributes) : attributes)}`);
     this.openTag = true;
     if (name === 'sheetData') {
       this.put('');
