@@ -436,6 +436,18 @@ describe('issue #28: a different letter must earn its match', () => {
     // written long ā after one consonant is (Kamala is not Kamal).
     ['सुपर्ण घोष', 'SUPARN GHOSH', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['कमला', 'KAMAL', 'NO_MATCH'],
+    // Tamil writes k and g, t and d, p and b, s and j with one letter each, ழ is zh or l, a
+    // borrowed cluster takes a vowel: those cannot tell a Tamil name from its Latin spelling.
+    ['முருகன்', 'MURUGAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['கணேஷ் பாண்டியன்', 'GANESH PANDIAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['ஆனந்தன்', 'ANANDAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['அழகேசன்', 'ALAGESAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['சுப்பிரமணியன்', 'SUBRAMANIAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['கிருஷ்ணன்', 'KRISHNAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['ஜெயா பாலு', 'JAYA BALU', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['முருகன்', 'MUKUNDAN', 'NO_MATCH'],
+    ['சேகர்', 'SHANKAR', 'NO_MATCH'],
+    ['பாலு', 'PALANI', 'NO_MATCH'],
   ]);
 
   it('--explain names the rule behind each pairing and shows the transliteration', () => {

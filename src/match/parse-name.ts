@@ -21,7 +21,7 @@ import {
 } from './lexicon.js';
 import { toPhoneticKey, toSpellingKey } from './phonetic.js';
 import { LONGEST_REMEMBERED_WORD } from './remembered.js';
-import { hasIndicScript, transliterateIndic } from './script.js';
+import { hasIndicScript, hasTamilScript, transliterateIndic } from './script.js';
 
 export type TokenKind = 'word' | 'initial' | 'filler' | 'descriptor';
 export type Generation = 'senior' | 'junior' | 'third';
@@ -41,6 +41,8 @@ export interface NameToken {
   readonly index: number;
   /** Read from an Indian script: the Latin letters are a transliteration's guess, not a spelling. */
   readonly fromScript?: boolean;
+  /** Read from Tamil, which writes k and g (t and d, p and b, s and j) with one letter: voicing is no difference (script.ts voicedAsTamil). */
+  readonly voicingUnwritten?: boolean;
 }
 
 export interface Holder {
@@ -213,7 +215,7 @@ interface Collected {
   respect: string[];
 }
 
-function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean): Holder {
+function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean, tamil = false): Holder {
   let rest = [...list];
   // Titles come first, possibly several ("Mr. Dr."); only there, since several are also names.
   let title: string | null = null;
@@ -267,7 +269,10 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
     }
     kept.push(w);
   }
-  const tokens = kept.map((w, i) => (fromScript ? { ...makeToken(w, i, isFirm), fromScript } : makeToken(w, i, isFirm)));
+  const tokens = kept.map((w, i) => {
+    if (!fromScript) return makeToken(w, i, isFirm);
+    return tamil ? { ...makeToken(w, i, isFirm), fromScript, voicingUnwritten: true } : { ...makeToken(w, i, isFirm), fromScript };
+  });
   return { tokens, generation, title };
 }
 
@@ -302,7 +307,7 @@ export function parseName(raw: string): ParsedName {
   // Bounded work whatever the input: a real name has a few holders of a few words each.
   const holders = parts
     .slice(0, MAX_HOLDERS)
-    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null))
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null, script !== null && hasTamilScript(raw)))
     .filter((h) => h.tokens.length > 0);
   const plain = PLAIN_WORDS.test(folded) ? folded : folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');

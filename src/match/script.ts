@@ -29,6 +29,38 @@ const BLOCKS: readonly { from: number; to: number; scheme: string }[] = [
 
 const INDIC_RE = /[\u0900-\u0d7f]/;
 
+const TAMIL_RE = /[\u0b80-\u0bff]/;
+
+/** Whether the text has a Tamil letter: its reading leaves voicing open (voicedAsTamil). */
+export function hasTamilScript(text: string): boolean {
+  return TAMIL_RE.test(text);
+}
+
+/**
+ * A Latin word as Tamil script would write it, for comparing a name read from Tamil with a bank's
+ * spelling. Tamil has one letter where the Latin alphabet has two: க is k or g (Murugan, Sekar), ட
+ * and த are t or d (Pandian, Anandan / Ananthan), ப is p or b, ச is s, ch or j; aspiration is not
+ * written; ழ is printed zh or l (Azhagu / Alagu); a cluster of a borrowed word takes a vowel
+ * (சுப்பிரமணியன்: Subramanian), the vowel r is written ru (கிருஷ்ணன்: Krishnan), and ஜெ before y
+ * is Ja or Je (ஜெயா: Jaya / Jeya). So those differences cannot tell the two apart: both sides are
+ * folded to one letter for each, and the cluster's vowel is dropped.
+ */
+export function voicedAsTamil(word: string): string {
+  return word
+    .replace(/zh/g, 'l')
+    .replace(/ch/g, 's')
+    .replace(/([kgtdpbcj])h/g, '$1')
+    .replace(/[gc]/g, 'k')
+    .replace(/d/g, 't')
+    .replace(/[bf]/g, 'p')
+    .replace(/j/g, 's')
+    .replace(/([kptsm])i(?=r[aeiou])/g, '$1')
+    .replace(/([^aeiou])ru/g, '$1ri')
+    .replace(/ey/g, 'ay')
+    .replace(/iy(?=[aeiou])/g, 'i')
+    .replace(/([^aeiou])\1+/g, '$1');
+}
+
 /** Whether the text has a letter of one of the Indian scripts read here. */
 export function hasIndicScript(text: string): boolean {
   return INDIC_RE.test(text);
