@@ -448,6 +448,19 @@ describe('issue #28: a different letter must earn its match', () => {
     ['முருகன்', 'MUKUNDAN', 'NO_MATCH'],
     ['சேகர்', 'SHANKAR', 'NO_MATCH'],
     ['பாலு', 'PALANI', 'NO_MATCH'],
+    // Bengali and Odia: ব is b (w as a cluster's second), ৎ is t, the inherent vowel is printed a
+    // or o and is spoken after a syllable that starts with a cluster (Subrata, but Amit, Mondal).
+    ['সুব্রত দাস', 'SUBRATA DAS', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['সুব্রত দাস', 'SUBROTO DAS', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['বিশ্বজিৎ মণ্ডল', 'BISWAJIT MONDAL', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['অনির্বাণ বসু', 'ANIRBAN BASU', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['প্রসেনজিৎ ঘোষ', 'PROSENJIT GHOSH', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['ଦେବାଶିଷ ମହାନ୍ତି', 'DEBASHISH MOHANTY', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['সৌরভ গঙ্গোপাধ্যায়', 'SOURAV GANGULY', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['অমিত দাস', 'AMIT DAS', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['কমল দাস', 'KAMALA DAS', 'POOR_PARTIAL_MATCH'],
+    ['বিকাশ বসু', 'PRAKASH BASU', 'POOR_PARTIAL_MATCH'],
+    ['সুব্রত দাস', 'SUMANTA DAS', 'POOR_PARTIAL_MATCH'],
   ]);
 
   it('--explain names the rule behind each pairing and shows the transliteration', () => {

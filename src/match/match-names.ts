@@ -24,7 +24,7 @@ import { areListedVariants, isAttestedName, isFemaleName, isRareBeside, SLIP_RAT
 import { parseName, type Holder, type NameToken, type ParsedName } from './parse-name.js';
 import { isSpellingVariant, toPhoneticKey, toSpellingKey, withoutInnerSchwa } from './phonetic.js';
 import { remembered } from './remembered.js';
-import { hasIndicScript, voicedAsTamil } from './script.js';
+import { foldAsScript, hasIndicScript } from './script.js';
 import { MIN_DROP_LENGTH, typoBetween } from './typo.js';
 import type { NameMatchRule } from './rules.js';
 import { toNameMatchResult, type NameMatchResult } from './verdict.js';
@@ -238,9 +238,14 @@ function trailingVowelSimilarity(x: NameToken, y: NameToken, vowel: string, surn
  * names; only then the typo model and the looser folds, for a word that is no name.
  */
 function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarity {
-  // A word read from Tamil: the letters Tamil does not tell apart cannot tell the words apart.
-  const tamil = x.voicingUnwritten === true || y.voicingUnwritten === true;
-  if (tamil && voicedAsTamil(x.text) === voicedAsTamil(y.text)) return { sim: 1, how: 'transliteration' };
+  // A word read from a script: the spellings the script does not tell apart cannot tell the words apart.
+  const fold = x.scriptFold ?? y.scriptFold;
+  if (fold !== undefined) {
+    const [fx, fy] = [toPhoneticKey(foldAsScript(fold, x.text)), toPhoneticKey(foldAsScript(fold, y.text))];
+    if (fx === fy) return { sim: 1, how: 'transliteration' };
+    // A vowel inside the word the script writes and the speech drops (প্রসেনজিৎ: Prosenjit).
+    if (fx[0] === fy[0] && withoutInnerSchwa(fx) === withoutInnerSchwa(fy)) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+  }
   // Most pairs of words in two names are plainly different words: settle those before any rule.
   if (x.text[0] !== y.text[0] && x.key[0] !== y.key[0] && x.spelling[0] !== y.spelling[0] && !(BV.has(x.key[0] as string) && BV.has(y.key[0] as string))) {
     return isListedVariant(x, y) ? { sim: 1, how: 'variant' } : { sim: 0, how: 'none' };

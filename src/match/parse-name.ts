@@ -21,7 +21,7 @@ import {
 } from './lexicon.js';
 import { toPhoneticKey, toSpellingKey } from './phonetic.js';
 import { LONGEST_REMEMBERED_WORD } from './remembered.js';
-import { hasIndicScript, hasTamilScript, transliterateIndic } from './script.js';
+import { hasIndicScript, scriptFoldOf, transliterateIndic, type ScriptFold } from './script.js';
 
 export type TokenKind = 'word' | 'initial' | 'filler' | 'descriptor';
 export type Generation = 'senior' | 'junior' | 'third';
@@ -41,8 +41,8 @@ export interface NameToken {
   readonly index: number;
   /** Read from an Indian script: the Latin letters are a transliteration's guess, not a spelling. */
   readonly fromScript?: boolean;
-  /** Read from Tamil, which writes k and g (t and d, p and b, s and j) with one letter: voicing is no difference (script.ts voicedAsTamil). */
-  readonly voicingUnwritten?: boolean;
+  /** Read from a script that writes two Latin spellings alike (Tamil k and g; Bengali a and o): they are no difference (script.ts foldAsScript). */
+  readonly scriptFold?: ScriptFold;
 }
 
 export interface Holder {
@@ -215,7 +215,7 @@ interface Collected {
   respect: string[];
 }
 
-function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean, tamil = false): Holder {
+function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean, scriptFold?: ScriptFold): Holder {
   let rest = [...list];
   // Titles come first, possibly several ("Mr. Dr."); only there, since several are also names.
   let title: string | null = null;
@@ -271,7 +271,7 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
   }
   const tokens = kept.map((w, i) => {
     if (!fromScript) return makeToken(w, i, isFirm);
-    return tamil ? { ...makeToken(w, i, isFirm), fromScript, voicingUnwritten: true } : { ...makeToken(w, i, isFirm), fromScript };
+    return scriptFold ? { ...makeToken(w, i, isFirm), fromScript, scriptFold } : { ...makeToken(w, i, isFirm), fromScript };
   });
   return { tokens, generation, title };
 }
@@ -307,7 +307,7 @@ export function parseName(raw: string): ParsedName {
   // Bounded work whatever the input: a real name has a few holders of a few words each.
   const holders = parts
     .slice(0, MAX_HOLDERS)
-    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null, script !== null && hasTamilScript(raw)))
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null, script === null ? undefined : scriptFoldOf(raw)))
     .filter((h) => h.tokens.length > 0);
   const plain = PLAIN_WORDS.test(folded) ? folded : folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');

@@ -29,23 +29,35 @@ const BLOCKS: readonly { from: number; to: number; scheme: string }[] = [
 
 const INDIC_RE = /[\u0900-\u0d7f]/;
 
-const TAMIL_RE = /[\u0b80-\u0bff]/;
+/**
+ * What a script leaves open, so that its reading cannot tell two spellings apart (foldAsScript).
+ * `tamil`: one letter for k and g, t and d, p and b, s and j. `eastern` (Bengali, Assamese, Odia):
+ * the inherent vowel, spoken o, is printed a or o, and ব is b or v.
+ */
+export type ScriptFold = 'tamil' | 'eastern';
 
-/** Whether the text has a Tamil letter: its reading leaves voicing open (voicedAsTamil). */
-export function hasTamilScript(text: string): boolean {
-  return TAMIL_RE.test(text);
+/** The fold of the script a name is written in (Tamil, or Bengali / Odia); undefined for the others and for Latin. */
+export function scriptFoldOf(text: string): ScriptFold | undefined {
+  if (/[\u0b80-\u0bff]/.test(text)) return 'tamil';
+  if (/[\u0980-\u09ff\u0b00-\u0b7f]/.test(text)) return 'eastern';
+  return undefined;
 }
 
 /**
- * A Latin word as Tamil script would write it, for comparing a name read from Tamil with a bank's
- * spelling. Tamil has one letter where the Latin alphabet has two: க is k or g (Murugan, Sekar), ட
- * and த are t or d (Pandian, Anandan / Ananthan), ப is p or b, ச is s, ch or j; aspiration is not
- * written; ழ is printed zh or l (Azhagu / Alagu); a cluster of a borrowed word takes a vowel
- * (சுப்பிரமணியன்: Subramanian), the vowel r is written ru (கிருஷ்ணன்: Krishnan), and ஜெ before y
- * is Ja or Je (ஜெயா: Jaya / Jeya). So those differences cannot tell the two apart: both sides are
- * folded to one letter for each, and the cluster's vowel is dropped.
+ * A Latin word as the script would write it, for comparing a name read from that script with a
+ * bank's spelling; both sides are folded.
+ *
+ * Tamil has one letter where the Latin alphabet has two: க is k or g (Murugan, Sekar), ட and த are
+ * t or d (Pandian, Anandan / Ananthan), ப is p or b, ச is s, ch or j; aspiration is not written; ழ
+ * is printed zh or l (Azhagu / Alagu); a cluster of a borrowed word takes a vowel (சுப்பிரமணியன்:
+ * Subramanian), the vowel r is written ru (கிருஷ்ணன்: Krishnan), and ஜெ before y is Ja or Je
+ * (ஜெயா: Jaya / Jeya).
+ *
+ * Bengali and Odia speak the inherent vowel as o, and banks print it a or o (মণ্ডল: Mandal /
+ * Mondal, ମହାନ୍ତି: Mahanti / Mohanty, সুব্রত: Subrata / Subroto); Bengali has one letter for b and v.
  */
-export function voicedAsTamil(word: string): string {
+export function foldAsScript(fold: ScriptFold, word: string): string {
+  if (fold === 'eastern') return word.replace(/o(?!u)/g, 'a').replace(/v/g, 'b');
   return word
     .replace(/zh/g, 'l')
     .replace(/ch/g, 's')
@@ -85,11 +97,19 @@ const ISO_FOLDS: readonly [RegExp, string][] = [
 /** Malayalam chillu letters: a consonant with no vowel, written as one sign. */
 const CHILLU: Readonly<Record<string, string>> = { 'ൺ': 'ണ്', 'ൻ': 'ന്', 'ർ': 'ര്', 'ൽ': 'ല്', 'ൾ': 'ള്', 'ൿ': 'ക്' };
 
-function foldIso(iso: string, dropFinalSchwa: boolean): string {
+/** A syllable that starts with a cluster (a consonant, then r, y, l or v) and has the inherent vowel (bra in সুব্রত), then one consonant and the word's final inherent vowel. */
+const CLUSTER_BEFORE_FINAL = /[^\saeiouāīūēōṃṁ]h?[rylv]a[^\saeiouāīūēōṃṁ]h?a$/;
+
+function foldIso(iso: string, dropFinalSchwa: boolean, eastern = false): string {
   let out = iso.toLowerCase().normalize('NFC');
   // The inherent vowel at the end of a word is not pronounced in the north (राम: Ram), except
   // after two consonants (नरेन्द्र: Narendra). Long ā is a written vowel and stays (शर्मा: Sharma).
-  if (dropFinalSchwa) out = out.replace(/([aeiouāīūēōṃṁ])([^\saeiouāīūēōṃṁ]h?)a(?=\s|$)/g, '$1$2');
+  // Bengali and Odia also speak it after a syllable that starts with a cluster (সুব্রত: Subrata,
+  // দেবব্রত: Debabrata; but অমিত: Amit, সঞ্জীব: Sanjib, মণ্ডল: Mondal).
+  if (dropFinalSchwa) {
+    out = out.replace(/([aeiouāīūēōṃṁ])([^\saeiouāīūēōṃṁ]h?)a(?=\s|$)/g, (word, vowel: string, consonant: string, at: number) =>
+      eastern && CLUSTER_BEFORE_FINAL.test(out.slice(Math.max(0, at - 6), at + word.length)) ? word : `${vowel}${consonant}`);
+  }
   for (const [re, to] of ISO_FOLDS) out = out.replace(re, to);
   out = out.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return out.replace(/[^a-z\s]/g, '');
@@ -138,7 +158,11 @@ export function transliterateIndic(text: string): string {
       const source = runScheme === 'malayalam' ? bare.replace(/[ൺൻർൽൾൿ]/g, (c) => CHILLU[c] ?? c) : bare;
       // The south writes a name's final vowel (Manjunatha); the north does not (Ram).
       const south = runScheme === 'telugu' || runScheme === 'kannada' || runScheme === 'malayalam';
-      out += foldIso(Sanscript.t(source, runScheme, 'iso'), !south);
+      let iso = Sanscript.t(runScheme === 'bengali' ? source.replace(/ৎ/g, 'ত্') : source, runScheme, 'iso');
+      // Bengali has one letter for b and v: ব is b, and w as the second of a cluster (বিশ্বজিৎ:
+      // Biswajit, সাত্ত্বিক: Satwik) except after r or m (অনির্বাণ: Anirban, অম্বিকা: Ambika).
+      if (runScheme === 'bengali') iso = iso.replace(/([^aeiouāīūēōṛṝḷḹṃṁḥ\srm])v/g, '$1w').replace(/v/g, 'b');
+      out += foldIso(iso, !south, runScheme === 'bengali' || runScheme === 'oriya');
     }
     run = '';
     runScheme = null;
