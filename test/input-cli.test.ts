@@ -17,6 +17,7 @@ test('the IFSC registry: an unknown bank is INVALID with no call; an unlisted br
     'Meena Iyer,500100000085,HDFC0CAACOB',
     'Arjun Singh,12345,ICIC0000002',
     'Farah Khan,500100000122,SBIN0000001',
+    'Kiran Rao,12345,SBIN0999999',
   ].join('\n') + '\n');
   const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url], { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
@@ -32,7 +33,10 @@ test('the IFSC registry: an unknown bank is INVALID with no call; an unlisted br
   assert.equal(out[3]!.bank_name, 'ICICI Bank', 'bank_name from the registry on an INVALID row');
   assert.equal(out[4]!.verify_reason, '', 'a listed branch adds nothing');
   assert.equal(out[4]!.bank_name, 'State Bank of India');
-  assert.equal(sandbox.stats().requests['account-verification-pl'], 3, 'no call for the unknown bank or the short account');
+  // A row its local checks stopped was not called: the registry's note does not say it was.
+  assert.equal(out[5]!.verify_status, 'INVALID');
+  assert.match(out[5]!.verify_reason!, /it has 5; IFSC SBIN0999999 is not in the IFSC registry of \d{4}-\d{2}-\d{2} \(it lags new branches\)$/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 3, 'no call for the unknown bank or the short accounts');
 });
 
 test('vas-verify ifsc CODE prints what the registry knows', async (t) => {

@@ -90,6 +90,17 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
   assert.equal(kind(['1', 'Asha Verma', 'N/A', '', '500']), undefined, 'a named payee with no account number');
   assert.equal(kind(['', '', '5001000100', 'HDFCBANK', '']), undefined, 'an account, an IFSC mistyped');
   assert.equal(kind(['', 'Total Solutions Pvt Ltd', '500100010011', 'SBIN0000001', '500']), undefined, 'a firm named Total');
+  // A firm whose name holds a total's words, or a colon, is a payee without its account: INVALID
+  // (black-box review: each was SKIPPED, and the release copied it into the payout file).
+  const withAmount = (fields: string[]) => notPayeeReason(fields, header, { ...columns, amount: 4 });
+  assert.equal(withAmount(['', 'Amount Payable Ltd', '', '', '20']), undefined);
+  assert.equal(withAmount(['', 'Total Solutions', '', '', '20']), undefined);
+  assert.equal(withAmount(['', 'Net Amount Traders', '', '', '20']), undefined);
+  assert.equal(withAmount(['', 'Kumar Enterprises - Attn: Ravi', '', '', '700']), undefined);
+  assert.equal(withAmount(['', 'Net Amount Payable', '', '', '3000']), 'a total row');
+  assert.equal(withAmount(['', 'Grand Total (12 employees)', '', '', '3000']), 'a total row');
+  assert.equal(withAmount(['TOTAL', '10 employees', '', '', '10000.00']), 'a total row');
+  assert.equal(withAmount(['', 'Prepared by: payroll', '', '', '']), 'a note');
 });
 
 test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not count', () => {

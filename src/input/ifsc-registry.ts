@@ -212,12 +212,12 @@ export function registryBankName(lookup: IfscLookup | undefined): string | null 
   return lookup.subletOf?.name ?? lookup.bank?.name ?? null;
 }
 
-/** What the registry adds to a row's `verify_reason` (unlisted branch, sublet code), or ''. */
-export function registryNote(lookup: IfscLookup | undefined, registry: IfscRegistry): string {
+/** What the registry adds to a row's `verify_reason` (unlisted branch, sublet code), or ''. `called`: the row went to the API (not one its local checks stopped). */
+export function registryNote(lookup: IfscLookup | undefined, registry: IfscRegistry, called = true): string {
   if (!lookup) return '';
   const notes: string[] = [];
   if (lookup.status === 'unlisted-branch') {
-    notes.push(`IFSC ${lookup.ifsc} is not in the IFSC registry of ${registry.published} (it lags new branches): called anyway`);
+    notes.push(`IFSC ${lookup.ifsc} is not in the IFSC registry of ${registry.published} (it lags new branches)${called ? ': called anyway' : ''}`);
   }
   if (lookup.subletOf) {
     notes.push(`IFSC ${lookup.ifsc} is a sub-member code: the account is held at ${lookup.subletOf.name ?? lookup.subletOf.code}, through ${lookup.bank?.name ?? lookup.ifsc.slice(0, 4)}`);

@@ -12,6 +12,23 @@ const SUBTOTAL = /sub\s*-?\s*total/i;
 const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
 const ACCOUNT = /^\d{9,18}$/;
 const NOTE = /^(prepared|checked|verified|approved|authori[sz]ed|signature|signatory|note|notes|remarks?|generated|printed|page \d)\b|^[^:]{1,30}:\s/i;
+/**
+ * The words a total's label is made of ("Grand Total", "Net Payable", "TOTAL 10 employees"). A name
+ * cell with any other word is a payee's, whatever total word it holds: `Amount Payable Ltd`,
+ * `Total Solutions`, `Net Amount Traders` are firms (INVALID without an account, never SKIPPED:
+ * a skipped row is copied into the payout file).
+ */
+const TOTAL_WORDS = new Set([
+  'total', 'totals', 'grand', 'sub', 'subtotal', 'hash', 'net', 'pay', 'payable', 'amount', 'amounts', 'salary', 'salaries',
+  'sum', 'of', 'for', 'the', 'all', 'in', 'employee', 'employees', 'payee', 'payees', 'beneficiary', 'beneficiaries', 'record',
+  'records', 'row', 'rows', 'entries', 'count', 'no', 'nos', 'number', 'carried', 'forward', 'brought', 'c', 'f', 'b', 'rs', 'inr', 'page',
+]);
+
+/** Whether a cell reads as a total's label only: its words are total words (numbers and punctuation aside). */
+function totalLabel(text: string): boolean {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  return words.length > 0 ? words.every((w) => TOTAL_WORDS.has(w)) : true;
+}
 
 /** Why a data row is not a payee row ("a total row"), or undefined for a payee row. */
 export function notPayeeReason(fields: readonly string[], header: readonly string[], columns: ColumnMap): string | undefined {
@@ -31,13 +48,16 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // total of the account numbers: with no IFSC, and no account number or no payee name, a
   // "Total" makes it a total row.
   const noAccount = account === '' || !ACCOUNT.test(account.replace(/[\s-]/g, ''));
-  if (ifsc === '' && (noAccount || cell(columns.name) === '') && filled.some((c) => TOTAL.test(c))) {
+  const name = cell(columns.name);
+  if (ifsc === '' && (noAccount || name === '') && filled.some((c) => TOTAL.test(c)) && totalLabel(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
   if (account !== '' || ifsc !== '') return undefined;
-  // A footer may sit in the name column: "Prepared by: …", "Note: …", "Page 2 of 3".
-  if (filled.length <= 2 && filled.some((c) => NOTE.test(c))) return 'a note';
+  // A footer may sit in the name column: "Prepared by: …", "Note: …", "Page 2 of 3". A note
+  // carries no amount: a name with a colon and an amount is a payee's ("Kumar Traders - Attn: Ravi").
+  const amount = columns.amount === undefined ? '' : cell(columns.amount);
+  if (filled.length <= 2 && filled.some((c) => NOTE.test(c)) && !(name !== '' && NUMBER.test(amount))) return 'a note';
   if (cell(columns.name) !== '') return undefined;
   if (filled.every((c) => NUMBER.test(c))) return 'a total row';
   return 'a note';

@@ -68,7 +68,7 @@ export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome
     if (parts.policy) decideRow(parts, parts.policy, slot, outcome);
     if (!writes) return undefined;
     // bank_name from the registry where the API gave none; the registry's note in verify_reason.
-    const registry = ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, ifscRegistry) } : undefined;
+    const registry = ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, ifscRegistry, outcome.source !== 'local') } : undefined;
     const cells = outcomeCells(outcome, hasName, registry);
     if (slot.fields.length === header.length) return slot.fields.concat(cells);
     // A workbook's cells right of the header (a note beside a payee) are kept, after the tool's columns.
