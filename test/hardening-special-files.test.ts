@@ -106,3 +106,17 @@ test('the default output of a macro workbook (.xlsm) is an .xlsm (its copy keeps
   assert.equal(defaultOutputPath('pay/Vendors.xls'), 'pay/Vendors.verified.xlsx');
   assert.equal(defaultOutputPath('pay/vendors.csv'), 'pay/vendors.verified.csv');
 });
+
+test('an output named for a spreadsheet format vas-verify does not write (.xls, .ods), or .xlsm from an input that is not one, is refused before any call (exit 2)', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), 'Name,Account Number,IFSC\nAsha Verma,500100010011,SBIN0000001\n');
+  for (const [output, words] of [['out.xls', /writes CSV or \.xlsx, not \.xls: name the output \.xlsx/], ['out.ods', /not \.ods/], ['out.xlsm', /\.xlsm \(macro-enabled\) output is written only from an \.xlsm input/]] as const) {
+    const r = await runCli(['bank', 'p.csv', '-o', output, '--sandbox', '--state', 's.sqlite'], { cwd: dir });
+    assert.equal(r.code, 2, `${output}: ${r.stderr}`);
+    assert.match(r.stderr, words);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack');
+    assert.equal(fs.existsSync(path.join(dir, output)), false);
+  }
+  const csv = await runCli(['bank', 'p.csv', '-o', 'out.xlsx', '--sandbox', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(csv.code, 0, csv.stderr);
+});

@@ -54,6 +54,24 @@ export function openOutput(outputPath: string, header: readonly string[], isAliv
   return outputFormatOf(outputPath) === 'xlsx' ? openXlsxSink(place, first, source.xlsxSource) : openCsvSink(place, first, source.format);
 }
 
+/**
+ * Why the enriched output of `inputPath` cannot be written under the name `outputPath`, or
+ * undefined: it is written as CSV or as an .xlsx workbook (outputFormatOf), so a name that says
+ * another spreadsheet format (.xls, .ods, .xlsb) would be CSV text Excel refuses or misreads, and
+ * .xlsm (macro-enabled, which Excel opens only with a macro workbook's content type) is the copy
+ * of an .xlsm input only.
+ */
+export function outputNameProblem(outputPath: string, inputPath: string): string | undefined {
+  const ext = path.extname(outputPath).toLowerCase();
+  if (['.xls', '.ods', '.xlsb', '.numbers', '.fods'].includes(ext)) {
+    return `-o ${outputPath}: vas-verify writes CSV or .xlsx, not ${ext}: name the output .xlsx (or .csv)`;
+  }
+  if (ext === '.xlsm' && path.extname(inputPath).toLowerCase() !== '.xlsm') {
+    return `-o ${outputPath}: an .xlsm (macro-enabled) output is written only from an .xlsm input, whose macros it keeps: name it .xlsx`;
+  }
+  return undefined;
+}
+
 /** Fails early (before any call) when the output cannot be written where asked. */
 export function checkOutputPath(outputPath: string, flag = '-o'): void {
   // A link there would be written through (src/safe-path.ts).

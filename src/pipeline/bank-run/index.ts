@@ -16,7 +16,7 @@ import path from 'node:path';
 import { InputError, OutputError } from '../../errors.js';
 import { fileIdentity, inputChange } from '../../input/unchanged.js';
 import type { Limiter } from '../../limiter/index.js';
-import { checkOutputPath, openOutput, outputFormatOf, type OutputSink } from '../../output/sink.js';
+import { checkOutputPath, openOutput, outputFormatOf, outputNameProblem, type OutputSink } from '../../output/sink.js';
 import { Caller, createLimiter } from './caller.js';
 import { OrderedWriter } from './ordered-writer.js';
 import { DEFAULT_DEPOSIT_MEMORY_MS, PayeeLedger } from './ledger.js';
@@ -52,7 +52,11 @@ interface Stages {
 export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promise<BankRunSummary> {
   const started = deps.now();
   // Everything that can be wrong with the input is found before any call.
-  if (!options.dryRun) checkOutputPath(options.outputPath);
+  if (!options.dryRun) {
+    const misnamed = outputNameProblem(options.outputPath, options.inputPath);
+    if (misnamed) throw new OutputError(misnamed);
+    checkOutputPath(options.outputPath);
+  }
   const input = await openInput(options);
   // The one owner of the input and the rate limiter: closed here whatever happens.
   try {
