@@ -54,6 +54,22 @@ test('Indian-language headers: Hindi, Tamil, Bengali…', () => {
   assert.deepEqual(choice.decidedBy, { account: 'header and content', ifsc: 'header and content', name: 'header and content' });
   assert.equal(headerMeaning('கணக்கு எண்')?.role, 'account');
   assert.equal(headerMeaning('নাম')?.role, 'name');
+  // A DBT list: Aadhaar and mobile numbers beside the account are never the account (black-box
+  // review: the refusal named the Aadhaar column as the flag to give); खाता सं. is the account.
+  const dbt = new HeaderRecogniser().recognise(lines(
+    ['क्र.सं.', 'लाभार्थी का नाम', 'आधार संख्या', 'बैंक खाता सं.', 'आईएफएससी', 'मोबाइल नंबर', 'रक्कम'],
+    ['1', 'राम प्रसाद', '234567890123', '30012345678', 'SBIN0001234', '9876543210', '500'],
+    ['2', 'सीता देवी', '234567890124', '30012345679', 'HDFC0000123', '9876543211', '700'],
+  ));
+  assert.deepEqual(dbt.columns, { account: 3, ifsc: 4, name: 1, amount: 6 });
+  // The sender's account and the beneficiary's: the beneficiary's, qualified in Hindi.
+  const both = new HeaderRecogniser().recognise(lines(
+    ['प्रेषक खाता संख्या', 'लाभार्थी का नाम', 'लाभार्थी का खाता संख्या', 'आईएफएससी'],
+    ['50100200300400', 'राम प्रसाद', '30012345678', 'SBIN0001234'],
+    ['50100200300400', 'सीता देवी', '30012345679', 'HDFC0000123'],
+  ));
+  assert.equal(both.columns.account, 2);
+  assert.equal(headerMeaning('प्रेषक खाता संख्या')?.rank, 'payer');
 });
 
 test('--explain-columns: one line per column with its scores', () => {

@@ -90,7 +90,7 @@ export const ALIASES: readonly Alias[] = [
   { header: 'Name As In Bank Account', role: 'name', rank: 'record', seen: 'payroll exports' },
   // Indian languages: Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Malayalam, Punjabi
   // (state scheme and cooperative-bank sheets are often headed in the state's language).
-  ...indic('account', 'plain', ['खाता संख्या', 'खाता नंबर', 'खाता क्रमांक', 'बैंक खाता संख्या', 'खाते क्रमांक', 'হিসাব নম্বর', 'অ্যাকাউন্ট নম্বর', 'ব্যাংক হিসাব নম্বর', 'ખાતા નંબર', 'ખાતા ક્રમાંક', 'கணக்கு எண்', 'வங்கி கணக்கு எண்', 'ఖాతా సంఖ్య', 'ఖాతా నంబర్', 'ಖಾತೆ ಸಂಖ್ಯೆ', 'ಖಾತೆ ನಂಬರ್', 'അക്കൗണ്ട് നമ്പർ', 'ഖാതാ നമ്പർ', 'ਖਾਤਾ ਨੰਬਰ']),
+  ...indic('account', 'plain', ['खाता संख्या', 'खाता नंबर', 'खाता क्रमांक', 'बैंक खाता संख्या', 'खाते क्रमांक', 'खाता सं', 'खाता नं', 'खाता क्र', 'बैंक खाता सं', 'बैंक खाता नं', 'बैंक खाता', 'खाता', 'अकाउंट नंबर', 'बँक खाते क्रमांक', 'হিসাব নম্বর', 'অ্যাকাউন্ট নম্বর', 'ব্যাংক হিসাব নম্বর', 'ખાતા નંબર', 'ખાતા ક્રમાંક', 'கணக்கு எண்', 'வங்கி கணக்கு எண்', 'ఖాతా సంఖ్య', 'ఖాతా నంబర్', 'ಖಾತೆ ಸಂಖ್ಯೆ', 'ಖಾತೆ ನಂಬರ್', 'അക്കൗണ്ട് നമ്പർ', 'ഖാതാ നമ്പർ', 'ਖਾਤਾ ਨੰਬਰ']),
   ...indic('ifsc', 'plain', ['आईएफएससी', 'आईएफएससी कोड', 'आयएफएससी कोड', 'আইএফএসসি কোড', 'આઈએફએસસી કોડ', 'ஐஎஃப்எஸ்சி குறியீடு', 'ఐఎఫ్ఎస్సి కోడ్', 'ಐಎಫ್ಎಸ್ಸಿ ಕೋಡ್', 'ഐഎഫ്എസ്‌സി കോഡ്', 'ਆਈਐਫਐਸਸੀ ਕੋਡ']),
   ...indic('name', 'weak', ['नाम', 'नाव', 'নাম', 'નામ', 'பெயர்', 'పేరు', 'ಹೆಸರು', 'പേര്', 'ਨਾਮ']),
   ...indic('name', 'payee', ['लाभार्थी का नाम', 'लाभार्थी', 'लाभार्थीचे नाव', 'সুবিধাভোগীর নাম', 'લાભાર્થીનું નામ', 'பயனாளியின் பெயர்', 'లబ్ధిదారుని పేరు', 'ಫಲಾನುಭವಿಯ ಹೆಸರು', 'ഗുണഭോക്താവിന്റെ പേര്', 'ਲਾਭਪਾਤਰੀ ਦਾ ਨਾਮ']),
@@ -110,12 +110,16 @@ function indic(role: Role, rank: Rank, headers: readonly string[]): Alias[] {
 export const PAYEE_QUALIFIERS: readonly string[] = [
   'beneficiary', 'payee', 'vendor', 'supplier', 'employee', 'fund account', 'fund', 'creditor', 'credit', 'receiver',
   'recipient', 'party', 'destination', 'to', 'worker', 'member', 'applicant',
+  // Beneficiary and recipient in Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Punjabi.
+  'लाभार्थी', 'लाभार्थीचे', 'प्राप्तकर्ता', 'সুবিধাভোগী', 'প্রাপক', 'લાભાર્થી', 'பயனாளி', 'లబ్ధిదారు', 'ಫಲಾನುಭವಿ', 'ਲਾਭਪਾਤਰੀ',
 ];
 
 /** Words that say a column is the payer's own account: never taken unless named. */
 export const PAYER_QUALIFIERS: readonly string[] = [
   'debit', 'debtor', 'payer', 'remitter', 'remitting', 'sender', 'source', 'from', 'corporate', 'company',
   'razorpayx', 'our', 'originator', 'ordering', 'drawer', 'client', 'paying', 'funding',
+  // Sender, payer and debit in Hindi, Marathi, Bengali, Tamil.
+  'प्रेषक', 'भुगतानकर्ता', 'डेबिट', 'नामे', 'प्रेषकाचे', 'প্রেরক', 'অনুপ্রেরক', 'அனுப்புநர்',
 ];
 
 /** Word-level spellings, all mapped to one form before comparing. */
@@ -187,7 +191,8 @@ function meaningOfKey(key: string): HeaderMeaning | undefined {
   for (const [keys, rank] of [[PAYER_KEYS, 'payer'], [PAYEE_KEYS, 'payee']] as const) {
     for (const q of keys) {
       let rest: string | undefined;
-      if (key.startsWith(`${q} `)) rest = key.slice(q.length + 1);
+      // "लाभार्थी का खाता संख्या": the possessive word after the qualifier (का, की, के, Marathi चा) goes too.
+      if (key.startsWith(`${q} `)) rest = key.slice(q.length + 1).replace(/^(का|की|के|चा|ची|चे|এর|ના|નો|ની) /, '');
       else if (key.endsWith(` ${q}`)) rest = key.slice(0, -q.length - 1).replace(/ (of|to|for)$/, '');
       if (rest === undefined) continue;
       const alias = INDEX.get(rest);

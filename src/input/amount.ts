@@ -35,7 +35,7 @@ export function addAmount(amounts: AmountsByDecision, decision: string, cell: st
 }
 
 /** Header words of an amount column (after headerKey's folding: lower case, punctuation to spaces). */
-const AMOUNT_HEADER = /(^| )(amount|amt|net pay|net salary|salary|payable|transfer value|payment value|value rs|rs|inr|राशि|रकम|தொகை|మొత్తం|ಮೊತ್ತ|തുക|টাকা|রাশি|રકમ|ਰਕਮ)( |$)|₹/u;
+const AMOUNT_HEADER = /(^| )(amount|amt|net pay|net salary|salary|payable|transfer value|payment value|value rs|rs|inr|राशि|रकम|रक्कम|धनराशि|தொகை|మొత్తం|ಮೊತ್ತ|തുക|টাকা|রাশি|રકમ|ਰਕਮ)( |$)|₹/u;
 
 /** Whether a header names an amount (its key as headerKey folds it). */
 export function isAmountHeader(key: string): boolean {

@@ -111,7 +111,13 @@ const ACCOUNT_SHAPE = /^\d{9,18}$/;
 /** Letters, spaces and the punctuation of names; no digits, no @. */
 const NAME_SHAPE = /^[\p{L}\p{M}][\p{L}\p{M} .,'’&()/-]*$/u;
 /** Columns whose header says they hold another number (phone, Aadhaar, UAN, reference…): never taken as the account by content. */
-const NOT_ACCOUNT_WORDS = new Set(['phone', 'mobile', 'contact', 'aadhaar', 'aadhar', 'uan', 'esi', 'esic', 'pan', 'amount', 'amt', 'umrn', 'utr', 'rrn', 'reference', 'ref', 'refno', 'id', 'code', 'date', 'micr', 'pin', 'pincode', 'zip', 'cheque', 'folio', 'invoice', 'sequence', 'seq', 'serial', 'sr', 'sno', 'txn', 'transaction', 'lei', 'salary', 'balance', 'mandate', 'va', 'virtual', 'loan', 'policy', 'gstin', 'cin', 'tan', 'pf', 'employee', 'emp']);
+const NOT_ACCOUNT_WORDS = new Set(['phone', 'mobile', 'contact', 'aadhaar', 'aadhar', 'uan', 'esi', 'esic', 'pan', 'amount', 'amt', 'umrn', 'utr', 'rrn', 'reference', 'ref', 'refno', 'id', 'code', 'date', 'micr', 'pin', 'pincode', 'zip', 'cheque', 'folio', 'invoice', 'sequence', 'seq', 'serial', 'sr', 'sno', 'txn', 'transaction', 'lei', 'salary', 'balance', 'mandate', 'va', 'virtual', 'loan', 'policy', 'gstin', 'cin', 'tan', 'pf', 'employee', 'emp',
+  // The same in the languages state-scheme sheets are headed in (DBT lists carry Aadhaar and
+  // mobile numbers beside the account): Aadhaar, mobile, phone, amount.
+  'आधार', 'मोबाइल', 'मोबाईल', 'फोन', 'फ़ोन', 'दूरभाष', 'संपर्क', 'राशि', 'रक्कम', 'रकम', 'धनराशि',
+  'আধার', 'মোবাইল', 'ফোন', 'টাকা', 'পরিমাণ', 'આધાર', 'મોબાઇલ', 'ફોન', 'રકમ', 'ஆதார்', 'கைபேசி', 'மொபைல்', 'தொலைபேசி', 'தொகை',
+  'ఆధార్', 'మొబైల్', 'ఫోన్', 'మొత్తం', 'ಆಧಾರ್', 'ಮೊಬೈಲ್', 'ದೂರವಾಣಿ', 'ಮೊತ್ತ', 'ആധാർ', 'മൊബൈൽ', 'ഫോൺ', 'തുക',
+  'ਆਧਾਰ', 'ਮੋਬਾਈਲ', 'ਫ਼ੋਨ', 'ਫੋਨ', 'ਰਕਮ', 'ଆଧାର', 'ମୋବାଇଲ']);
 /** Columns whose header says they hold another text (bank, branch, status…): never taken as the payee's name by content. */
 const NOT_NAME_WORDS = new Set(['bank', 'branch', 'city', 'state', 'district', 'address', 'email', 'mode', 'type', 'status', 'remark', 'remarks', 'reason', 'description', 'purpose', 'category', 'scheme', 'frequency', 'month', 'designation', 'unit', 'company', 'corporate', 'business', 'currency', 'location', 'product', 'narration', 'department', 'country', 'speed', 'method', 'provider', 'user', 'utility', 'merchant', 'client']);
 
