@@ -96,6 +96,9 @@ test('amounts as payout files write them', () => {
   const cases: [string, number | undefined][] = [
     ['1,23,456.78', 123456.78], ['₹ 5,000', 5000], ['Rs. 500/-', 500], ['INR 1200.50', 1200.5], ['(250.00)', -250], ['  42 ', 42],
     ['', undefined], ['five', undefined], ['1.2.3', undefined], ['12abc', undefined],
+    // A European-locale export (a ;-delimited file): a decimal comma, dots grouping thousands.
+    ['2.500,00', 2500], ['1.000,5', 1000.5], ['2500,75', 2500.75], ['(1.250,00)', -1250], ['1.000.000', 1000000],
+    ['1,00,000', 100000], ['1,000', 1000], ['1.00.000,00', undefined],
   ];
   for (const [cell, value] of cases) assert.equal(parseAmount(cell), value, cell);
 });

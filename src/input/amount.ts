@@ -1,18 +1,36 @@
 /**
  * An amount cell as payout files write it: `1,23,456.78`, `₹ 5,000`, `Rs. 500/-`, `INR 1200.50`,
- * `(250.00)` for a negative. Pure; the summary adds the amounts held and to review.
+ * `(250.00)` for a negative; and as a European-locale Excel writes it: `2.500,00`, `2500,5`.
+ * Pure; the summary adds the amounts held and to review.
  */
 const CURRENCY = /^(?:₹|rs\.?|inr|rupees)\s*/i;
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
 
+/**
+ * The digits with a decimal point: a comma is a decimal comma when it is the last separator and one
+ * or two digits follow it (`2.500,00`, `12,5`): Indian and English grouping always puts three digits
+ * after the last comma (`1,00,000`, `1,000`). Dots before a decimal comma, or several dots, group.
+ */
+function withDecimalPoint(text: string): string {
+  const comma = text.lastIndexOf(',');
+  if (comma > text.lastIndexOf('.') && /^,\d{1,2}$/.test(text.slice(comma))) {
+    const whole = text.slice(0, comma);
+    if (/^-?(\d+|\d{1,3}(\.\d{3})+)$/.test(whole)) return `${whole.replace(/\./g, '')}.${text.slice(comma + 1)}`;
+  }
+  // 1.000.000: dots grouping thousands (a European export), no decimals.
+  if (/^-?\d{1,3}(\.\d{3}){2,}$/.test(text)) return text.replace(/\./g, '');
+  return text.replace(/,/g, '');
+}
+
 /** The cell's value in rupees, or undefined when it is not an amount. */
 export function parseAmount(cell: string): number | undefined {
-  let text = cell.trim().replace(CURRENCY, '').replace(/\/-$/, '').replace(/[\s,]/g, '');
+  let text = cell.trim().replace(CURRENCY, '').replace(/\/-$/, '').replace(/\s/g, '');
   let sign = 1;
   if (/^\(.*\)$/.test(text)) {
     sign = -1;
     text = text.slice(1, -1);
   }
+  text = withDecimalPoint(text);
   if (!NUMBER.test(text)) return undefined;
   const value = Number(text) * sign;
   return Number.isFinite(value) ? value : undefined;
