@@ -19,8 +19,31 @@ export function unwrapSpreadsheetText(value: string): string {
   return text;
 }
 
+/** The zero of each block of decimal digits a payee sheet may be typed in: Devanagari, Bengali, Gurmukhi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam, Arabic-Indic. */
+const DIGIT_ZEROS = [0x0966, 0x09e6, 0x0a66, 0x0ae6, 0x0b66, 0x0be6, 0x0c66, 0x0ce6, 0x0d66, 0x0660, 0x06f0];
+const OTHER_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\u0a66-\u0a6f\u0ae6-\u0aef\u0b66-\u0b6f\u0be6-\u0bef\u0c66-\u0c6f\u0ce6-\u0cef\u0d66-\u0d6f]/g;
+
+/**
+ * A cell as the checks read it: full-width forms folded (NFKC: １２３ is 123), digits of the Indian
+ * scripts read as the digits they are (१२३ is 123), and invisible format characters (a zero-width
+ * space pasted from a web page, a BOM) dropped.
+ */
+function plainCell(value: string): string {
+  return unwrapSpreadsheetText(value.normalize('NFKC').replace(/\p{Cf}/gu, '')).replace(OTHER_DIGIT, (d) => {
+    const cp = d.codePointAt(0)!;
+    const zero = DIGIT_ZEROS.find((z) => cp >= z && cp <= z + 9)!;
+    return String(cp - zero);
+  });
+}
+
+/** The first character of `text` that is not a digit, as a reason can show it (an invisible one by its code point). */
+function firstNonDigit(text: string): string {
+  const ch = [...text].find((c) => !/\d/.test(c)) ?? '';
+  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(ch) ? `"${ch}"` : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 export function checkAccount(raw: string): { ok: true; account: string } | { ok: false; reason: string } {
-  const text = unwrapSpreadsheetText(raw);
+  const text = plainCell(raw);
   if (text === '') return { ok: false, reason: 'account number is empty' };
   // A spreadsheet's number cell past 15 digits: Excel kept 15 and the rest may be gone, whatever
   // the cell shows (9.87654E+15 in General format, 9876543210987650 with no decimals).
@@ -40,7 +63,7 @@ export function checkAccount(raw: string): { ok: true; account: string } | { ok:
   if (/^\d+\.0+$/.test(digits)) {
     return { ok: false, reason: `account number has a decimal part (${digits.length} characters): ${REEXPORT}` };
   }
-  if (!/^\d+$/.test(digits)) return { ok: false, reason: 'account number must contain only digits' };
+  if (!/^\d+$/.test(digits)) return { ok: false, reason: `account number must contain only digits (it has ${firstNonDigit(digits)})` };
   // Spreadsheets keep 15 significant digits and pad the rest with zeros. One trailing zero on a
   // 16-digit number is as likely a real account (one in ten end in 0) as damage, and a real
   // account rejected here could never be verified; from two zeros on, damage is the safe bet.
@@ -57,7 +80,7 @@ export function checkAccount(raw: string): { ok: true; account: string } | { ok:
 }
 
 export function checkIfsc(raw: string): { ok: true; ifsc: string } | { ok: false; reason: string } {
-  const ifsc = unwrapSpreadsheetText(raw).toUpperCase().replace(/\s+/g, '');
+  const ifsc = plainCell(raw).toUpperCase().replace(/\s+/g, '');
   if (ifsc === '') return { ok: false, reason: 'IFSC is empty' };
   if (ifsc.length !== 11) return { ok: false, reason: `IFSC must be 11 characters, it has ${ifsc.length}` };
   if (!/^[A-Z]{4}/.test(ifsc)) return { ok: false, reason: 'IFSC must start with 4 letters (the bank code)' };
