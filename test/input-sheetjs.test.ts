@@ -12,6 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 import { ZipWriter } from '../src/output/zip-writer.js';
+import { writeOds } from './helpers/xlsx-files.js';
 
 const PAYEES = [
   ['Beneficiary Name', 'Beneficiary Account No', 'IFSC', 'Amount'],
@@ -113,3 +114,35 @@ for (const [name, delimiter] of [['comma', ','], ['tab', '\t']] as const) {
     assert.deepEqual(out.map((row) => [row['Beneficiary Name'], row['Beneficiary Account Number'], row.Amount]), lines.slice(1).map((l) => [l[0], l[1], l[2 + 1]]));
   });
 }
+
+test('.ods: a sheet hidden through its table style (or the common style it inherits) is passed over, counted out of the ambiguity, named in the log, read only by --sheet', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const header = ['Beneficiary Name', 'Beneficiary Account No', 'IFSC'];
+  await writeOds(path.join(dir, 'payees.ods'), [
+    { name: 'Notes', rows: [['Prepared by accounts']] },
+    { name: 'Sample & Template', rows: [header, ['Sample Name', '123456789012', 'SBIN0004266']], hidden: 'automatic' },
+    { name: 'Vendor Payees', rows: [header, ['Asha Verma', '001234567811', 'SBIN0000001'], ['Ravi Kumar', 500100000048, 'HDFC0000001']] },
+    { name: 'Last Year', rows: [header, ['Old Payee', '223456789012', 'HDFC0001234']], hidden: 'common' },
+  ]);
+  // Two visible payee lists would be refused; the hidden ones do not count.
+  const r = await runCli(['bank', 'payees.ods', '-o', 'out.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /header found at line 1 in sheet "Vendor Payees" \(sheets: "Notes", "Sample & Template", "Vendor Payees", "Last Year"; hidden, read only when named with --sheet: "Sample & Template", "Last Year"\)/);
+  assert.deepEqual(readCsvObjects(path.join(dir, 'out.csv')).map((row) => row['Beneficiary Name']), ['Asha Verma', 'Ravi Kumar']);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: { sheet: string } };
+  assert.equal(summary.input.sheet, 'Vendor Payees');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+
+  const named = await runCli(['bank', 'payees.ods', '-o', 'sample.csv', '--sheet', 'sample & template', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(named.code, 0, named.stderr);
+  assert.deepEqual(readCsvObjects(path.join(dir, 'sample.csv')).map((row) => row['Beneficiary Name']), ['Sample Name']);
+
+  // Only hidden sheets hold payees: the visible first sheet is read and the message names the hidden ones.
+  await writeOds(path.join(dir, 'upload.ods'), [{ name: 'Upload', rows: [header] }, { name: 'Sample', rows: [header, ['Sample Name', '123456789012', 'SBIN0004266']], hidden: 'automatic' }]);
+  const upload = await runCli(['bank', 'upload.ods', '-o', 'upload.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(upload.code, 2, upload.stderr);
+  assert.match(upload.stderr, /no payee rows in upload\.ods/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 3);
+});

@@ -10,7 +10,7 @@ import { openXlsxWriter } from '../src/output/xlsx.js';
 import { checkAccount } from '../src/pipeline/checks.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
-import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
+import { rowXml, sheetXml, writeOds, writeWorkbook } from './helpers/xlsx-files.js';
 
 test('numberText: number cells as a person sees them; a whole number past 15 digits in all its digits, never 9.87E+15', () => {
   assert.equal(numberText('500100000048'), '500100000048');
@@ -183,7 +183,9 @@ test('a hidden sheet is never chosen by itself (a template of sample payees befo
   XLSX.utils.book_append_sheet(old, XLSX.utils.aoa_to_sheet(data), 'Data');
   old.Workbook = { Sheets: [{ name: 'Template', Hidden: 2 }, { name: 'Data', Hidden: 0 }] };
   fs.writeFileSync(path.join(dir, 'payees.xls'), XLSX.write(old, { type: 'buffer', bookType: 'biff8' }));
-  for (const file of ['payees.xlsx', 'payees.xls']) {
+  // And in .ods, hidden as LibreOffice hides a sheet: through its table style.
+  await writeOds(path.join(dir, 'payees.ods'), [{ name: 'Template', rows: template, hidden: 'automatic' }, { name: 'Data', rows: data }]);
+  for (const file of ['payees.xlsx', 'payees.xls', 'payees.ods']) {
     const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /header found at line 1 in sheet "Data" \(sheets: "Template", "Data"; hidden, read only when named with --sheet: "Template"\)/);
