@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
+import { passwordProtectedError } from './encrypted.js';
 import type { CsvRecord } from './read-csv.js';
 import { formatBytes, limitError, type SheetLimits } from './sheet-limits.js';
 import { blankRows, type XlsxRecords } from './xlsx.js';
@@ -34,6 +35,13 @@ async function checkZip(file: string, limits: SheetLimits): Promise<string[]> {
   const zip = ZipFile.open(file, { ...limits, maxInflatedBytes: limits.maxWholeFileBytes * WHOLE_INFLATE_FACTOR });
   const states = new OdsSheetStates();
   try {
+    // LibreOffice encrypts an .ods's parts with a password and lists how in the manifest: its parts are no XML to read.
+    const manifest = zip.find('META-INF/manifest.xml');
+    if (manifest !== undefined && manifest.size <= limits.maxPartBytes) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.inflate(manifest)) chunks.push(chunk);
+      if (/<([\w.-]+:)?encryption-data\b/.test(Buffer.concat(chunks).toString('utf8'))) throw passwordProtectedError(file, 'calc');
+    }
     for (const entry of zip.entries.values()) {
       // No bound on a run of text here but the zip's: SheetJS holds the whole part in memory anyway.
       const feed = ODS_SHEET_PARTS.has(entry.name) ? new XmlFeed(zip, entry, states.handlersFor(entry.name), Infinity) : undefined;
@@ -57,14 +65,17 @@ function startWorker(file: string, sheetName: string | undefined, odsHidden: rea
   return new Worker(code, { eval: true, workerData, resourceLimits });
 }
 
-function readInWorker(file: string, sheetName: string | undefined, odsHidden: readonly string[]): Promise<Answer & { ok: true }> {
+function readInWorker(file: string, sheetName: string | undefined, odsHidden: readonly string[], isZip: boolean): Promise<Answer & { ok: true }> {
   return new Promise((resolve, reject) => {
     const worker = startWorker(file, sheetName, odsHidden);
     let answered = false;
     worker.once('message', (answer: Answer) => {
       answered = true;
       if (answer.ok) resolve(answer);
-      else reject(answer.app ? new InputError(answer.message) : new InputError(`input ${file} is not a readable spreadsheet: ${answer.message} (open it in Excel and save it as .xlsx or "CSV UTF-8")`));
+      else if (answer.app) reject(new InputError(answer.message));
+      // SheetJS's words for an .xls with a password to open (FILEPASS) or an encrypted package or .ods.
+      else if (/password-protected|encrypt/i.test(answer.message)) reject(passwordProtectedError(file, isZip ? 'calc' : 'excel'));
+      else reject(new InputError(`input ${file} is not a readable spreadsheet: ${answer.message} (open it in Excel and save it as .xlsx or "CSV UTF-8")`));
       void worker.terminate();
     });
     worker.once('error', (error: Error & { code?: string }) => {
@@ -87,7 +98,7 @@ export async function openSheetJsRecords(file: string, sheetName: string | undef
     throw limitError(file, `it is ${formatBytes(size)}; an .xls or .ods is read whole, up to ${formatBytes(limits.maxWholeFileBytes)}`, 'save it from Excel as .xlsx (read as a stream) or as "CSV UTF-8"');
   }
   const odsHidden = isZip ? await checkZip(file, limits) : [];
-  const answer = await readInWorker(file, sheetName, odsHidden);
+  const answer = await readInWorker(file, sheetName, odsHidden, isZip);
   // The worker tells which texts are number cells past 15 digits (xlsx-stream.ts, LostDigits).
   const lost = new LostDigits();
   for (const text of answer.lostDigits) lost.note(text, text);
