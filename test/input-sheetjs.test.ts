@@ -12,6 +12,8 @@ import { parse } from 'csv-parse/sync';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 import { ZipWriter } from '../src/output/zip-writer.js';
+import { openSpreadsheetRecords } from '../src/input/spreadsheet.js';
+import { writeOds } from './helpers/xlsx-files.js';
 
 const PAYEES = [
   ['Beneficiary Name', 'Beneficiary Account No', 'IFSC', 'Amount'],
@@ -113,3 +115,88 @@ for (const [name, delimiter] of [['comma', ','], ['tab', '\t']] as const) {
     assert.deepEqual(out.map((row) => [row['Beneficiary Name'], row['Beneficiary Account Number'], row.Amount]), lines.slice(1).map((l) => [l[0], l[1], l[2 + 1]]));
   });
 }
+
+test('.ods: a sheet hidden through its table style (or the common style it inherits) is passed over, counted out of the ambiguity, named in the log, read only by --sheet', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const header = ['Beneficiary Name', 'Beneficiary Account No', 'IFSC'];
+  await writeOds(path.join(dir, 'payees.ods'), [
+    { name: 'Notes', rows: [['Prepared by accounts']] },
+    { name: 'Sample & Template', rows: [header, ['Sample Name', '123456789012', 'SBIN0004266']], hidden: 'automatic' },
+    { name: 'Vendor Payees', rows: [header, ['Asha Verma', '001234567811', 'SBIN0000001'], ['Ravi Kumar', 500100000048, 'HDFC0000001']] },
+    { name: 'Last Year', rows: [header, ['Old Payee', '223456789012', 'HDFC0001234']], hidden: 'common' },
+  ]);
+  // Two visible payee lists would be refused; the hidden ones do not count.
+  const r = await runCli(['bank', 'payees.ods', '-o', 'out.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /header found at line 1 in sheet "Vendor Payees" \(sheets: "Notes", "Sample & Template", "Vendor Payees", "Last Year"; hidden, read only when named with --sheet: "Sample & Template", "Last Year"\)/);
+  assert.deepEqual(readCsvObjects(path.join(dir, 'out.csv')).map((row) => row['Beneficiary Name']), ['Asha Verma', 'Ravi Kumar']);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: { sheet: string } };
+  assert.equal(summary.input.sheet, 'Vendor Payees');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+
+  const named = await runCli(['bank', 'payees.ods', '-o', 'sample.csv', '--sheet', 'sample & template', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(named.code, 0, named.stderr);
+  assert.deepEqual(readCsvObjects(path.join(dir, 'sample.csv')).map((row) => row['Beneficiary Name']), ['Sample Name']);
+
+  // Only hidden sheets hold payees: the visible first sheet is read and the message names the hidden ones.
+  await writeOds(path.join(dir, 'upload.ods'), [{ name: 'Upload', rows: [header] }, { name: 'Sample', rows: [header, ['Sample Name', '123456789012', 'SBIN0004266']], hidden: 'automatic' }]);
+  const upload = await runCli(['bank', 'upload.ods', '-o', 'upload.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(upload.code, 2, upload.stderr);
+  assert.match(upload.stderr, /no payee rows in upload\.ods/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 3);
+});
+
+/** An .xlsx as Excel encrypts it with a password to open: an OLE2 file with the encrypted package and its data spaces. */
+function encryptedPackage(): Buffer {
+  const cfb = XLSX.CFB.utils.cfb_new();
+  XLSX.CFB.utils.cfb_add(cfb, '/EncryptionInfo', Buffer.alloc(248, 4));
+  XLSX.CFB.utils.cfb_add(cfb, '/EncryptedPackage', Buffer.alloc(16 * 1024, 7));
+  // Enough entries that the directory spans several sectors, as in a real file.
+  for (const name of ['Version', 'DataSpaceMap', 'DataSpaceInfo/StrongEncryptionDataSpace', 'TransformInfo/StrongEncryptionTransform/\x06Primary']) {
+    XLSX.CFB.utils.cfb_add(cfb, `/\x06DataSpaces/${name}`, Buffer.alloc(76, 1));
+  }
+  for (let i = 0; i < 12; i += 1) XLSX.CFB.utils.cfb_add(cfb, `/\x05Summary${i}`, Buffer.alloc(8192, i));
+  return XLSX.CFB.write(cfb, { type: 'buffer' }) as Buffer;
+}
+
+/** An .xls with a password to open: a FILEPASS record after the workbook's BOF. */
+function filepassXls(): Buffer {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(PAYEES), 'Payees');
+  const cfb = XLSX.CFB.read(XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer, { type: 'buffer' });
+  const stream = XLSX.CFB.find(cfb, '/Workbook')!;
+  const bytes = Buffer.from(stream.content as Uint8Array);
+  const afterBof = 4 + bytes.readUInt16LE(2);
+  stream.content = Buffer.concat([bytes.subarray(0, afterBof), Buffer.from([0x2f, 0x00, 0x06, 0x00, 0x00, 0x00, 0x34, 0x12, 0x78, 0x56]), bytes.subarray(afterBof)]);
+  stream.size = stream.content.length;
+  return XLSX.CFB.write(cfb, { type: 'buffer' }) as Buffer;
+}
+
+test('a workbook with a password to open (.xlsx encrypted by Excel under any spreadsheet name, an .xls with FILEPASS, an encrypted .ods) is refused with exit 2 saying so and how to remove it, no call', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const excel = (file: string) => new RegExp(`^error: input ${file.replace('.', '\\.')} is password-protected \\(encrypted with a password to open\\), and vas-verify cannot read it: remove the password in Excel \\(File > Info > Protect Workbook > Encrypt with Password, clear the password, OK, then save\\), or save a copy without a password, and run that$`, 'm');
+  for (const file of ['payees.xlsx', 'payees.xlsm', 'payees.xls', 'payees.ods']) fs.writeFileSync(path.join(dir, file), encryptedPackage());
+  fs.writeFileSync(path.join(dir, 'old.xls'), filepassXls());
+  for (const file of ['payees.xlsx', 'payees.xlsm', 'payees.xls', 'payees.ods', 'old.xls']) {
+    const r = await runCli(['bank', file, '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 2, `${file}: ${r.stderr}`);
+    assert.match(r.stderr, excel(file), file);
+  }
+  // The reader says the same when called without the CLI's inspection first.
+  await assert.rejects(openSpreadsheetRecords(path.join(dir, 'payees.xls'), undefined), /payees\.xls is password-protected .*Encrypt with Password/);
+
+  // LibreOffice's encryption: the parts encrypted, the manifest saying how.
+  const zip = new ZipWriter(fs.createWriteStream(path.join(dir, 'calc.ods')));
+  await zip.add('mimetype', ['application/vnd.oasis.opendocument.spreadsheet'], 0);
+  await zip.add('META-INF/manifest.xml', ['<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml" manifest:size="4096"><manifest:encryption-data manifest:checksum-type="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0#sha256-1k" manifest:checksum="AAAA"><manifest:algorithm manifest:algorithm-name="http://www.w3.org/2001/04/xmlenc#aes256-cbc" manifest:initialisation-vector="AAAA"/><manifest:key-derivation manifest:key-derivation-name="PBKDF2" manifest:key-size="32" manifest:iteration-count="100000" manifest:salt="AAAA"/></manifest:encryption-data></manifest:file-entry></manifest:manifest>']);
+  await zip.add('content.xml', [Buffer.alloc(4096, 0x9c)], 0);
+  await zip.finish();
+  const calc = await runCli(['bank', 'calc.ods', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(calc.code, 2, calc.stderr);
+  assert.match(calc.stderr, /^error: input calc\.ods is password-protected \(encrypted with a password to open\), and vas-verify cannot read it: remove the password in LibreOffice Calc \(File > Save As, untick "Save with password", then save\), or save a copy without a password, and run that$/m);
+  assert.equal(Object.keys(sandbox.stats().requests).length, 0);
+});

@@ -6,11 +6,12 @@ import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { numberText, openXlsxRecords } from '../src/input/xlsx.js';
+import { zeroPadWidth } from '../src/input/xlsx-stream.js';
 import { openXlsxWriter } from '../src/output/xlsx.js';
 import { checkAccount } from '../src/pipeline/checks.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
-import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
+import { rowXml, sheetXml, writeOds, writeWorkbook } from './helpers/xlsx-files.js';
 
 test('numberText: number cells as a person sees them; a whole number past 15 digits in all its digits, never 9.87E+15', () => {
   assert.equal(numberText('500100000048'), '500100000048');
@@ -183,7 +184,9 @@ test('a hidden sheet is never chosen by itself (a template of sample payees befo
   XLSX.utils.book_append_sheet(old, XLSX.utils.aoa_to_sheet(data), 'Data');
   old.Workbook = { Sheets: [{ name: 'Template', Hidden: 2 }, { name: 'Data', Hidden: 0 }] };
   fs.writeFileSync(path.join(dir, 'payees.xls'), XLSX.write(old, { type: 'buffer', bookType: 'biff8' }));
-  for (const file of ['payees.xlsx', 'payees.xls']) {
+  // And in .ods, hidden as LibreOffice hides a sheet: through its table style.
+  await writeOds(path.join(dir, 'payees.ods'), [{ name: 'Template', rows: template, hidden: 'automatic' }, { name: 'Data', rows: data }]);
+  for (const file of ['payees.xlsx', 'payees.xls', 'payees.ods']) {
     const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /header found at line 1 in sheet "Data" \(sheets: "Template", "Data"; hidden, read only when named with --sheet: "Template"\)/);
@@ -193,6 +196,86 @@ test('a hidden sheet is never chosen by itself (a template of sample payees befo
     assert.equal(named.code, 0, named.stderr);
     const templateRows = parse(fs.readFileSync(path.join(dir, `${file}.template.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
     assert.deepEqual(templateRows.map((row) => row.Name), ['Sample Name', 'Sample Two'], file);
+  }
+});
+
+test('zeroPadWidth: the zero placeholders of a format that pads whole numbers, whatever literal text stands between them; no width for any other format', () => {
+  const cases: Array<[string, number | undefined]> = [
+    ['000000000000', 12],
+    ['0000 0000 0000', 12],
+    ['0000-0000-0000', 12],
+    ['00000\\-000000', 11],
+    ['"A/C "000000000000', 12],
+    ['"A/c No. "0000 0000 0000', 12],
+    ['[$-4009]0000 0000 0000', 12],
+    ['[Blue]000000000000;[Red]-000000000000', 12],
+    ['(0000) 000000', 10],
+    ['*-000000', 6],
+    ['_(000000_)', 6],
+    ['##0000', 4],
+    ['00', 2],
+    // Not a whole number's padding: the number is read as it is stored.
+    ['0', undefined],
+    ['General', undefined],
+    ['#,##0', undefined],
+    ['0000,', undefined],
+    ['0.00', undefined],
+    ['0000.00', undefined],
+    ['0%', undefined],
+    ['0000%', undefined],
+    ['0.00E+00', undefined],
+    ['00E+00', undefined],
+    ['dd/mm/yyyy', undefined],
+    ['00:00', undefined],
+    ['# ?/?', undefined],
+    ['0000/0000', undefined],
+    ['@', undefined],
+    ['[>999999]0000;0', undefined],
+    ['[DBNum1]0000', undefined],
+    ['000#', undefined],
+    ['"unclosed 0000', undefined],
+  ];
+  for (const [format, width] of cases) assert.equal(zeroPadWidth(format), width, format);
+});
+
+test('an account in a number cell whose format pads with zeros between separators or literal text (0000 0000 0000, 0000-0000-0000, 00000\\-000000, "A/C "…) is read as the digits Excel shows (.xlsx and .xls)', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const payees: Array<[string, number, string]> = [
+    ['Asha Verma', 1234567, '0000 0000 0000'],
+    ['Ravi Kumar', 123467789, '0000-0000-0000'],
+    ['Meena Iyer', 987654321, '00000\\-000000'],
+    ['Joseph Mathew', 12345678901, '"A/C "000000000000'],
+  ];
+  const header = ['Employee Name', 'Bank Account No', 'IFSC', 'Net Pay'];
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Payroll');
+  sheet.addRow(header);
+  payees.forEach(([name, account, format], i) => {
+    sheet.addRow([name, account, 'SBIN0000001', 15000]);
+    sheet.getCell(i + 2, 2).numFmt = format;
+    sheet.getCell(i + 2, 4).numFmt = '#,##0';
+  });
+  await book.xlsx.writeFile(path.join(dir, 'payroll.xlsx'));
+  const old = XLSX.utils.aoa_to_sheet([header, ...payees.map(([name, account]) => [name, account, 'SBIN0000001', 15000])]);
+  payees.forEach(([, , format], i) => {
+    old[`B${i + 2}`]!.z = format;
+    old[`D${i + 2}`]!.z = '#,##0';
+  });
+  const oldBook = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(oldBook, old, 'Payroll');
+  fs.writeFileSync(path.join(dir, 'payroll.xls'), XLSX.write(oldBook, { type: 'buffer', bookType: 'biff8' }));
+  for (const file of ['payroll.xlsx', 'payroll.xls']) {
+    const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const rows = parse(fs.readFileSync(path.join(dir, `${file}.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    assert.deepEqual(rows.map((row) => [row['Bank Account No'], row['Net Pay'], row.verify_status]), [
+      ['000001234567', '15000', 'VERIFIED'],
+      ['000123467789', '15000', 'VERIFIED'],
+      ['00987654321', '15000', 'VERIFIED'],
+      ['012345678901', '15000', 'VERIFIED'],
+    ], file);
   }
 });
 

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { isCompoundFile, isEncryptedPackage, passwordProtectedError } from './encrypted.js';
 import { InputError } from '../errors.js';
 
 
@@ -83,6 +84,8 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
   if (/\.(xlsb|numbers)$/i.test(inputPath)) {
     throw new InputError(`input ${inputPath} is a spreadsheet format vas-verify does not read: save it as .xlsx (Excel Workbook) or as "CSV UTF-8"`);
   }
+  // A workbook with a password to open is an encrypted OLE2 file whatever its name: say so, not "not a workbook".
+  if (/\.(xlsx|xlsm|xls|ods)$/i.test(inputPath) && isCompoundFile(first) && isEncryptedPackage(inputPath)) throw passwordProtectedError(inputPath);
   if (/\.(xlsx|xlsm)$/i.test(inputPath)) {
     if (first[0] !== 0x50 || first[1] !== 0x4b) throw new InputError(`input ${inputPath} is not an .xlsx workbook (save it from Excel as .xlsx, or as CSV with a .csv name)`);
     return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };

@@ -7,10 +7,12 @@ import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as XLSX from '@e965/xlsx';
 import { isAppError } from '../errors.js';
+import { unescapeXml } from './ods-sheets.js';
 import { choosePayeeSheet, namedSheetIndex } from './xlsx.js';
 import { numberText, padWithZeros, pastExactDigits, zeroPadWidth } from './xlsx-stream.js';
 
-const { file, sheetName } = workerData as { file: string; sheetName: string | undefined };
+/** `odsHidden`: the sheets an .ods hides through their table style (ods-sheets.ts), which SheetJS does not read. */
+const { file, sheetName, odsHidden } = workerData as { file: string; sheetName: string | undefined; odsHidden: readonly string[] };
 /** The texts of number cells past 15 digits in the sheet posted (sheetjs.ts notes them for the account check). */
 const lostDigits = new Set<string>();
 
@@ -55,11 +57,14 @@ try {
   // (`000123456789` would lose its zeros, an 18-digit account its last digits, `05/11/2026` become
   // a serial). BIFF and .ods cells keep their own types.
   const book = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, raw: true, cellNF: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellDates: false });
-  const names = book.SheetNames;
+  // SheetJS leaves an .ods's sheet names XML-escaped (`R&amp;D`): the names people see are unescaped.
+  const fromXml = book.bookType === 'ods' || book.bookType === 'fods';
+  const names = fromXml ? book.SheetNames.map(unescapeXml) : book.SheetNames;
   if (names.length === 0) throw new Error('it has no sheet');
-  const sheetOf = (i: number) => book.Sheets[names[i]!]!;
-  // Hidden is 1 (hidden) or 2 (very hidden).
-  const isHidden = (i: number) => (book.Workbook?.Sheets?.[i]?.Hidden ?? 0) !== 0;
+  const sheetOf = (i: number) => book.Sheets[book.SheetNames[i]!]!;
+  const hiddenInOds = new Set(odsHidden);
+  // Hidden is 1 (hidden) or 2 (very hidden) in an .xls; an .ods hides a sheet through its style.
+  const isHidden = (i: number) => (book.Workbook?.Sheets?.[i]?.Hidden ?? 0) !== 0 || hiddenInOds.has(names[i]!);
   const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f), isHidden) : namedSheetIndex(file, names, sheetName);
   lostDigits.clear();
   const rows = rowsOf(sheetOf(index));

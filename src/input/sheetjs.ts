@@ -10,10 +10,13 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
+import { passwordProtectedError } from './encrypted.js';
 import type { CsvRecord } from './read-csv.js';
 import { formatBytes, limitError, type SheetLimits } from './sheet-limits.js';
 import { blankRows, type XlsxRecords } from './xlsx.js';
 import { LostDigits } from './xlsx-stream.js';
+import { ODS_SHEET_PARTS, OdsSheetStates } from './ods-sheets.js';
+import { XmlFeed } from './xml-feed.js';
 import { ZipFile } from './zip-reader.js';
 
 /** The worker's heap: SheetJS holds a full-size .xls (65,536 rows) in ~190 MB. */
@@ -23,18 +26,36 @@ const WHOLE_INFLATE_FACTOR = 8;
 
 type Answer = { ok: true; sheets: string[]; hiddenSheets: string[]; sheet: string; rows: Array<[number, string[]]>; lostDigits: string[] } | { ok: false; app: boolean; message: string };
 
-/** Inflates every part of a zip within the bounds (a zip bomb stops here, before SheetJS inflates it in memory). */
-async function checkZip(file: string, limits: SheetLimits): Promise<void> {
+/**
+ * Inflates every part of a zip within the bounds (a zip bomb stops here, before SheetJS inflates
+ * it in memory); an .ods's content.xml and styles.xml are parsed on the way for the sheets it
+ * hides (ods-sheets.ts), which SheetJS does not tell. Returns their names.
+ */
+async function checkZip(file: string, limits: SheetLimits): Promise<string[]> {
   const zip = ZipFile.open(file, { ...limits, maxInflatedBytes: limits.maxWholeFileBytes * WHOLE_INFLATE_FACTOR });
+  const states = new OdsSheetStates();
   try {
-    for (const entry of zip.entries.values()) for await (const chunk of zip.inflate(entry)) void chunk;
+    // LibreOffice encrypts an .ods's parts with a password and lists how in the manifest: its parts are no XML to read.
+    const manifest = zip.find('META-INF/manifest.xml');
+    if (manifest !== undefined && manifest.size <= limits.maxPartBytes) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.inflate(manifest)) chunks.push(chunk);
+      if (/<([\w.-]+:)?encryption-data\b/.test(Buffer.concat(chunks).toString('utf8'))) throw passwordProtectedError(file, 'calc');
+    }
+    for (const entry of zip.entries.values()) {
+      // No bound on a run of text here but the zip's: SheetJS holds the whole part in memory anyway.
+      const feed = ODS_SHEET_PARTS.has(entry.name) ? new XmlFeed(zip, entry, states.handlersFor(entry.name), Infinity) : undefined;
+      for await (const chunk of zip.inflate(entry)) feed?.write(chunk);
+      feed?.end();
+    }
   } finally {
     zip.close();
   }
+  return states.hiddenSheets();
 }
 
-function startWorker(file: string, sheetName: string | undefined): Worker {
-  const workerData = { file, sheetName };
+function startWorker(file: string, sheetName: string | undefined, odsHidden: readonly string[]): Worker {
+  const workerData = { file, sheetName, odsHidden };
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sheetjs-worker.js', import.meta.url), { workerData, resourceLimits });
   // Run from source (the tests), the worker registers tsx's hooks itself first (as inspect.ts does).
@@ -44,14 +65,17 @@ function startWorker(file: string, sheetName: string | undefined): Worker {
   return new Worker(code, { eval: true, workerData, resourceLimits });
 }
 
-function readInWorker(file: string, sheetName: string | undefined): Promise<Answer & { ok: true }> {
+function readInWorker(file: string, sheetName: string | undefined, odsHidden: readonly string[], isZip: boolean): Promise<Answer & { ok: true }> {
   return new Promise((resolve, reject) => {
-    const worker = startWorker(file, sheetName);
+    const worker = startWorker(file, sheetName, odsHidden);
     let answered = false;
     worker.once('message', (answer: Answer) => {
       answered = true;
       if (answer.ok) resolve(answer);
-      else reject(answer.app ? new InputError(answer.message) : new InputError(`input ${file} is not a readable spreadsheet: ${answer.message} (open it in Excel and save it as .xlsx or "CSV UTF-8")`));
+      else if (answer.app) reject(new InputError(answer.message));
+      // SheetJS's words for an .xls with a password to open (FILEPASS) or an encrypted package or .ods.
+      else if (/password-protected|encrypt/i.test(answer.message)) reject(passwordProtectedError(file, isZip ? 'calc' : 'excel'));
+      else reject(new InputError(`input ${file} is not a readable spreadsheet: ${answer.message} (open it in Excel and save it as .xlsx or "CSV UTF-8")`));
       void worker.terminate();
     });
     worker.once('error', (error: Error & { code?: string }) => {
@@ -73,8 +97,8 @@ export async function openSheetJsRecords(file: string, sheetName: string | undef
   if (size > limits.maxWholeFileBytes) {
     throw limitError(file, `it is ${formatBytes(size)}; an .xls or .ods is read whole, up to ${formatBytes(limits.maxWholeFileBytes)}`, 'save it from Excel as .xlsx (read as a stream) or as "CSV UTF-8"');
   }
-  if (isZip) await checkZip(file, limits);
-  const answer = await readInWorker(file, sheetName);
+  const odsHidden = isZip ? await checkZip(file, limits) : [];
+  const answer = await readInWorker(file, sheetName, odsHidden, isZip);
   // The worker tells which texts are number cells past 15 digits (xlsx-stream.ts, LostDigits).
   const lost = new LostDigits();
   for (const text of answer.lostDigits) lost.note(text, text);

@@ -6,6 +6,7 @@
  * .xls is no spreadsheet: the CSV reader reads it, with its encoding found (`readsAsSpreadsheet`).
  */
 import fs from 'node:fs';
+import { isCompoundFile, isEncryptedPackage, passwordProtectedError } from './encrypted.js';
 import { isDelimitedText } from './inspect.js';
 import { openSheetJsRecords } from './sheetjs.js';
 import { DEFAULT_SHEET_LIMITS } from './sheet-limits.js';
@@ -56,6 +57,7 @@ function readHead(file: string, size = 8): Buffer {
 /** The payee sheet's rows (or `sheetName`'s) of any spreadsheet vas-verify reads. */
 export async function openSpreadsheetRecords(file: string, sheetName: string | undefined, options: SpreadsheetOptions = {}): Promise<XlsxRecords> {
   const head = readHead(file);
+  if (isCompoundFile(head) && isEncryptedPackage(file)) throw passwordProtectedError(file);
   if (isOfficeOpenXml(file, head)) return openXlsxRecords(file, sheetName, options);
   const limits = { ...DEFAULT_SHEET_LIMITS, ...options.limits };
   return openSheetJsRecords(file, sheetName, limits, head[0] === 0x50 && head[1] === 0x4b);

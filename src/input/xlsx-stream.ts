@@ -202,13 +202,48 @@ async function zeroPaddedStyles(zip: ZipFile, workbookPart: string, limits: Shee
 }
 
 /**
- * The width a number format pads whole numbers to with zeros (`000000000000` → 12), literal text
- * in quotes or after a backslash aside (`"A/c "000000000000`); undefined for any other format.
- * Only the first section counts (the one for positive numbers).
+ * Characters a number format shows as they are without quotes (Excel's list, less `/` and `:`,
+ * which make a fraction or a time): the separators of `0000-0000-0000`, `(0000) 000000`.
+ */
+const PLAIN_LITERALS = new Set([' ', '-', '+', '(', ')', '$', '!', '^', '&', "'", '~', '{', '}', '<', '>', '=']);
+/** A bracketed part that only colours the number or names a currency or locale (`[Red]`, `[Color10]`, `[$₹-4009]`). */
+const COLOUR_OR_LOCALE = /^(black|blue|cyan|green|magenta|red|white|yellow|color\d{1,2}|\$[^\]]*)$/i;
+
+/**
+ * The width a number format pads whole numbers to with zeros: how many `0` placeholders it has
+ * (`000000000000` → 12), whatever literal text stands around and between them — separators
+ * (`0000 0000 0000`, `0000-0000-0000`), escaped characters (`00000\-000000`), quoted text
+ * (`"A/c "000000000000`), a colour or currency in brackets. Excel shows 1234567 formatted
+ * `0000 0000 0000` as 0000 0123 4567: the cell is read as the digits it shows, 000001234567
+ * (the separators are layout, as a CSV's spaces and hyphens are to the account check). `#`s before the zeros
+ * show nothing (`##0000` → 4). Undefined for any format that is not a whole number's padding: a
+ * decimal point, a thousands separator or scaling comma, a percentage, a fraction, scientific
+ * notation, a date or time, text (`@`), `General`, a condition, `?` placeholders; and a single
+ * zero. Only the first section counts (the one for positive numbers).
  */
 export function zeroPadWidth(format: string): number | undefined {
-  const first = format.split(';')[0]!.replace(/"[^"]*"|\\./g, '');
-  return /^0{2,}$/.test(first) ? first.length : undefined;
+  let zeros = 0;
+  for (let i = 0; i < format.length; i += 1) {
+    const c = format[i]!;
+    if (c === ';') break;
+    if (c === '"') {
+      const end = format.indexOf('"', i + 1);
+      if (end < 0) return undefined;
+      i = end;
+    } else if (c === '\\' || c === '_' || c === '*') {
+      // An escaped character, a space as wide as the next one, a fill character: literal text.
+      i += 1;
+    } else if (c === '[') {
+      const end = format.indexOf(']', i + 1);
+      if (end < 0 || !COLOUR_OR_LOCALE.test(format.slice(i + 1, end))) return undefined;
+      i = end;
+    } else if (c === '0') zeros += 1;
+    else if (c === '#') {
+      // A # after a zero is no padding a person reads as such.
+      if (zeros > 0) return undefined;
+    } else if (!PLAIN_LITERALS.has(c)) return undefined;
+  }
+  return zeros >= 2 ? zeros : undefined;
 }
 
 /** A whole number's digits padded with zeros to `width`, as its format shows it; any other text as it is. */

@@ -69,3 +69,42 @@ export async function writeWorkbook(file: string, sheets: readonly TestSheet[], 
   if (sharedStrings !== undefined) await zip.add('xl/sharedStrings.xml', typeof sharedStrings === 'string' ? [sharedStrings] : sharedStrings);
   await zip.finish();
 }
+
+export interface OdsSheet {
+  name: string;
+  rows: ReadonlyArray<ReadonlyArray<string | number>>;
+  /**
+   * How the sheet is hidden: `automatic` as LibreOffice writes it (its automatic table style says
+   * `table:display="false"`), `common` through a common style of styles.xml its automatic style
+   * inherits from. Default: visible.
+   */
+  hidden?: 'automatic' | 'common' | undefined;
+}
+
+const ODS_NS = [
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
+  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
+  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"',
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
+].join(' ');
+
+/** Writes an .ods as LibreOffice Calc does: sheets shown or hidden through their table styles. */
+export async function writeOds(file: string, sheets: readonly OdsSheet[]): Promise<void> {
+  const zip = new ZipWriter(fs.createWriteStream(file, { mode: 0o600 }));
+  await zip.add('mimetype', ['application/vnd.oasis.opendocument.spreadsheet'], 0);
+  await zip.add('META-INF/manifest.xml', [`<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/></manifest:manifest>`]);
+  await zip.add('styles.xml', [`<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${ODS_NS} office:version="1.3"><office:styles><style:style style:name="HiddenSheet" style:family="table"><style:table-properties table:display="false"/></style:style></office:styles></office:document-styles>`]);
+  const cell = (c: string | number) => (typeof c === 'number'
+    ? `<table:table-cell office:value-type="float" office:value="${c}" calcext:value-type="float"><text:p>${c}</text:p></table:table-cell>`
+    : `<table:table-cell office:value-type="string" calcext:value-type="string"><text:p>${escape(c)}</text:p></table:table-cell>`);
+  const style = (s: OdsSheet) => (s.hidden === 'automatic' ? 'ta2' : s.hidden === 'common' ? 'ta3' : 'ta1');
+  const tables = sheets.map((s) => `<table:table table:name="${escape(s.name)}" table:style-name="${style(s)}"><table:table-column table:number-columns-repeated="4"/>${s.rows.map((r) => `<table:table-row>${r.map(cell).join('')}</table:table-row>`).join('')}</table:table>`).join('');
+  await zip.add('content.xml', [
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODS_NS} xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0" office:version="1.3"><office:automatic-styles>`,
+    '<style:style style:name="ta1" style:family="table" style:master-page-name="Default"><style:table-properties table:display="true" style:writing-mode="lr-tb"/></style:style>',
+    '<style:style style:name="ta2" style:family="table" style:master-page-name="Default"><style:table-properties table:display="false" style:writing-mode="lr-tb"/></style:style>',
+    '<style:style style:name="ta3" style:family="table" style:parent-style-name="HiddenSheet"><style:table-properties style:writing-mode="lr-tb"/></style:style>',
+    `</office:automatic-styles><office:body><office:spreadsheet>${tables}</office:spreadsheet></office:body></office:document-content>`,
+  ]);
+  await zip.finish();
+}

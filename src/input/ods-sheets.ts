@@ -1,0 +1,107 @@
+/**
+ * Which sheets of an .ods are hidden (docs/ARCHITECTURE.md, "Layout", src/input/). LibreOffice
+ * hides a sheet through its style: the `<table:table>`'s `table:style-name` names a table style
+ * whose `<style:table-properties>` says `table:display="false"`. SheetJS does not read that, so a
+ * hidden template or lookup sheet of an .ods would be chosen as the payee sheet; this reads it
+ * from content.xml (its automatic styles and its tables) and styles.xml (the common styles an
+ * automatic one may inherit from), fed to it while sheetjs.ts inflates the parts to check them.
+ */
+import type { XmlHandlers } from './xml-feed.js';
+
+interface TableStyle {
+  /** `table:display`, when the style says it. */
+  display: boolean | undefined;
+  /** `style:parent-style-name`: a common style (styles.xml). */
+  parent: string | undefined;
+}
+
+/** The parts that say which sheets are hidden. */
+export const ODS_SHEET_PARTS: ReadonlySet<string> = new Set(['content.xml', 'styles.xml']);
+
+/** A parent chain longer than this is a loop, not a style sheet. */
+const MAX_STYLE_DEPTH = 32;
+
+/** An attribute by its name without the namespace prefix (`table:name` → `name`). */
+function attribute(attributes: Record<string, string>, local: string): string | undefined {
+  for (const [key, value] of Object.entries(attributes)) {
+    const colon = key.indexOf(':');
+    if ((colon < 0 ? key : key.slice(colon + 1)) === local) return value;
+  }
+  return undefined;
+}
+
+export class OdsSheetStates {
+  /** content.xml's automatic styles, by name. */
+  private readonly automatic = new Map<string, TableStyle>();
+  /** styles.xml's common styles, by name. */
+  private readonly common = new Map<string, TableStyle>();
+  /** The sheets in the workbook's order, with their style's name. */
+  private readonly tables: Array<{ name: string; style: string | undefined }> = [];
+
+  /** The XML handlers that read `part` (one of ODS_SHEET_PARTS). */
+  handlersFor(part: string): XmlHandlers {
+    const styles = part === 'content.xml' ? this.automatic : this.common;
+    // The styles element that holds table styles: automatic ones in content.xml, common ones in styles.xml.
+    const stylesElement = part === 'content.xml' ? 'automatic-styles' : 'styles';
+    const open: string[] = [];
+    let style: TableStyle | undefined;
+    return {
+      open: (name, attributes) => {
+        const parent = open[open.length - 1];
+        open.push(name);
+        if (name === 'style' && parent === stylesElement && attribute(attributes, 'family') === 'table') {
+          const styleName = attribute(attributes, 'name');
+          style = { display: undefined, parent: attribute(attributes, 'parent-style-name') };
+          if (styleName !== undefined) styles.set(styleName, style);
+        } else if (name === 'table-properties' && style !== undefined && parent === 'style') {
+          const display = attribute(attributes, 'display');
+          if (display !== undefined) style.display = display !== 'false';
+        } else if (name === 'table' && parent === 'spreadsheet' && part === 'content.xml') {
+          this.tables.push({ name: attribute(attributes, 'name') ?? '', style: attribute(attributes, 'style-name') });
+        }
+      },
+      text: () => undefined,
+      close: (name) => {
+        open.pop();
+        if (name === 'style') style = undefined;
+      },
+    };
+  }
+
+  /** The names of the hidden sheets, in the workbook's order. */
+  hiddenSheets(): string[] {
+    return this.tables.filter((table) => table.style !== undefined && this.isHiddenStyle(table.style)).map((table) => table.name);
+  }
+
+  /** Whether a table style (or the common style it inherits from) says `table:display="false"`. */
+  private isHiddenStyle(name: string): boolean {
+    let style = this.automatic.get(name) ?? this.common.get(name);
+    for (let depth = 0; style !== undefined && depth < MAX_STYLE_DEPTH; depth += 1) {
+      if (style.display !== undefined) return !style.display;
+      style = style.parent === undefined ? undefined : this.common.get(style.parent);
+    }
+    return false;
+  }
+}
+
+/** A sheet name as SheetJS gives it from an .ods (its XML escapes left in: `R&amp;D`), as written in the file. */
+export function unescapeXml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|#x[0-9a-fA-F]+|#[0-9]+);/g, (whole, entity: string) => {
+    switch (entity) {
+      case 'amp':
+        return '&';
+      case 'lt':
+        return '<';
+      case 'gt':
+        return '>';
+      case 'quot':
+        return '"';
+      case 'apos':
+        return "'";
+      default: {
+        const code = entity.startsWith('#x') ? Number.parseInt(entity.slice(2), 16) : Number.parseInt(entity.slice(1), 10);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      }
+    }
+  });
+}
