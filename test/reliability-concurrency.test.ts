@@ -134,6 +134,25 @@ test('locks written by another host: refused while its heartbeat moves, taken ov
   assert.equal(r.code, 1, 'a live process keeps its lock, whatever its heartbeat says');
   assert.match(r.stderr, new RegExp(`pid ${process.pid} on`));
 
+  // This host's name, another PID namespace (a container run with the host's name): its pid 1 is
+  // its own init, not ours. Alive while its heartbeat moves (it was judged free and taken over).
+  const bootId = fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim() : null;
+  const setContainerLock = (ageMs: number) => {
+    const at = Date.now() - ageMs;
+    state.prepare('INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at, token, beat, boot_id, proc_start, pid_ns) VALUES (1, 1, ?, ?, ?, ?, 0, ?, ?, ?)')
+      .run(os.hostname(), at, at, 'container-token', bootId, '1', 'pid:[4026000001]');
+  };
+  setContainerLock(600_000);
+  const containerBeat = setInterval(() => state.prepare('UPDATE run_lock SET beat = beat + 1').run(), 150);
+  r = await runCli([...args, '--resume'], { cwd: dir, env });
+  clearInterval(containerBeat);
+  assert.equal(r.code, 1, `a live run of another PID namespace keeps its lock\n${r.stderr}`);
+  assert.match(r.stderr, /another PID namespace of this host \(a container\): waiting up to 2 s/);
+  assert.match(r.stderr, new RegExp(`pid 1 on ${os.hostname()}`));
+  setContainerLock(5_000);
+  r = await runCli([...args, '--resume'], { cwd: dir, env });
+  assert.equal(r.code, 0, `a still one is taken over after the lease\n${r.stderr}`);
+
   // Another host's run whose heartbeat stands still for the lease is gone: taken over.
   setLock(4242, 'batch-host-2', 5_000);
   r = await runCli([...args, '--resume'], { cwd: dir, env });

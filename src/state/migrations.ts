@@ -312,4 +312,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE reviews SET approvals = coalesce((SELECT json_extract(a.entry, '$.evidence.approvals') FROM audit a
     WHERE a.kind = 'review' AND json_extract(a.entry, '$.review') = reviews.id), 1);
   `,
+  // 11: the run lock's holder's PID namespace (Linux /proc/self/ns/pid): a run in a container
+  // with the host's name (docker --network host, a fixed pod hostname) has pids another
+  // namespace cannot look at, so its liveness is judged by its heartbeat, as another host's.
+  `
+  ALTER TABLE run_lock ADD COLUMN pid_ns TEXT;
+  `,
 ];

@@ -33,12 +33,14 @@ export interface HeldLock extends LockHolder {
   beat: number;
   bootId: string | null;
   procStart: string | null;
+  /** The holder's PID namespace (schema 11; null before, or off Linux). */
+  pidNs: string | null;
 }
 export const LOCK_QUERY = `SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt, token, beat,
-  boot_id AS bootId, proc_start AS procStart FROM run_lock WHERE id = 1`;
+  boot_id AS bootId, proc_start AS procStart, pid_ns AS pidNs FROM run_lock WHERE id = 1`;
 /** The columns every schema's run_lock has (for a state file older than schema 6). */
 export const LOCK_QUERY_V1 = `SELECT pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt, NULL AS token, 0 AS beat,
-  NULL AS bootId, NULL AS procStart FROM run_lock WHERE id = 1`;
+  NULL AS bootId, NULL AS procStart, NULL AS pidNs FROM run_lock WHERE id = 1`;
 
 /** Who this invocation is: its pid, host, a random token, and what tells its pid from a reused one. */
 export interface LockIdentity {
@@ -47,6 +49,7 @@ export interface LockIdentity {
   token: string;
   bootId: string | null;
   procStart: string | null;
+  pidNs: string | null;
 }
 
 /** How a process of this host is looked at: alive, and when it started (null where unknown). */
@@ -54,6 +57,8 @@ export interface ProcessProbe {
   isAlive(pid: number): boolean;
   startOf(pid: number): string | null;
   bootId(): string | null;
+  /** This process's PID namespace ("pid:[4026531836]"); null where unknown. */
+  pidNamespace(): string | null;
 }
 
 export { isAlive };
@@ -79,11 +84,20 @@ export function bootId(): string | null {
   }
 }
 
-export const SYSTEM_PROBE: ProcessProbe = { isAlive, startOf: processStart, bootId };
+/** This process's PID namespace (Linux): pids of another namespace (a container's) cannot be looked at from here. */
+export function pidNamespace(): string | null {
+  try {
+    return fs.readlinkSync('/proc/self/ns/pid') || null;
+  } catch {
+    return null;
+  }
+}
+
+export const SYSTEM_PROBE: ProcessProbe = { isAlive, startOf: processStart, bootId, pidNamespace };
 
 /** A new invocation's identity. */
 export function lockIdentity(pid: number, probe: ProcessProbe = SYSTEM_PROBE, host = os.hostname()): LockIdentity {
-  return { pid, host, token: randomBytes(12).toString('hex'), bootId: probe.bootId(), procStart: probe.startOf(pid) };
+  return { pid, host, token: randomBytes(12).toString('hex'), bootId: probe.bootId(), procStart: probe.startOf(pid), pidNs: probe.pidNamespace() };
 }
 
 /**
@@ -97,6 +111,9 @@ export function judgeLock(held: HeldLock | undefined, me: LockIdentity, probe: P
   if (held.token !== null && held.token === me.token) return 'mine';
   if (held.host !== me.host) return 'watch';
   if (held.bootId !== null && me.bootId !== null && held.bootId !== me.bootId) return 'free';
+  // Another PID namespace of this host (a container with the host's name): its pid means nothing
+  // here (pid 1 is its own init, or no process at all): alive only if its heartbeat moves.
+  if (held.pidNs !== null && me.pidNs !== null && held.pidNs !== me.pidNs) return 'watch';
   if (!probe.isAlive(held.pid)) return 'free';
   // The pid is alive: the holder's own process, unless the pid was reused by another one.
   if (held.procStart !== null) {
@@ -136,7 +153,7 @@ export class RunLock {
       get: db.prepare(LOCK_QUERY),
       token: db.prepare(`SELECT token FROM run_lock WHERE id = 1`).pluck(),
       put: db.prepare(
-        `INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at, token, beat, boot_id, proc_start) VALUES (1, ?, ?, ?, ?, ?, 0, ?, ?)`,
+        `INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, heartbeat_at, token, beat, boot_id, proc_start, pid_ns) VALUES (1, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
       ),
       heartbeat: db.prepare(`UPDATE run_lock SET heartbeat_at = ?, beat = beat + 1 WHERE id = 1 AND token = ?`),
       drop: db.prepare(`DELETE FROM run_lock WHERE id = 1 AND token = ?`),
@@ -160,7 +177,7 @@ export class RunLock {
       if (verdict === 'live') return { ok: false, holder: held! };
       if (verdict === 'watch' && (!takeOver || heartbeatMoved(takeOver, held))) return { ok: false, watch: held! };
       const now = this.now();
-      this.stmt.put.run(me.pid, me.host, now, now, me.token, me.bootId, me.procStart);
+      this.stmt.put.run(me.pid, me.host, now, now, me.token, me.bootId, me.procStart, me.pidNs);
       this.me = me;
       this.verifiedIn = -1;
       return { ok: true };

@@ -133,13 +133,15 @@ function heartbeatMs(options: BankRunOptions): number {
 }
 
 /**
- * The lock is held on another host: its holder is alive while its heartbeat counter moves. The
+ * The lock is held on another host (or in another PID namespace of this one, whose pids mean
+ * nothing here): its holder is alive while its heartbeat counter moves. The
  * counter is watched for the lease on this process's own monotonic clock (never comparing the
  * two hosts' clocks); a holder whose heartbeat stood still that long is taken over.
  */
 async function watchLease(options: BankRunOptions, deps: BankRunDeps, me: LockIdentity, probe: ProcessProbe, held: HeldLock): Promise<LockAttempt> {
   const leaseMs = options.lockLeaseMs ?? LOCK_LEASE_MS;
-  deps.log.info(`${describeHolder(held)} holds this state file's lock from another host: waiting up to ${Math.round(leaseMs / 1000)} s to see whether it is still alive`);
+  const where = held.host === me.host ? 'another PID namespace of this host (a container)' : 'another host';
+  deps.log.info(`${describeHolder(held)} holds this state file's lock from ${where}: waiting up to ${Math.round(leaseMs / 1000)} s to see whether it is still alive`);
   const start = performance.now();
   while (performance.now() - start < leaseMs) {
     if (deps.stopSignal.aborted) return { ok: false, watch: held };
