@@ -13,6 +13,7 @@ import { PAYEE_KEY } from './payee-key.js';
 import { GroupCommit } from './group-commit.js';
 import { RunLock, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from './run-lock.js';
 import { RunRows } from './run-rows.js';
+import { StateFileWatch } from './state-file-watch.js';
 import { AuditTrail, type AuditKind } from './audit.js';
 import { FinishedRuns } from './finished-runs.js';
 import { Reviews, type PayeeStanding } from './reviews.js';
@@ -89,9 +90,11 @@ export class BankStore {
   readonly finishedRuns: FinishedRuns;
   private readonly stmt;
   private readonly db: Db;
+  private readonly fileWatch: StateFileWatch;
 
   constructor(db: Db, now: () => number) {
     this.db = db;
+    this.fileWatch = new StateFileWatch(db.memory ? ':memory:' : db.name);
     this.now = now;
     this.stats = new RunStats(db, now);
     this.commits = new GroupCommit(db, () => this.stats.write());
@@ -306,6 +309,16 @@ export class BankStore {
   audit(runId: number | null, kind: AuditKind, entry: Record<string, unknown>): void {
     this.commits.begin();
     this.auditTrail.append(this.now(), runId, kind, entry);
+  }
+
+  /** Undefined while the state file is still where the run opened it; else what happened (a deleted one is written back: state-file-watch.ts). */
+  stateFileProblem(): string | undefined {
+    return this.fileWatch.problem();
+  }
+
+  /** Writes a state file deleted under the run back from this connection; what to tell the user, or undefined. */
+  restoreStateFile(): string | undefined {
+    return this.fileWatch.restore(this.db, () => this.commits.flushSync());
   }
 
   /** Refuses a state whose reviews disagree with their audit entries (audit-consistency.ts). */

@@ -77,7 +77,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
 async function runOpened(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, limiter: Limiter | undefined, started: number): Promise<BankRunSummary> {
   const summary = createSummary(options, input.summary);
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-  const run = await chooseRun(options, deps, input, summary, (message) => stop.stop('lock-lost', message));
+  const run = await chooseRun(options, deps, input, summary, (reason, message) => stop.stop(reason, message));
   const key = emitKey(options, deps);
   if (run.runId !== null && summary.resumed && !options.dryRun) {
     let copied: boolean;
@@ -257,6 +257,9 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
   let complete = false;
   let outputFile: string | null = null;
   try {
+    // The last second's deletion of the state file, which the watch has not seen yet.
+    const lost = options.dryRun ? undefined : store.stateFileProblem();
+    if (lost && !stop.reason) stop.stop('fatal', lost);
     if (stop.reason || writer.writeError) {
       await output?.discard();
     } else {
@@ -280,5 +283,8 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
     }
   } finally {
     run.release();
+    // Every call has settled and been recorded: a state file deleted under the run goes back now.
+    const restored = options.dryRun ? undefined : store.restoreStateFile();
+    if (restored) deps.log.warn(restored);
   }
 }

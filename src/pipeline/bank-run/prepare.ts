@@ -10,6 +10,7 @@ import type { InputRow } from '../../input/payee-file.js';
 import type { CsvFormat } from '../../input/read-csv.js';
 import { describeInvalidUtf8 } from '../../input/inspect.js';
 import type { BankStore } from '../../state/bank-store.js';
+import { STATE_WATCH_MS } from '../../state/state-file-watch.js';
 import { describeHolder, heartbeatMoved, lockIdentity, LEASE_POLL_MS, LOCK_HEARTBEAT_MS, LOCK_LEASE_MS, SYSTEM_PROBE, type HeldLock, type LockAttempt, type LockIdentity, type ProcessProbe } from '../../state/run-lock.js';
 import { inspectInput, type InputInfo } from '../../input/inspect.js';
 import { fileIdentity, type FileIdentity } from '../../input/unchanged.js';
@@ -76,13 +77,14 @@ export interface ChosenRun {
 /**
  * Takes the run lock (not for a dry run) and chooses the run: an unfinished run of this input
  * and mode is continued (--resume) or refused; a finished one is re-emitted with --resume;
- * otherwise a new run starts. Records the choice in `summary`. `onLockLost` is told when the
- * heartbeat finds that another run has taken the lock.
+ * otherwise a new run starts. Records the choice in `summary`. `onLost` is told when the
+ * heartbeat finds that another run has taken the lock ('lock-lost'), or the state file was deleted
+ * or replaced under the run ('fatal').
  */
-export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, summary: BankRunSummary, onLockLost: (message: string) => void): Promise<ChosenRun> {
+export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, input: OpenedInput, summary: BankRunSummary, onLost: (reason: 'lock-lost' | 'fatal', message: string) => void): Promise<ChosenRun> {
   let release = () => {};
   try {
-    release = await holdLock(options, deps, onLockLost);
+    release = await holdLock(options, deps, onLost);
     // A review the audit trail does not back (inserted, edited or deleted by hand) would decide
     // rows; nothing is run on it (src/state/audit-consistency.ts).
     if (!options.dryRun) deps.store.refuseUnbackedReviews('this state file');
@@ -94,7 +96,7 @@ export async function chooseRun(options: BankRunOptions, deps: BankRunDeps, inpu
   }
 }
 
-async function holdLock(options: BankRunOptions, deps: BankRunDeps, onLockLost: (message: string) => void): Promise<() => void> {
+async function holdLock(options: BankRunOptions, deps: BankRunDeps, onLost: (reason: 'lock-lost' | 'fatal', message: string) => void): Promise<() => void> {
   if (options.dryRun) return () => {};
   const { store } = deps;
   const probe: ProcessProbe = deps.lockProbe ?? { ...SYSTEM_PROBE, isAlive: deps.isAlive };
@@ -110,18 +112,28 @@ async function holdLock(options: BankRunOptions, deps: BankRunDeps, onLockLost: 
     try {
       ours = store.heartbeat();
     } catch (error) {
-      onLockLost(`the state file's run lock could not be renewed (${(error as Error).message}): the run stopped sending`);
+      onLost('lock-lost', `the state file's run lock could not be renewed (${(error as Error).message}): the run stopped sending`);
       return;
     }
     if (!ours) {
       const holder = store.readLock();
-      onLockLost(`this run lost the state file's lock to ${holder ? describeHolder(holder) : 'another vas-verify run'}: it stopped sending at once`);
+      onLost('lock-lost', `this run lost the state file's lock to ${holder ? describeHolder(holder) : 'another vas-verify run'}: it stopped sending at once`);
     }
   }, heartbeatMs(options));
   heartbeat.unref();
+  // A state file deleted or replaced under the run is its memory of deposits lost (state-file-watch.ts).
+  const watch = setInterval(() => {
+    const problem = store.stateFileProblem();
+    if (problem) {
+      clearInterval(watch);
+      onLost('fatal', problem);
+    }
+  }, STATE_WATCH_MS);
+  watch.unref();
   let held = true;
   return () => {
     clearInterval(heartbeat);
+    clearInterval(watch);
     if (held) store.releaseLock();
     held = false;
   };
