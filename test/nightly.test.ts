@@ -139,3 +139,21 @@ test('a dry run says only what it would call and what that costs', async (t) => 
   assert.match(r.stderr, /would call: 4 penny-less, 0 penny-drop .*estimated cost 10\.00/);
   assert.doesNotMatch(r.stderr, /\bVERIFIED \d|decision:|HOLD/);
 });
+
+test('a re-check (--max-age) stopped before its end leaves the run unfinished: the release refuses it until the run is resumed to its end', async (t) => {
+  const dir = tempDir(t, 'vas-nightly-stop-');
+  writeFiles(dir, {});
+  const sandbox = await sandboxFor(t, dir);
+  assert.equal((await night(dir, sandbox.url, 0)).code, 0);
+  assert.equal((await runCli(['release', '-o', 'pay0.csv', '--state', 's.sqlite'], { cwd: dir })).code, 0);
+  // Eight days on, every answer is due again; the call budget stops the re-check after one.
+  const stopped = await night(dir, sandbox.url, 8, ['--max-calls', '1']);
+  assert.notEqual(stopped.code, 0, stopped.stderr);
+  const release = await runCli(['release', '-o', 'pay.csv', '--state', 's.sqlite'], { cwd: dir, env: { VAS_TEST_CLOCK_OFFSET_MS: String(8 * DAY) } });
+  assert.equal(release.code, 2, `the old answers are not paid on while the re-check is unfinished\n${release.stderr}`);
+  assert.match(release.stderr, /run \d+ is not final: .*run the bank command again with --resume until it exits 0/);
+  assert.equal(fs.existsSync(path.join(dir, 'pay.csv')), false);
+  const resumed = await night(dir, sandbox.url, 8);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal((await runCli(['release', '-o', 'pay.csv', '--state', 's.sqlite'], { cwd: dir, env: { VAS_TEST_CLOCK_OFFSET_MS: String(8 * DAY) } })).code, 0);
+});

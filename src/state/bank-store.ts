@@ -113,6 +113,7 @@ export class BankStore {
         `INSERT INTO runs (fingerprint, mode, input_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
       ),
       finishRun: db.prepare(`UPDATE runs SET status = ?, total_rows = ?, updated_at = ? WHERE id = ?`),
+      reopenRun: db.prepare(`UPDATE runs SET status = 'open', updated_at = ? WHERE id = ? AND status = 'complete'`),
       getPayee: db.prepare(`SELECT ${PAYEE_COLUMNS} FROM run_payees WHERE run_id = ? AND account = ? AND ifsc = ?`),
       insertPayee: db.prepare(
         `INSERT INTO run_payees (run_id, first_row, account, ifsc, status, updated_at) VALUES (?, ?, ?, ?, 'PENDING', ?)`,
@@ -178,6 +179,12 @@ export class BankStore {
     const now = this.now();
     const info = this.stmt.insertRun.run(fingerprint, mode, inputName, now, now);
     return { id: Number(info.lastInsertRowid), fingerprint, mode, status: 'open', totalRows: null, createdAt: now };
+  }
+
+  /** A finished run with payees asked again: open until they are answered (finishRun closes it). */
+  reopenRun(runId: number): void {
+    this.commits.begin();
+    this.stmt.reopenRun.run(this.now(), runId);
   }
 
   finishRun(runId: number, complete: boolean, totalRows: number): void {

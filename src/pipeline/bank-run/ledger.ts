@@ -41,6 +41,8 @@ export class PayeeLedger {
   private readonly store: BankStore;
   /** null when nothing is written (a dry run). */
   private readonly runId: number | null;
+  /** The run was set open again by a payee asked again (requeue). */
+  private reopened = false;
 
   constructor(parts: LedgerContext) {
     this.parts = parts;
@@ -59,7 +61,14 @@ export class PayeeLedger {
 
   /** A stored payee due again (an expired deferral, a failure): back to PENDING. */
   requeue(record: PayeeRecord): void {
-    if (this.runId !== null) this.store.markStatus(this.runId, record.firstRow, 'PENDING', null, null);
+    if (this.runId === null) return;
+    // A payee of a finished run asked again (--max-age, an expired deferral): the run is not final
+    // until it is answered, and a release must not pay on the old answers meanwhile.
+    if (!this.reopened) {
+      this.store.reopenRun(this.runId);
+      this.reopened = true;
+    }
+    this.store.markStatus(this.runId, record.firstRow, 'PENDING', null, null);
   }
 
   /** A result taken from the state instead of a call (--reuse, or the payee's answered deposit). */
