@@ -13,6 +13,21 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { rowXml, sheetXml, writeOds, writeWorkbook } from './helpers/xlsx-files.js';
 
+/** A one-sheet .xls (BIFF8) of `sheet`, named Payroll. */
+function writeXls(file: string, sheet: XLSX.WorkSheet): void {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, 'Payroll');
+  fs.writeFileSync(file, XLSX.write(book, { type: 'buffer', bookType: 'biff8' }));
+}
+
+/** Runs `file` (a payroll sheet) through the CLI: each row's account, net pay and status. */
+async function payrollRows(dir: string, file: string, baseUrl: string): Promise<string[][]> {
+  const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', baseUrl], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const rows = parse(fs.readFileSync(path.join(dir, `${file}.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+  return rows.map((row) => [row['Bank Account No']!, row['Net Pay']!, row.verify_status!]);
+}
+
 test('numberText: number cells as a person sees them; a whole number past 15 digits in all its digits, never 9.87E+15', () => {
   assert.equal(numberText('500100000048'), '500100000048');
   assert.equal(numberText('123456789012345'), '123456789012345', '15 digits are exact');
@@ -263,14 +278,9 @@ test('an account in a number cell whose format pads with zeros between separator
     old[`B${i + 2}`]!.z = format;
     old[`D${i + 2}`]!.z = '#,##0';
   });
-  const oldBook = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(oldBook, old, 'Payroll');
-  fs.writeFileSync(path.join(dir, 'payroll.xls'), XLSX.write(oldBook, { type: 'buffer', bookType: 'biff8' }));
+  writeXls(path.join(dir, 'payroll.xls'), old);
   for (const file of ['payroll.xlsx', 'payroll.xls']) {
-    const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
-    assert.equal(r.code, 0, r.stderr);
-    const rows = parse(fs.readFileSync(path.join(dir, `${file}.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
-    assert.deepEqual(rows.map((row) => [row['Bank Account No'], row['Net Pay'], row.verify_status]), [
+    assert.deepEqual(await payrollRows(dir, file, sandbox.url), [
       ['000001234567', '15000', 'VERIFIED'],
       ['000123467789', '15000', 'VERIFIED'],
       ['00987654321', '15000', 'VERIFIED'],
@@ -291,13 +301,8 @@ test('an account typed as a number in a cell formatted 000000000000 is read with
   await book.xlsx.writeFile(path.join(dir, 'payroll.xlsx'));
   const old = XLSX.utils.aoa_to_sheet([['Employee Name', 'Bank Account No', 'IFSC', 'Net Pay'], ['Asha Verma', 987654321, 'SBIN0000001', 1000], ['Ravi Kumar', 12345678901, 'HDFC0000001', 2000]]);
   for (const ref of ['B2', 'B3']) old[ref]!.z = '"A/c "000000000000';
-  const oldBook = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(oldBook, old, 'Payroll');
-  fs.writeFileSync(path.join(dir, 'payroll.xls'), XLSX.write(oldBook, { type: 'buffer', bookType: 'biff8' }));
+  writeXls(path.join(dir, 'payroll.xls'), old);
   for (const file of ['payroll.xlsx', 'payroll.xls']) {
-    const r = await runCli(['bank', file, '-o', `${file}.csv`, '--base-url', sandbox.url], { cwd: dir });
-    assert.equal(r.code, 0, r.stderr);
-    const rows = parse(fs.readFileSync(path.join(dir, `${file}.csv`), 'utf8'), { columns: true }) as Array<Record<string, string>>;
-    assert.deepEqual(rows.map((row) => [row['Bank Account No'], row['Net Pay'], row.verify_status]), [['000987654321', '1000', 'VERIFIED'], ['012345678901', '2000', 'VERIFIED']], file);
+    assert.deepEqual(await payrollRows(dir, file, sandbox.url), [['000987654321', '1000', 'VERIFIED'], ['012345678901', '2000', 'VERIFIED']], file);
   }
 });
