@@ -21,6 +21,7 @@ export function unwrapSpreadsheetText(value: string): string {
 
 /** The zero of each block of decimal digits a payee sheet may be typed in: Devanagari, Bengali, Gurmukhi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam, Arabic-Indic. */
 const DIGIT_ZEROS = [0x0966, 0x09e6, 0x0a66, 0x0ae6, 0x0b66, 0x0be6, 0x0c66, 0x0ce6, 0x0d66, 0x0660, 0x06f0];
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const OTHER_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\u0a66-\u0a6f\u0ae6-\u0aef\u0b66-\u0b6f\u0be6-\u0bef\u0c66-\u0c6f\u0ce6-\u0cef\u0d66-\u0d6f]/g;
 
 /**
@@ -29,6 +30,8 @@ const OTHER_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\u0a66
  * space pasted from a web page, a BOM) dropped.
  */
 function plainCell(value: string): string {
+  // Most cells are printable ASCII, which none of this changes.
+  if (PRINTABLE_ASCII.test(value)) return unwrapSpreadsheetText(value);
   return unwrapSpreadsheetText(value.normalize('NFKC').replace(/\p{Cf}/gu, '')).replace(OTHER_DIGIT, (d) => {
     const cp = d.codePointAt(0)!;
     const zero = DIGIT_ZEROS.find((z) => cp >= z && cp <= z + 9)!;
