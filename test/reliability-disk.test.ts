@@ -210,7 +210,7 @@ test('the output\'s disk fills up mid-run: exit 1 with the resume command, no pa
   const args = ['bank', 'p.csv', '-o', 'small/out.csv', '--state', 's.sqlite', '--base-url', sandbox.url];
   const full = await runCli(args, { cwd: dir });
   assert.equal(full.code, 1, full.stderr);
-  assert.match(full.stderr, /error: cannot write .*small\/\.out\.csv\.\d+\.tmp: ENOSPC.*every answered row is checkpointed in s\.sqlite\. Resume with: vas-verify bank p\.csv -o small\/out\.csv --mode pl --resume --state s\.sqlite/);
+  assert.match(full.stderr, /error: cannot write the output small\/out\.csv: its disk is full; free some space \(ENOSPC, write\); every answered row is checkpointed in s\.sqlite\. Resume with: vas-verify bank p\.csv -o small\/out\.csv --mode pl --resume --state s\.sqlite/);
   assertClean(full, 'output disk full');
   assert.deepEqual(fs.readdirSync(small), [], 'the temporary output is removed, nothing is presented');
 
