@@ -83,7 +83,7 @@ export class ColumnError extends InputError {
   override readonly name = 'ColumnError';
 }
 
-/** The output cannot be written (a missing directory, a full disk). Exit 2. */
+/** The output cannot be written (a missing directory, a full disk). Exit 2 when found before any call; mid-run the bank run stops on it (fatal, exit 1, the resume command named). */
 export class OutputError extends AppError {
   override readonly name = 'OutputError';
   readonly kind = 'output';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startSandbox } from '../src/sandbox/index.js';
-import { readCsvObjects, runCli, sum, tempDir, type CliResult } from './helpers/cli.js';
+import { readCsvObjects, runCli, spawnCli, sum, tempDir, waitFor, type CliResult } from './helpers/cli.js';
 
 function writePayees(dir: string, name: string, count: number): string {
   const lines = ['Payee Name,Account Number,IFSC'];
@@ -210,7 +210,7 @@ test('the output\'s disk fills up mid-run: exit 1 with the resume command, no pa
   const args = ['bank', 'p.csv', '-o', 'small/out.csv', '--state', 's.sqlite', '--base-url', sandbox.url];
   const full = await runCli(args, { cwd: dir });
   assert.equal(full.code, 1, full.stderr);
-  assert.match(full.stderr, /error: cannot write .*small\/\.out\.csv\.\d+\.tmp: ENOSPC.*every answered row is checkpointed in s\.sqlite\. Resume with: vas-verify bank p\.csv -o small\/out\.csv --mode pl --resume --state s\.sqlite/);
+  assert.match(full.stderr, /error: cannot write the output small\/out\.csv: its disk is full; free some space \(ENOSPC, write\); every answered row is checkpointed in s\.sqlite\. Resume with: vas-verify bank p\.csv -o small\/out\.csv --mode pl --resume --state s\.sqlite/);
   assertClean(full, 'output disk full');
   assert.deepEqual(fs.readdirSync(small), [], 'the temporary output is removed, nothing is presented');
 
@@ -221,4 +221,44 @@ test('the output\'s disk fills up mid-run: exit 1 with the resume command, no pa
   assert.equal(rows.length, 1500);
   assert.ok(rows.every((r) => r.verify_status === 'VERIFIED'));
   assert.equal(sandbox.stats().requests['account-verification-pl'], 1500, 'every account called exactly once over both runs');
+});
+
+test('the output\'s folder removed or made read-only mid-run (CSV, .xlsx): exit 1, one line naming the output and the resume command; --resume writes it with no call repeated', { timeout: 180_000 }, async (t) => {
+  const sandbox = await startSandbox({ latencyMs: [20, 80] });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t, 'vas-disk-gone-');
+  writePayees(dir, 'p.csv', 600);
+  // Root writes whatever the permissions say: the read-only case drops that power (setpriv, util-linux).
+  const asUser = process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', '--inh-caps', '-dac_override,-dac_read_search', '--'] : [];
+  const cases = [
+    { output: 'od/out.csv', spoil: (folder: string) => fs.rmSync(folder, { recursive: true }), repair: (folder: string) => fs.mkdirSync(folder), wrapper: [] as string[], what: /its folder .*od was removed during the run; create it again \(ENOENT, rename\)/ },
+    { output: 'ox/out.xlsx', spoil: (folder: string) => fs.rmSync(folder, { recursive: true }), repair: (folder: string) => fs.mkdirSync(folder), wrapper: [] as string[], what: /its folder .*ox was removed during the run; create it again \(ENOENT, rename\)/ },
+    { output: 'ro/out.csv', spoil: (folder: string) => fs.chmodSync(folder, 0o555), repair: (folder: string) => fs.chmodSync(folder, 0o755), wrapper: asUser, what: /permission denied; give this user write access to it and its folder \(EACCES, rename\)/ },
+  ];
+  for (const { output, spoil, repair, wrapper, what } of cases) {
+    const folder = path.join(dir, path.dirname(output));
+    fs.mkdirSync(folder);
+    const state = `${path.dirname(output)}.sqlite`;
+    const args = ['bank', 'p.csv', '-o', output, '--state', state, '--base-url', sandbox.url, '--concurrency', '8'];
+    sandbox.reset();
+    const run = spawnCli(args, { cwd: dir, wrapper });
+    t.after(() => run.child.kill('SIGKILL'));
+    await waitFor(() => fs.readdirSync(folder).some((f) => f.endsWith('.tmp')), 30_000, `${output}: its temporary file`);
+    spoil(folder);
+    const r = await run.result;
+    assert.equal(r.code, 1, `${output}\n${r.stderr}`);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    assert.equal(errors.length, 1, r.stderr);
+    assert.match(errors[0]!, new RegExp(`^error: cannot write the output ${output.replace('.', '\\.')}: ${what.source}; every answered row is checkpointed in ${state.replace('.', '\\.')}\\. Resume with: vas-verify bank p\\.csv -o ${output.replace('.', '\\.')} --mode pl --resume --state ${state.replace('.', '\\.')}`));
+    assertClean(r, output);
+    const calls = sum(sandbox.stats().requests);
+    assert.equal(calls, 600, `${output}: every payee answered once`);
+
+    repair(folder);
+    const resumed = await runCli([...args, '--resume'], { cwd: dir });
+    assert.equal(resumed.code, 0, `${output}\n${resumed.stderr}`);
+    assert.equal(sum(sandbox.stats().requests), calls, `${output}: the answers kept in the state, no call repeated`);
+    assert.ok(fs.existsSync(path.join(dir, output)), `${output} written`);
+    assert.deepEqual(fs.readdirSync(folder).filter((f) => f.endsWith('.tmp')), [], `${output}: no temporary file left`);
+  }
 });

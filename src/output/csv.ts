@@ -4,9 +4,8 @@
  * and renamed into place by commit().
  */
 import { stringify } from 'csv-stringify/sync';
-import fs from 'node:fs';
-import { OutputError } from '../errors.js';
 import { DELIMITERS, type CsvFormat, type Delimiter } from '../input/read-csv.js';
+import { outputWriteError, TempFile } from './temp-file.js';
 import type { OutputSink, SinkPlace } from './types.js';
 
 /**
@@ -89,35 +88,35 @@ export const OUTPUT_CHUNK_CHARS = 64 * 1024;
 /** The CSV sink: `first` (the preamble and the header) then the rows, in the input's delimiter and line endings, UTF-8 with a BOM as CsvFormat.bom says. */
 export function openCsvSink(place: SinkPlace, first: readonly (readonly string[])[], format: CsvFormat | undefined): OutputSink {
   const { outputPath, target, temp } = place;
-  const file = fs.createWriteStream(temp, { mode: 0o600 });
+  const tempFile = new TempFile(temp);
+  const file = tempFile.stream;
   const csvOptions = csvOutputOptions(format);
   if (format?.bom) file.write('\uFEFF');
-  const state: { failure: Error | undefined } = { failure: undefined };
-  const remember = (error: Error) => {
-    state.failure ??= error;
-  };
-  file.on('error', remember);
   let done = false;
 
-  /** Waits for 'drain' or a failure, and leaves no listener behind either way. */
+  /** Waits for 'drain', a failure or the file's end (a discarded output), and leaves no listener behind. */
   const drained = () =>
     new Promise<void>((resolve) => {
       const done = () => {
         file.off('drain', done);
         file.off('error', done);
+        file.off('close', done);
         resolve();
       };
       file.on('drain', done);
       file.on('error', done);
+      file.on('close', done);
     });
   const check = () => {
-    if (state.failure) throw new OutputError(`cannot write ${temp}: ${state.failure.message}`);
+    if (tempFile.failure) throw outputWriteError(outputPath, tempFile.failure);
   };
   // Rows go out as one string per batch (a stream transform per row cost more than the quoting),
   // gathered up to OUTPUT_CHUNK_CHARS: each write to the stream is a write on libuv's thread pool
   // and a wake-up of the event loop when it is done.
   let pending = '';
   const writeRows = async (rows: readonly (readonly string[])[]) => {
+    // A committed or discarded output takes no more rows.
+    if (done) return;
     check();
     if (rows.length === 0) return;
     pending += encodeCsv(rows, csvOptions);
@@ -125,9 +124,9 @@ export function openCsvSink(place: SinkPlace, first: readonly (readonly string[]
     const text = pending;
     pending = '';
     if (!file.write(text)) await drained();
-    check();
+    if (!done) check();
   };
-  void writeRows(first).catch(remember);
+  void writeRows(first).catch(() => undefined); // a failure is tempFile.failure, reported by the next write or commit()
 
   return {
     writeRows,
@@ -137,26 +136,20 @@ export function openCsvSink(place: SinkPlace, first: readonly (readonly string[]
       if (pending !== '') file.write(pending);
       pending = '';
       file.end();
-      // Waits for the file to close or fail without rejecting: a failure (a full disk, up to the
-      // last 64 KiB written here) is state.failure, reported below as an OutputError, temp removed.
-      if (!file.closed) {
-        await new Promise<void>((resolve) => {
-          file.once('close', resolve);
-          file.once('error', () => resolve());
-        });
+      // Waits for the file to close, or to fail: a failure (a full disk, up to the last 64 KiB
+      // written here) is tempFile.failure, reported as an OutputError, the temporary file removed.
+      await tempFile.closed();
+      if (tempFile.failure) {
+        await tempFile.discard();
+        throw outputWriteError(outputPath, tempFile.failure);
       }
-      if (state.failure) {
-        await fs.promises.rm(temp, { force: true });
-        throw new OutputError(`cannot write ${outputPath}: ${state.failure.message}`);
-      }
-      await fs.promises.rename(temp, target);
+      await tempFile.renameTo(target, outputPath);
     },
     async discard() {
       if (done) return;
       done = true;
-      file.destroy();
-      await fs.promises.rm(temp, { force: true });
+      pending = '';
+      await tempFile.discard();
     },
   };
 }
-

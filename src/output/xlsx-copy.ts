@@ -16,6 +16,7 @@ import { rowFields } from '../input/xlsx.js';
 import { XlsxWorkbook, type SheetCell, type SheetRow } from '../input/xlsx-stream.js';
 import type { ZipEntry } from '../input/zip-reader.js';
 import { cellXml, rowOpenXml, sheetPieces, textCellXml, type SheetPiece } from './xlsx-sheet-copy.js';
+import { TempFile } from './temp-file.js';
 import { ZipWriter } from './zip-writer.js';
 import type { XlsxOutput, XlsxSource } from './xlsx-types.js';
 
@@ -27,14 +28,21 @@ class RowInbox {
   private ended = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
-  private room: (() => void) | undefined;
+  /** Writers waiting for room: all are woken, so that none is left waiting by a failure. */
+  private rooms: Array<() => void> = [];
 
   async put(rows: Rows): Promise<void> {
     if (this.failure) throw this.failure;
     this.queue.push(rows);
     this.wake?.();
-    while (this.queue.length > 1 && !this.failure) await new Promise<void>((resolve) => (this.room = resolve));
+    while (this.queue.length > 1 && !this.failure) await new Promise<void>((resolve) => this.rooms.push(resolve));
     if (this.failure) throw this.failure;
+  }
+
+  private makeRoom(): void {
+    const waiting = this.rooms;
+    this.rooms = [];
+    for (const resolve of waiting) resolve();
   }
 
   end(): void {
@@ -43,8 +51,8 @@ class RowInbox {
   }
 
   fail(error: Error): void {
-    this.failure = error;
-    this.room?.();
+    this.failure ??= error;
+    this.makeRoom();
     this.wake?.();
   }
 
@@ -53,7 +61,7 @@ class RowInbox {
       if (this.failure) throw this.failure;
       const batch = this.queue.shift();
       if (batch) {
-        this.room?.();
+        this.makeRoom();
         yield batch;
       } else if (this.ended) return;
       else await new Promise<void>((resolve) => (this.wake = resolve));
@@ -229,12 +237,11 @@ async function writeCopy(out: fs.WriteStream, source: XlsxSource, inbox: RowInbo
 
 /** Writes `temp` as a copy of the source workbook with the run's rows in its payee sheet. */
 export function openWorkbookCopy(temp: string, source: XlsxSource): XlsxOutput {
-  // Mode 0600 like the CSV output: the file holds personal data (docs/ARCHITECTURE.md, "Security").
-  const out = fs.createWriteStream(temp, { mode: 0o600 });
+  const tempFile = new TempFile(temp);
   const inbox = new RowInbox();
   let book: XlsxWorkbook | undefined;
-  const written = writeCopy(out, source, inbox, (opened) => (book = opened));
-  written.catch((error: Error) => inbox.fail(error));
+  const written = writeCopy(tempFile.stream, source, inbox, (opened) => (book = opened));
+  written.catch((error: Error) => inbox.fail(tempFile.failure ?? error));
   let done = false;
   const release = () => {
     book?.close();
@@ -248,9 +255,9 @@ export function openWorkbookCopy(temp: string, source: XlsxSource): XlsxOutput {
       try {
         await written;
       } catch (error) {
-        out.destroy();
-        await fs.promises.rm(temp, { force: true });
-        throw error;
+        await tempFile.discard();
+        // The file's own error (a full disk) says more than the writer's "closed".
+        throw tempFile.failure ?? error;
       } finally {
         release();
       }
@@ -258,11 +265,11 @@ export function openWorkbookCopy(temp: string, source: XlsxSource): XlsxOutput {
     async discard() {
       if (done) return;
       done = true;
+      // The sheet's writer stops at its next batch; a write in progress ends before the file closes.
       inbox.fail(new OutputError('the output was discarded'));
-      out.destroy();
+      await tempFile.discard();
       await written.catch(() => undefined);
       release();
-      await fs.promises.rm(temp, { force: true });
     },
   };
 }

@@ -1,6 +1,6 @@
 /** The .xlsx sink of the output (docs/ARCHITECTURE.md, "Layout", src/output/). */
-import fs from 'node:fs';
-import { OutputError } from '../errors.js';
+import type { AppError } from '../errors.js';
+import { outputWriteError, renameOutput } from './temp-file.js';
 import type { OutputSink, SinkPlace } from './types.js';
 import { openXlsxWriter, type XlsxSource } from './xlsx.js';
 
@@ -8,14 +8,14 @@ import { openXlsxWriter, type XlsxSource } from './xlsx.js';
 export function openXlsxSink(place: SinkPlace, first: readonly (readonly string[])[], source: XlsxSource | undefined): OutputSink {
   const { outputPath, target, temp } = place;
   const book = openXlsxWriter(temp, undefined, source);
-  let failure: Error | undefined;
+  let failure: AppError | undefined;
   const guard = async (task: () => Promise<void>) => {
-    if (failure) throw new OutputError(`cannot write ${temp}: ${failure.message}`);
+    if (failure) throw failure;
     try {
       await task();
     } catch (error) {
-      failure = error as Error;
-      throw new OutputError(`cannot write ${temp}: ${failure.message}`);
+      failure = outputWriteError(outputPath, error);
+      throw failure;
     }
   };
   const started = guard(() => book.writeRows(first));
@@ -26,13 +26,14 @@ export function openXlsxSink(place: SinkPlace, first: readonly (readonly string[
       await guard(() => book.writeRows(rows));
     },
     async commit() {
-      await started;
-      await guard(() => book.commit());
       try {
-        await fs.promises.rename(temp, target);
+        await started;
+        await guard(() => book.commit());
       } catch (error) {
-        throw new OutputError(`cannot write ${outputPath}: ${(error as Error).message}`);
+        await book.discard(); // the temporary file removed (nothing if the writer already did)
+        throw error;
       }
+      await renameOutput(temp, target, outputPath);
     },
     async discard() {
       await book.discard();

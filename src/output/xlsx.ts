@@ -4,10 +4,10 @@
  * with the tool's columns added to its payee sheet (xlsx-copy.ts); otherwise (a CSV, .xls or
  * .ods input) one sheet of text cells.
  */
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type ExcelJS from 'exceljs';
 import { isOfficeOpenXml } from '../input/spreadsheet.js';
+import { TempFile } from './temp-file.js';
 import { openWorkbookCopy } from './xlsx-copy.js';
 import type { XlsxOutput, XlsxSource } from './xlsx-types.js';
 
@@ -32,18 +32,14 @@ export function openXlsxWriter(temp: string, sheetName = 'verified', source?: Xl
 }
 
 function openTextSheetWriter(temp: string, sheetName: string): XlsxOutput {
-  // Mode 0600 like the CSV output: the file holds personal data (docs/ARCHITECTURE.md, "Security").
-  const file = fs.createWriteStream(temp, { mode: 0o600 });
-  const closed = new Promise<void>((resolve, reject) => {
-    file.once('close', resolve);
-    file.once('error', reject);
-  });
-  closed.catch(() => undefined);
-  const workbook = new (excel().stream.xlsx.WorkbookWriter)({ stream: file, useStyles: true, useSharedStrings: false });
+  const tempFile = new TempFile(temp);
+  const workbook = new (excel().stream.xlsx.WorkbookWriter)({ stream: tempFile.stream, useStyles: true, useSharedStrings: false });
   const worksheet = workbook.addWorksheet(sheetName);
   let done = false;
   return {
     async writeRows(rows) {
+      // A committed or discarded output takes no more rows.
+      if (done) return;
       for (const row of rows) {
         const added = worksheet.addRow([...row]);
         added.eachCell({ includeEmpty: false }, (cell) => {
@@ -55,16 +51,24 @@ function openTextSheetWriter(temp: string, sheetName: string): XlsxOutput {
     async commit() {
       if (done) return;
       done = true;
-      worksheet.commit();
-      await workbook.commit();
+      try {
+        worksheet.commit();
+        await workbook.commit();
+      } catch (error) {
+        await tempFile.discard();
+        throw tempFile.failure ?? error;
+      }
       // The zip is finished when the file is closed, not when commit() resolves.
-      await closed;
+      await tempFile.closed();
+      if (tempFile.failure) {
+        await tempFile.discard();
+        throw tempFile.failure;
+      }
     },
     async discard() {
       if (done) return;
       done = true;
-      file.destroy();
-      await fs.promises.rm(temp, { force: true });
+      await tempFile.discard();
     },
   };
 }

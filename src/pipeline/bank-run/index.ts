@@ -250,6 +250,20 @@ async function readRows({ input, stop, writer, planner, caller, progress }: Stag
   }
 }
 
+/**
+ * Finishes the output and renames it into place. A failure (its folder removed, a full disk, a
+ * failed rename) stops the run like a failure mid-run: fatal, the run left unfinished, every
+ * answer kept in the state, the resume command named. Anything but an OutputError is a bug.
+ */
+async function commitOutput(output: OutputSink | undefined, stop: StopControl): Promise<void> {
+  try {
+    await output?.commit();
+  } catch (error) {
+    if (!(error instanceof OutputError)) throw error;
+    stop.stop('fatal', error.message);
+  }
+}
+
 /** Renames the output into place (or discards it), closes the summary, records how the run ended, and lets go of the lock. */
 async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Stages, summary: BankRunSummary, started: number): Promise<void> {
   const { store } = deps;
@@ -263,7 +277,9 @@ async function finishRun(options: BankRunOptions, deps: BankRunDeps, stages: Sta
     if (stop.reason || writer.writeError) {
       await output?.discard();
     } else {
-      await output?.commit();
+      await commitOutput(output, stop);
+    }
+    if (!stop.reason) {
       complete = allFinal(summary);
       // Which file this run wrote: its report reads rows only from that file, not a later run's.
       const written = output ? fileIdentity(options.outputPath) : undefined;
