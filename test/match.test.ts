@@ -448,19 +448,29 @@ describe('issue #28: a different letter must earn its match', () => {
     ['முருகன்', 'MUKUNDAN', 'NO_MATCH'],
     ['சேகர்', 'SHANKAR', 'NO_MATCH'],
     ['பாலு', 'PALANI', 'NO_MATCH'],
-    // Bengali and Odia: ব is b (w as a cluster's second), ৎ is t, the inherent vowel is printed a
-    // or o and is spoken after a syllable that starts with a cluster (Subrata, but Amit, Mondal).
+    // Bengali and Odia: ব is b (w as a cluster's second), ৎ is t, the final inherent vowel is spoken
+    // after a syllable that starts with a cluster (Subrata, but Amit). The inherent vowel printed o
+    // is not folded: Rani / Roni and Raja / Roja are two names (review: they were GOOD).
     ['সুব্রত দাস', 'SUBRATA DAS', 'GOOD_PARTIAL_MATCH', 'indic-script'],
-    ['সুব্রত দাস', 'SUBROTO DAS', 'GOOD_PARTIAL_MATCH', 'indic-script'],
-    ['বিশ্বজিৎ মণ্ডল', 'BISWAJIT MONDAL', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['বিশ্বজিৎ মণ্ডল', 'BISWAJIT MANDAL', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['অনির্বাণ বসু', 'ANIRBAN BASU', 'GOOD_PARTIAL_MATCH', 'indic-script'],
-    ['প্রসেনজিৎ ঘোষ', 'PROSENJIT GHOSH', 'GOOD_PARTIAL_MATCH', 'indic-script'],
-    ['ଦେବାଶିଷ ମହାନ୍ତି', 'DEBASHISH MOHANTY', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['বিকাশ বসু', 'VIKASH BASU', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['ଦେବାଶିଷ ମହାନ୍ତି', 'DEBASHISH MAHANTI', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['সৌরভ গঙ্গোপাধ্যায়', 'SOURAV GANGULY', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['অমিত দাস', 'AMIT DAS', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['কমল দাস', 'KAMALA DAS', 'POOR_PARTIAL_MATCH'],
     ['বিকাশ বসু', 'PRAKASH BASU', 'POOR_PARTIAL_MATCH'],
     ['সুব্রত দাস', 'SUMANTA DAS', 'POOR_PARTIAL_MATCH'],
+    ['রানী দাস', 'RONI DAS', 'POOR_PARTIAL_MATCH'],
+    ['রাজা দাস', 'ROJA DAS', 'POOR_PARTIAL_MATCH'],
+    ['মালা রায়', 'MOLA ROY', 'NO_MATCH'],
+    ['ରାନୀ ସାହୁ', 'RONI SAHU', 'POOR_PARTIAL_MATCH'],
+    // Tamil's ஜ is written apart from ச: Jaya is not Chhaya or Saya, Raja is not Rasa.
+    ['ஜெயா', 'CHHAYA', 'NO_MATCH'],
+    ['ஜெயா பாலு', 'SAYA BALU', 'POOR_PARTIAL_MATCH'],
+    ['ராஜா முருகன்', 'RASA MURUGAN', 'POOR_PARTIAL_MATCH'],
+    ['சாந்தி', 'JANTHI', 'NO_MATCH'],
+    ['சந்திரன்', 'CHANDRAN', 'GOOD_PARTIAL_MATCH', 'indic-script'],
   ]);
 
   it('--explain names the rule behind each pairing and shows the transliteration', () => {

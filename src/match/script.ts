@@ -31,8 +31,8 @@ const INDIC_RE = /[\u0900-\u0d7f]/;
 
 /**
  * What a script leaves open, so that its reading cannot tell two spellings apart (foldAsScript).
- * `tamil`: one letter for k and g, t and d, p and b, s and j. `eastern` (Bengali, Assamese, Odia):
- * the inherent vowel, spoken o, is printed a or o, and ব is b or v.
+ * `tamil`: one letter for k and g, t and d, p and b, s and ch. `eastern` (Bengali, Assamese, Odia):
+ * ব is b or v.
  */
 export type ScriptFold = 'tamil' | 'eastern';
 
@@ -48,16 +48,17 @@ export function scriptFoldOf(text: string): ScriptFold | undefined {
  * bank's spelling; both sides are folded.
  *
  * Tamil has one letter where the Latin alphabet has two: க is k or g (Murugan, Sekar), ட and த are
- * t or d (Pandian, Anandan / Ananthan), ப is p or b, ச is s, ch or j; aspiration is not written; ழ
- * is printed zh or l (Azhagu / Alagu); a cluster of a borrowed word takes a vowel (சுப்பிரமணியன்:
+ * t or d (Pandian, Anandan / Ananthan), ப is p or b, ச is s or ch (ஜ, written apart, stays j: Jaya
+ * is not Chhaya or Saya); aspiration is not written; ழ is printed zh or l (Azhagu / Alagu); a cluster of a borrowed word takes a vowel (சுப்பிரமணியன்:
  * Subramanian), the vowel r is written ru (கிருஷ்ணன்: Krishnan), and ஜெ before y is Ja or Je
  * (ஜெயா: Jaya / Jeya).
  *
- * Bengali and Odia speak the inherent vowel as o, and banks print it a or o (মণ্ডল: Mandal /
- * Mondal, ମହାନ୍ତି: Mahanti / Mohanty, সুব্রত: Subrata / Subroto); Bengali has one letter for b and v.
+ * Bengali has one letter for b and v (বিকাশ: Bikash / Vikash). (The inherent vowel, spoken o and
+ * printed a or o, is not folded: once read into Latin letters it cannot be told from a written ā or
+ * o, and Rani / Roni, Raja / Roja are two names.)
  */
 export function foldAsScript(fold: ScriptFold, word: string): string {
-  if (fold === 'eastern') return word.replace(/o(?!u)/g, 'a').replace(/v/g, 'b');
+  if (fold === 'eastern') return word.replace(/v/g, 'b');
   return word
     .replace(/zh/g, 'l')
     .replace(/ch/g, 's')
@@ -65,7 +66,6 @@ export function foldAsScript(fold: ScriptFold, word: string): string {
     .replace(/[gc]/g, 'k')
     .replace(/d/g, 't')
     .replace(/[bf]/g, 'p')
-    .replace(/j/g, 's')
     .replace(/([kptsm])i(?=r[aeiou])/g, '$1')
     .replace(/([^aeiou])ru/g, '$1ri')
     .replace(/ey/g, 'ay')
