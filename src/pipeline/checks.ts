@@ -19,34 +19,32 @@ export function unwrapSpreadsheetText(value: string): string {
   return text;
 }
 
-/** The zero of each block of decimal digits a payee sheet may be typed in: Devanagari, Bengali, Gurmukhi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam, Arabic-Indic. */
-const DIGIT_ZEROS = [0x0966, 0x09e6, 0x0a66, 0x0ae6, 0x0b66, 0x0be6, 0x0c66, 0x0ce6, 0x0d66, 0x0660, 0x06f0];
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const OTHER_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\u0a66-\u0a6f\u0ae6-\u0aef\u0b66-\u0b6f\u0be6-\u0bef\u0c66-\u0c6f\u0ce6-\u0cef\u0d66-\u0d6f]/g;
+/** Decimal digits of another script or width: what they are typed as, for the reason. */
+const OTHER_DIGITS: readonly { zero: number; name: string }[] = [
+  { zero: 0x0966, name: 'Devanagari' }, { zero: 0x09e6, name: 'Bengali' }, { zero: 0x0a66, name: 'Gurmukhi' },
+  { zero: 0x0ae6, name: 'Gujarati' }, { zero: 0x0b66, name: 'Odia' }, { zero: 0x0be6, name: 'Tamil' },
+  { zero: 0x0c66, name: 'Telugu' }, { zero: 0x0ce6, name: 'Kannada' }, { zero: 0x0d66, name: 'Malayalam' },
+  { zero: 0x0660, name: 'Arabic-Indic' }, { zero: 0x06f0, name: 'Arabic-Indic' }, { zero: 0xff10, name: 'full-width' },
+];
 
 /**
- * A cell as the checks read it: full-width forms folded (NFKC: １２３ is 123), digits of the Indian
- * scripts read as the digits they are (१२३ is 123), and invisible format characters (a zero-width
- * space pasted from a web page, a BOM) dropped.
+ * Why a cell that is not all digits is not an account number, naming its first other character.
+ * Digits of an Indian script or full-width ones, and invisible characters (a zero-width space
+ * pasted from a web page), are named as such: they are not read as the digits they look like,
+ * since the row's cell goes into the payout file as it is and a bank's upload reads 0-9 only.
  */
-function plainCell(value: string): string {
-  // Most cells are printable ASCII, which none of this changes.
-  if (PRINTABLE_ASCII.test(value)) return unwrapSpreadsheetText(value);
-  return unwrapSpreadsheetText(value.normalize('NFKC').replace(/\p{Cf}/gu, '')).replace(OTHER_DIGIT, (d) => {
-    const cp = d.codePointAt(0)!;
-    const zero = DIGIT_ZEROS.find((z) => cp >= z && cp <= z + 9)!;
-    return String(cp - zero);
-  });
-}
-
-/** The first character of `text` that is not a digit, as a reason can show it (an invisible one by its code point). */
-function firstNonDigit(text: string): string {
-  const ch = [...text].find((c) => !/\d/.test(c)) ?? '';
-  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(ch) ? `"${ch}"` : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+function notDigitsReason(text: string, what: string): string {
+  const ch = [...text].find((c) => !/[0-9]/.test(c)) ?? '';
+  const cp = ch.codePointAt(0) ?? 0;
+  const script = OTHER_DIGITS.find((d) => cp >= d.zero && cp <= d.zero + 9);
+  if (script) return `${what} is typed in ${script.name} digits (${ch}): retype it in the digits 0-9, the only ones a bank's upload reads`;
+  if (/^\p{Cf}$/u.test(ch)) return `${what} holds an invisible character (U+${cp.toString(16).toUpperCase().padStart(4, '0')}, pasted with it from a web page or a PDF): retype the cell`;
+  const shown = /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(ch) ? `"${ch}"` : `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${what} must contain only digits (it has ${shown})`;
 }
 
 export function checkAccount(raw: string): { ok: true; account: string } | { ok: false; reason: string } {
-  const text = plainCell(raw);
+  const text = unwrapSpreadsheetText(raw);
   if (text === '') return { ok: false, reason: 'account number is empty' };
   // A spreadsheet's number cell past 15 digits: Excel kept 15 and the rest may be gone, whatever
   // the cell shows (9.87654E+15 in General format, 9876543210987650 with no decimals).
@@ -66,7 +64,7 @@ export function checkAccount(raw: string): { ok: true; account: string } | { ok:
   if (/^\d+\.0+$/.test(digits)) {
     return { ok: false, reason: `account number has a decimal part (${digits.length} characters): ${REEXPORT}` };
   }
-  if (!/^\d+$/.test(digits)) return { ok: false, reason: `account number must contain only digits (it has ${firstNonDigit(digits)})` };
+  if (!/^[0-9]+$/.test(digits)) return { ok: false, reason: notDigitsReason(digits, 'account number') };
   // Spreadsheets keep 15 significant digits and pad the rest with zeros. One trailing zero on a
   // 16-digit number is as likely a real account (one in ten end in 0) as damage, and a real
   // account rejected here could never be verified; from two zeros on, damage is the safe bet.
@@ -83,7 +81,11 @@ export function checkAccount(raw: string): { ok: true; account: string } | { ok:
 }
 
 export function checkIfsc(raw: string): { ok: true; ifsc: string } | { ok: false; reason: string } {
-  const ifsc = plainCell(raw).toUpperCase().replace(/\s+/g, '');
+  const ifsc = unwrapSpreadsheetText(raw).toUpperCase().replace(/\s+/g, '');
+  if (/[^\x20-\x7e]/.test(ifsc)) {
+    const ch = ifsc.match(/[^\x20-\x7e]/u)![0];
+    return { ok: false, reason: `IFSC holds ${/^\p{Cf}$/u.test(ch) ? 'an invisible character' : `"${ch}"`} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}): retype it in the letters A-Z and digits 0-9` };
+  }
   if (ifsc === '') return { ok: false, reason: 'IFSC is empty' };
   if (ifsc.length !== 11) return { ok: false, reason: `IFSC must be 11 characters, it has ${ifsc.length}` };
   if (!/^[A-Z]{4}/.test(ifsc)) return { ok: false, reason: 'IFSC must start with 4 letters (the bank code)' };
