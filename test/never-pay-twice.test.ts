@@ -273,29 +273,31 @@ test('fault soak: penny-drop runs killed at random points with the file edited b
   assert.ok(rows.every((r) => r.verify_status === 'VERIFIED' || r.verify_status === 'UNCONFIRMED'));
 });
 
-test('a state file deleted under a penny-drop run: the run stops (exit 1) and writes it back once its calls are answered; the cron line then pays nobody twice', { timeout: 120_000 }, async (t) => {
-  const sandbox = await startSandbox({ latencyMs: [20, 80] });
-  t.after(() => sandbox.close());
-  const dir = tempDir(t);
-  writePayees(path.join(dir, 'payees.csv'), 150);
-  const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--state', 's.sqlite', '--base-url', sandbox.url, '--concurrency', '4', '--resume'];
-  const victim = spawnCli(args, { cwd: dir });
-  await waitFor(() => sum(sandbox.stats().deposits) >= 20, 30_000, 'twenty deposits');
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(dir, `s.sqlite${suffix}`), { force: true });
-  const stopped = await victim.result;
-  assert.equal(stopped.code, 1, stopped.stderr);
-  assert.match(stopped.stderr, /the state file .*s\.sqlite was deleted while this run used it: the run stopped sending/);
-  assert.match(stopped.stderr, /s\.sqlite was written back from the run's open copy: resume with it/);
-  assert.equal(fs.statSync(path.join(dir, 's.sqlite')).mode & 0o777, 0o600);
-  const deposited = sum(sandbox.stats().deposits);
-  assert.ok(deposited < 150, `stopped before the end (${deposited})`);
+test('a state file deleted under a penny-drop run (with its log, or the main file alone): the run stops (exit 1) and writes it back once its calls are answered; the cron line then pays nobody twice', { timeout: 180_000 }, async (t) => {
+  for (const removed of [['', '-wal', '-shm'], ['']]) {
+    const sandbox = await startSandbox({ latencyMs: [20, 80] });
+    t.after(() => sandbox.close());
+    const dir = tempDir(t);
+    writePayees(path.join(dir, 'payees.csv'), 150);
+    const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--state', 's.sqlite', '--base-url', sandbox.url, '--concurrency', '4', '--resume'];
+    const victim = spawnCli(args, { cwd: dir });
+    await waitFor(() => sum(sandbox.stats().deposits) >= 20, 30_000, 'twenty deposits');
+    for (const suffix of removed) fs.rmSync(path.join(dir, `s.sqlite${suffix}`), { force: true });
+    const stopped = await victim.result;
+    const what = `removed s.sqlite${removed.join(', ')}`;
+    assert.equal(stopped.code, 1, `${what}\n${stopped.stderr}`);
+    assert.match(stopped.stderr, /the state file .*s\.sqlite was deleted \(or moved\) while this run used it: the run stopped sending/);
+    assert.match(stopped.stderr, /s\.sqlite was written back from the run's open copy: resume with it/);
+    assert.equal(fs.statSync(path.join(dir, 's.sqlite')).mode & 0o777, 0o600);
+    assert.ok(sum(sandbox.stats().deposits) < 150, 'stopped before the end');
 
-  // Tonight's cron line again: the written-back state remembers every deposit.
-  const again = await runCli(args, { cwd: dir });
-  assert.equal(again.code, 0, again.stderr);
-  assertOneDepositEach(sandbox.stats().deposits);
-  assert.equal(sum(sandbox.stats().deposits), 150);
-  const rows = readCsvObjects(path.join(dir, 'out.csv'));
-  assert.equal(rows.length, 150);
-  assert.ok(rows.every((r) => r.verify_status === 'VERIFIED'), 'every deposit of the stopped run is reused');
+    // Tonight's cron line again: the written-back state remembers every deposit.
+    const again = await runCli(args, { cwd: dir });
+    assert.equal(again.code, 0, `${what}\n${again.stderr}`);
+    assertOneDepositEach(sandbox.stats().deposits);
+    assert.equal(sum(sandbox.stats().deposits), 150);
+    const rows = readCsvObjects(path.join(dir, 'out.csv'));
+    assert.equal(rows.length, 150);
+    assert.ok(rows.every((r) => r.verify_status === 'VERIFIED'), 'every deposit of the stopped run is reused');
+  }
 });

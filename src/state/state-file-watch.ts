@@ -19,18 +19,19 @@ interface Identity {
   ino: number;
 }
 
-function identityOf(file: string): Identity | undefined {
+/** The file at `file`; 'gone' when nothing is there; undefined when it cannot be told (EACCES, a network file system's hiccup: not taken for a deletion). */
+function identityOf(file: string): Identity | 'gone' | undefined {
   try {
     const stat = fs.statSync(file);
     return { dev: stat.dev, ino: stat.ino };
-  } catch {
-    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
   }
 }
 
 export class StateFileWatch {
   private readonly file: string;
-  private readonly identity: Identity | undefined;
+  private readonly identity: Identity | 'gone' | undefined;
   private found: string | undefined;
   private deleted = false;
 
@@ -42,12 +43,12 @@ export class StateFileWatch {
 
   /** Undefined while the path still names the file the run opened; otherwise what happened, in one line. */
   problem(): string | undefined {
-    if (this.found !== undefined || this.identity === undefined) return this.found;
+    if (this.found !== undefined || this.identity === undefined || this.identity === 'gone') return this.found;
     const now = identityOf(this.file);
-    if (now && now.dev === this.identity.dev && now.ino === this.identity.ino) return undefined;
-    this.deleted = now === undefined;
+    if (now === undefined || (now !== 'gone' && now.dev === this.identity.dev && now.ino === this.identity.ino)) return undefined;
+    this.deleted = now === 'gone';
     this.found = this.deleted
-      ? `the state file ${this.file} was deleted while this run used it: the run stopped sending, and writes it back from its open copy (every answer and deposit) once its calls in flight are answered; find what deletes it`
+      ? `the state file ${this.file} was deleted (or moved) while this run used it: the run stopped sending, and writes it back from its open copy (every answer and deposit) once its calls in flight are answered; find what deletes it`
       : `the state file ${this.file} was replaced by another file while this run used it: the run stopped sending; its answers are in the file it opened, which is no longer there to find — restore the state file from where it was moved, then resume`;
     return this.found;
   }
@@ -59,6 +60,13 @@ export class StateFileWatch {
   restore(db: Db, commit: () => void): string | undefined {
     if (this.problem() === undefined || !this.deleted) return undefined;
     commit();
+    // The log beside a deleted main file is still this connection's: copied into the database and
+    // emptied first, or the written-back file would be read with another database's log.
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // A busy log is copied by the next checkpoint; the copy below reads through it either way.
+    }
     const restored = this.writeBack(db);
     return restored === true
       ? `the state file ${this.file} was written back from the run's open copy: resume with it`
