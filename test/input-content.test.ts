@@ -117,6 +117,10 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
   assert.equal(withAmount(['', 'Grand Total (12 employees)', '', '', '3000']), 'a total row');
   assert.equal(withAmount(['TOTAL', '10 employees', '', '', '10000.00']), 'a total row');
   assert.equal(withAmount(['', 'Prepared by: payroll', '', '', '']), 'a note');
+  // Totals labelled in words a firm does not have stay totals (review: they became INVALID payees).
+  for (const label of ['Total Amount Paid', 'Total Salary Payable for March 2024', 'Grand Total (A+B)', 'Total Disbursement', 'TOTAL AMOUNT TO BE TRANSFERRED', 'Net Amount Transferred', 'Total (in Rupees)']) {
+    assert.equal(withAmount(['', label, '', '', '22120']), 'a total row', label);
+  }
 });
 
 test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not count', () => {

@@ -5,6 +5,7 @@
  * a payee's name but no account number is a payee row (it is INVALID, with its reason).
  */
 import type { ColumnMap } from './recognise.js';
+import { BUSINESS_DESCRIPTORS, LEGAL_FORMS } from '../match/lexicon.js';
 
 const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
 const SUBTOTAL = /sub\s*-?\s*total/i;
@@ -13,21 +14,15 @@ const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
 const ACCOUNT = /^\d{9,18}$/;
 const NOTE = /^(prepared|checked|verified|approved|authori[sz]ed|signature|signatory|note|notes|remarks?|generated|printed|page \d)\b|^[^:]{1,30}:\s/i;
 /**
- * The words a total's label is made of ("Grand Total", "Net Payable", "TOTAL 10 employees"). A name
- * cell with any other word is a payee's, whatever total word it holds: `Amount Payable Ltd`,
- * `Total Solutions`, `Net Amount Traders` are firms (INVALID without an account, never SKIPPED:
- * a skipped row is copied into the payout file).
+ * Whether a name cell names a firm: a legal form (Ltd, Pvt, LLP) or a line of business (Traders,
+ * Solutions, Enterprises), from the name matcher's lexicon. Such a cell is a payee's, whatever
+ * total word it holds (`Amount Payable Ltd`, `Total Solutions`, `Net Amount Traders`): INVALID
+ * without an account, never SKIPPED, since a skipped row is copied into the payout file. Any
+ * other label with a total word (`Total Amount Paid`, `Grand Total (A+B)`) is a total.
  */
-const TOTAL_WORDS = new Set([
-  'total', 'totals', 'grand', 'sub', 'subtotal', 'hash', 'net', 'pay', 'payable', 'amount', 'amounts', 'salary', 'salaries',
-  'sum', 'of', 'for', 'the', 'all', 'in', 'employee', 'employees', 'payee', 'payees', 'beneficiary', 'beneficiaries', 'record',
-  'records', 'row', 'rows', 'entries', 'count', 'no', 'nos', 'number', 'carried', 'forward', 'brought', 'c', 'f', 'b', 'rs', 'inr', 'page',
-]);
-
-/** Whether a cell reads as a total's label only: its words are total words (numbers and punctuation aside). */
-function totalLabel(text: string): boolean {
+function namesAFirm(text: string): boolean {
   const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
-  return words.length > 0 ? words.every((w) => TOTAL_WORDS.has(w)) : true;
+  return words.some((w) => LEGAL_FORMS.has(w) || BUSINESS_DESCRIPTORS.has(w));
 }
 
 /** Why a data row is not a payee row ("a total row"), or undefined for a payee row. */
@@ -49,7 +44,7 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // "Total" makes it a total row.
   const noAccount = account === '' || !ACCOUNT.test(account.replace(/[\s-]/g, ''));
   const name = cell(columns.name);
-  if (ifsc === '' && (noAccount || name === '') && filled.some((c) => TOTAL.test(c)) && totalLabel(name)) {
+  if (ifsc === '' && (noAccount || name === '') && filled.some((c) => TOTAL.test(c)) && !namesAFirm(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
