@@ -98,7 +98,8 @@ test('amounts as payout files write them', () => {
     ['', undefined], ['five', undefined], ['1.2.3', undefined], ['12abc', undefined],
     // A European-locale export (a ;-delimited file): a decimal comma, dots grouping thousands.
     ['2.500,00', 2500], ['1.000,5', 1000.5], ['2500,75', 2500.75], ['(1.250,00)', -1250], ['1.000.000', 1000000],
-    ['1,00,000', 100000], ['1,000', 1000], ['1.00.000,00', undefined],
+    ['1,00,000', 100000], ['1,000', 1000], ['1.00.000,00', undefined], ['1.000,000', undefined], ['50,00', 5000],
+    ['12,34,567', 1234567], ['1,23,45,678.9', 12345678.9], ['5,00,000.00', 500000],
   ];
   for (const [cell, value] of cases) assert.equal(parseAmount(cell), value, cell);
 });

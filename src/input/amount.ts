@@ -7,18 +7,23 @@ const CURRENCY = /^(?:₹|rs\.?|inr|rupees)\s*/i;
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
 
 /**
- * The digits with a decimal point: a comma is a decimal comma when it is the last separator and one
- * or two digits follow it (`2.500,00`, `12,5`): Indian and English grouping always puts three digits
- * after the last comma (`1,00,000`, `1,000`). Dots before a decimal comma, or several dots, group.
+ * The digits with a decimal point: a comma is a decimal comma when it is the last separator, one or
+ * two digits follow it and the digits before it are grouped by dots or are four or more (`2.500,00`,
+ * `2500,75`): Indian and English grouping always puts three digits after the last comma (`1,00,000`,
+ * `1,000`). Several dots group thousands (`1.000.000`). Undefined for a shape no reading is safe for.
  */
-function withDecimalPoint(text: string): string {
+function withDecimalPoint(text: string): string | undefined {
   const comma = text.lastIndexOf(',');
-  if (comma > text.lastIndexOf('.') && /^,\d{1,2}$/.test(text.slice(comma))) {
+  const dot = text.lastIndexOf('.');
+  if (comma > dot && /^,\d{1,2}$/.test(text.slice(comma))) {
     const whole = text.slice(0, comma);
-    if (/^-?(\d+|\d{1,3}(\.\d{3})+)$/.test(whole)) return `${whole.replace(/\./g, '')}.${text.slice(comma + 1)}`;
+    // 2.500,00 or 2500,75; not 50,00, which could be a mistyped 5,000 as well as 50.00.
+    if (/^-?(\d{4,}|\d{1,3}(\.\d{3})+)$/.test(whole)) return `${whole.replace(/\./g, '')}.${text.slice(comma + 1)}`;
   }
   // 1.000.000: dots grouping thousands (a European export), no decimals.
   if (/^-?\d{1,3}(\.\d{3}){2,}$/.test(text)) return text.replace(/\./g, '');
+  // A dot before a comma that is not a decimal comma (1.000,000): no reading is safe.
+  if (dot !== -1 && comma > dot) return undefined;
   return text.replace(/,/g, '');
 }
 
@@ -30,8 +35,9 @@ export function parseAmount(cell: string): number | undefined {
     sign = -1;
     text = text.slice(1, -1);
   }
-  text = withDecimalPoint(text);
-  if (!NUMBER.test(text)) return undefined;
+  const plain = withDecimalPoint(text);
+  if (plain === undefined || !NUMBER.test(plain)) return undefined;
+  text = plain;
   const value = Number(text) * sign;
   return Number.isFinite(value) ? value : undefined;
 }
