@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inspectInput, utf8Boundary } from '../src/input/read-csv.js';
-import { inspectInBackground } from '../src/input/inspect.js';
+import { inspectInBackground, inspectsInline, INLINE_INSPECT_BYTES } from '../src/input/inspect.js';
 import { tempDir } from './helpers/cli.js';
 
 test('utf8Boundary leaves a character split at the end of a chunk for the next one', () => {
@@ -70,4 +70,11 @@ test('inspectInBackground answers what inspectInput answers, from its worker thr
     assert.deepEqual(await inspectInBackground(file).catch((error: Error) => ({ error: `${error.name}: ${error.message}` })), here, `${name}, inline`);
   }
   await assert.rejects(inspectInBackground(missing), { name: 'InputError', message: `input file ${missing} does not exist` });
+  // Which way: a file up to INLINE_INSPECT_BYTES here, a larger one (or anything not a regular file) on the worker.
+  const utf8 = path.join(dir, 'utf8.csv');
+  assert.equal(inspectsInline(utf8), true);
+  assert.equal(inspectsInline(utf8, fs.statSync(utf8).size - 1), false);
+  assert.equal(inspectsInline(missing), false);
+  assert.equal(inspectsInline(dir), false, 'a directory');
+  assert.equal(INLINE_INSPECT_BYTES, 4 * 1024 * 1024);
 });

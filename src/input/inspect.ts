@@ -231,7 +231,7 @@ type WorkerAnswer = { ok: true; info: InputInfo } | { ok: false; kind: string | 
 export function inspectInBackground(inputPath: string, onFallback?: (why: unknown) => void, inlineBytes = INLINE_INSPECT_BYTES): Promise<InputInfo> {
   // A thread costs ~0.3 s of CPU to start (its own Node environment): more than the whole pass
   // over a file of a few MB takes here, between the module loads it overlaps anyway.
-  if (inlineSize(inputPath, inlineBytes)) {
+  if (inspectsInline(inputPath, inlineBytes)) {
     const inline = inspectInput(inputPath);
     inline.catch(() => undefined);
     return inline;
@@ -276,7 +276,7 @@ export function inspectInBackground(inputPath: string, onFallback?: (why: unknow
 export const INLINE_INSPECT_BYTES = 4 * 1024 * 1024;
 
 /** Whether `inputPath` is a regular file of at most `inlineBytes`, to inspect inline; anything else (missing, a pipe) is left to the pass's own errors. */
-function inlineSize(inputPath: string, inlineBytes: number): boolean {
+export function inspectsInline(inputPath: string, inlineBytes = INLINE_INSPECT_BYTES): boolean {
   try {
     const stat = fs.statSync(inputPath);
     return stat.isFile() && stat.size <= inlineBytes;
