@@ -37,8 +37,7 @@ export function parseAmount(cell: string): number | undefined {
   }
   const plain = withDecimalPoint(text);
   if (plain === undefined || !NUMBER.test(plain)) return undefined;
-  text = plain;
-  const value = Number(text) * sign;
+  const value = Number(plain) * sign;
   return Number.isFinite(value) ? value : undefined;
 }
 

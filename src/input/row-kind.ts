@@ -53,7 +53,7 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // carries no amount: a name with a colon and an amount is a payee's ("Kumar Traders - Attn: Ravi").
   const amount = columns.amount === undefined ? '' : cell(columns.amount);
   if (filled.length <= 2 && filled.some((c) => NOTE.test(c)) && !(name !== '' && NUMBER.test(amount))) return 'a note';
-  if (cell(columns.name) !== '') return undefined;
+  if (name !== '') return undefined;
   if (filled.every((c) => NUMBER.test(c))) return 'a total row';
   return 'a note';
 }

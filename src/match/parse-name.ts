@@ -41,7 +41,7 @@ export interface NameToken {
   readonly index: number;
   /** Read from an Indian script: the Latin letters are a transliteration's guess, not a spelling. */
   readonly fromScript?: boolean;
-  /** Read from a script that writes two Latin spellings alike (Tamil k and g; Bengali a and o): they are no difference (script.ts foldAsScript). */
+  /** Read from a script that writes two Latin spellings alike (Tamil k and g; Bengali b and v): they are no difference (script.ts foldAsScript). */
   readonly scriptFold?: ScriptFold;
 }
 
@@ -305,9 +305,10 @@ export function parseName(raw: string): ParsedName {
     }
   }
   // Bounded work whatever the input: a real name has a few holders of a few words each.
+  const scriptFold = script === null ? undefined : scriptFoldOf(raw);
   const holders = parts
     .slice(0, MAX_HOLDERS)
-    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null, script === null ? undefined : scriptFoldOf(raw)))
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null, scriptFold))
     .filter((h) => h.tokens.length > 0);
   const plain = PLAIN_WORDS.test(folded) ? folded : folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');

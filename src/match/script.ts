@@ -49,9 +49,9 @@ export function scriptFoldOf(text: string): ScriptFold | undefined {
  *
  * Tamil has one letter where the Latin alphabet has two: க is k or g (Murugan, Sekar), ட and த are
  * t or d (Pandian, Anandan / Ananthan), ப is p or b, ச is s or ch (ஜ, written apart, stays j: Jaya
- * is not Chhaya or Saya); aspiration is not written; ழ is printed zh or l (Azhagu / Alagu); a cluster of a borrowed word takes a vowel (சுப்பிரமணியன்:
- * Subramanian), the vowel r is written ru (கிருஷ்ணன்: Krishnan), and ஜெ before y is Ja or Je
- * (ஜெயா: Jaya / Jeya).
+ * is not Chhaya or Saya); aspiration is not written; ழ is printed zh or l (Azhagu / Alagu); a
+ * cluster of a borrowed word takes a vowel (சுப்பிரமணியன்: Subramanian), the vowel r is written ru
+ * (கிருஷ்ணன்: Krishnan), and ஜெ before y is Ja or Je (ஜெயா: Jaya / Jeya).
  *
  * Bengali has one letter for b and v (বিকাশ: Bikash / Vikash). (The inherent vowel, spoken o and
  * printed a or o, is not folded: once read into Latin letters it cannot be told from a written ā or

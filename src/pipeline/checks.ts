@@ -38,9 +38,13 @@ function notDigitsReason(text: string, what: string): string {
   const cp = ch.codePointAt(0) ?? 0;
   const script = OTHER_DIGITS.find((d) => cp >= d.zero && cp <= d.zero + 9);
   if (script) return `${what} is typed in ${script.name} digits (${ch}): retype it in the digits 0-9, the only ones a bank's upload reads`;
-  if (/^\p{Cf}$/u.test(ch)) return `${what} holds an invisible character (U+${cp.toString(16).toUpperCase().padStart(4, '0')}, pasted with it from a web page or a PDF): retype the cell`;
-  const shown = /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(ch) ? `"${ch}"` : `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `${what} must contain only digits (it has ${shown})`;
+  if (/^\p{Cf}$/u.test(ch)) return `${what} holds an invisible character (${codePoint(ch)}, pasted with it from a web page or a PDF): retype the cell`;
+  return `${what} must contain only digits (it has ${/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(ch) ? `"${ch}"` : codePoint(ch)})`;
+}
+
+/** A character as U+XXXX. */
+function codePoint(ch: string): string {
+  return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 export function checkAccount(raw: string): { ok: true; account: string } | { ok: false; reason: string } {
@@ -82,9 +86,9 @@ export function checkAccount(raw: string): { ok: true; account: string } | { ok:
 
 export function checkIfsc(raw: string): { ok: true; ifsc: string } | { ok: false; reason: string } {
   const ifsc = unwrapSpreadsheetText(raw).toUpperCase().replace(/\s+/g, '');
-  if (/[^\x20-\x7e]/.test(ifsc)) {
-    const ch = ifsc.match(/[^\x20-\x7e]/u)![0];
-    return { ok: false, reason: `IFSC holds ${/^\p{Cf}$/u.test(ch) ? 'an invisible character' : `"${ch}"`} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}): retype it in the letters A-Z and digits 0-9` };
+  const other = /[^\x20-\x7e]/u.exec(ifsc)?.[0];
+  if (other !== undefined) {
+    return { ok: false, reason: `IFSC holds ${/^\p{Cf}$/u.test(other) ? 'an invisible character' : `"${other}"`} (${codePoint(other)}): retype it in the letters A-Z and digits 0-9` };
   }
   if (ifsc === '') return { ok: false, reason: 'IFSC is empty' };
   if (ifsc.length !== 11) return { ok: false, reason: `IFSC must be 11 characters, it has ${ifsc.length}` };
