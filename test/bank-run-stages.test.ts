@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createClient } from '../src/api/client.js';
 import { VasError } from '../src/api/errors.js';
 import { InputError, UsageError } from '../src/errors.js';
+import { ApiClock } from '../src/pipeline/bank-run/api-clock.js';
 import { Breaker, Caller, FAIL_FAST_THRESHOLD, FINISH_SECONDS, QUEUED_PAYEES } from '../src/pipeline/bank-run/caller.js';
 import { RateLimiter } from '../src/limiter/index.js';
 import { OrderedWriter, READ_AHEAD_ROWS, READ_AHEAD_SECONDS, rowOutcome, WRITE_GATHER_MS } from '../src/pipeline/bank-run/ordered-writer.js';
@@ -49,7 +50,7 @@ function memoryStore(t: TestContext, now = () => T0): BankStore {
 /** The ledger of run `runId` (null: a dry run), holding the state's run lock as a run does. */
 function ledgerOf(store: BankStore, runId: number | null, payees: LivePayees, summary: ReturnType<typeof createSummary>, dryRun = false): PayeeLedger {
   if (!dryRun) assert.equal(store.acquireLock(lockIdentity(process.pid), SYSTEM_PROBE).ok, true);
-  return new PayeeLedger({ store, runId, dryRun, payees, summary, now: () => T0, depositMemoryMs: 90 * 86_400_000, retryUnconfirmed: false });
+  return new PayeeLedger({ store, runId, dryRun, payees, summary, now: () => T0, clock: new ApiClock(() => T0), depositMemoryMs: 90 * 86_400_000, retryUnconfirmed: false });
 }
 
 function deps(store: BankStore, patch: Partial<BankRunDeps> = {}): BankRunDeps {
@@ -135,7 +136,7 @@ test('caller with --rate: each request takes its turn; a payee still waiting whe
   t.after(() => limiter.close());
   let settled = 0;
   const caller = new Caller({
-    options: opts, client, ledger, stats: store, payees, summary, stop, limiter, now: () => T0,
+    options: opts, client, ledger, stats: store, payees, summary, stop, limiter, now: () => T0, clock: new ApiClock(() => T0),
     log: { info: () => {}, warn: () => {} }, onSettled: () => {
       settled += 1;
       // The first answer stops the run: the second payee is still waiting for its turn (1/s).
@@ -180,7 +181,7 @@ test('caller: with --rate, the limiter paces the last second of requests with a 
       finishedAt.push(summary.calls.pl);
       finishing();
     };
-    const caller = new Caller({ options: opts, client, ledger, stats: store, payees, summary, stop, limiter, now: () => T0, log: { info: () => {}, warn: () => {} }, onSettled: () => {} });
+    const caller = new Caller({ options: opts, client, ledger, stats: store, payees, summary, stop, limiter, now: () => T0, clock: new ApiClock(() => T0), log: { info: () => {}, warn: () => {} }, onSettled: () => {} });
     const total = 30;
     for (let i = 0; i < total; i += 1) {
       const account = String(100_000_000_012 + i * 10);
@@ -217,7 +218,7 @@ test('caller: answers a payee over HTTP, defers every payee of an account at its
   const stop = new StopControl(10);
   let settled = 0;
   const caller = new Caller({
-    options: options(), client, ledger, stats: store, payees, summary, stop, limiter: undefined, now: () => T0,
+    options: options(), client, ledger, stats: store, payees, summary, stop, limiter: undefined, now: () => T0, clock: new ApiClock(() => T0),
     log: { info: () => {}, warn: () => {} }, onSettled: () => (settled += 1),
   });
   const task = (account: string, firstRow: number): PayeeTask => {
@@ -251,7 +252,7 @@ test('caller: the reader waits while QUEUED_PAYEES payees wait for a place, and 
   const payees = new LivePayees();
   const ledger = ledgerOf(store, runId, payees, summary);
   const stop = new StopControl(10);
-  const caller = new Caller({ options: opts, client, ledger, stats: store, payees, summary, stop, limiter: undefined, now: () => T0, log: { info: () => {}, warn: () => {} }, onSettled: () => {} });
+  const caller = new Caller({ options: opts, client, ledger, stats: store, payees, summary, stop, limiter: undefined, now: () => T0, clock: new ApiClock(() => T0), log: { info: () => {}, warn: () => {} }, onSettled: () => {} });
   const total = QUEUED_PAYEES + 2 + 3;
   for (let i = 0; i < total; i += 1) {
     const account = String(200_000_000_012 + i * 10);

@@ -301,3 +301,62 @@ test('a state file deleted under a penny-drop run (with its log, or the main fil
     assert.ok(rows.every((r) => r.verify_status === 'VERIFIED'), 'every deposit of the stopped run is reused');
   }
 });
+
+const DAY_MS = 86_400_000;
+
+test('this machine\'s clock 100 days behind the API\'s: one penny-drop goes, dated by the API\'s time, and the run stops naming the clock', async (t) => {
+  // The API's clock (its Date header) runs 100 days ahead of this machine's: this machine's is behind.
+  const sandbox = await startSandbox({ now: () => Date.now() + 100 * DAY_MS, latencyMs: [5, 15] });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  writePayees(path.join(dir, 'payees.csv'), 40);
+  const args = ['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '8', '--state', 'state.sqlite', '--resume'];
+  const started = Date.now();
+  const run = await runCli(args, { cwd: dir });
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /this machine's clock is 100 days behind the API's .*Set the clock right .*--resume/);
+  assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  // Until an answer told the API's time, one penny-drop at a time: only that one went.
+  assert.equal(sum(sandbox.stats().deposits), 1);
+
+  // That deposit is dated by the API's clock: remembered for the whole memory once this clock is right.
+  const db = new Database(path.join(dir, 'state.sqlite'), { readonly: true });
+  const deposits = db.prepare('SELECT status, sent_at AS sentAt FROM deposits').all() as Array<{ status: string; sentAt: number }>;
+  db.close();
+  assert.equal(deposits.length, 1);
+  assert.equal(deposits[0]!.status, 'ANSWERED');
+  assert.ok(Math.abs(deposits[0]!.sentAt - (started + 100 * DAY_MS)) < 60_000, `dated ${new Date(deposits[0]!.sentAt).toISOString()}`);
+
+  // The same cron line keeps refusing while the clocks disagree: the answered payee is never sent again.
+  const again = await runCli(args, { cwd: dir });
+  assert.equal(again.code, 1, again.stderr);
+  assertOneDepositEach(sandbox.stats().deposits);
+  assert.equal(sum(sandbox.stats().deposits), 2);
+});
+
+test('this machine\'s clock 100 days ahead of the API\'s: the run stops after one penny-drop; a penny-less run is warned once and goes on', async (t) => {
+  const sandbox = await startSandbox({ now: () => Date.now() - 100 * DAY_MS });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  writePayees(path.join(dir, 'payees.csv'), 30);
+  const pd = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '8', '--state', 'pd.sqlite'], { cwd: dir });
+  assert.equal(pd.code, 1, pd.stderr);
+  assert.match(pd.stderr, /this machine's clock is 100 days ahead of the API's/);
+  assert.equal(sum(sandbox.stats().deposits), 1);
+
+  const pl = await runCli(['bank', 'payees.csv', '-o', 'pl.csv', '--mode', 'pl', '--base-url', sandbox.url, '--concurrency', '8', '--state', 'pl.sqlite'], { cwd: dir });
+  assert.equal(pl.code, 0, pl.stderr);
+  assert.equal(pl.stderr.match(/this machine's clock is 100 days ahead of the API's/g)?.length, 1, pl.stderr);
+  assert.equal(readCsvObjects(path.join(dir, 'pl.csv')).filter((r) => r.verify_status === 'VERIFIED').length, 30);
+});
+
+test('clocks that agree: a penny-drop run is not slowed to one at a time once the first answer is in', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 30 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  writePayees(path.join(dir, 'payees.csv'), 60);
+  const run = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '8'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(sum(sandbox.stats().deposits), 60);
+  assert.ok(sandbox.stats().maxConcurrentApiRequests > 1, `at most ${sandbox.stats().maxConcurrentApiRequests} at a time`);
+});

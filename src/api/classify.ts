@@ -31,6 +31,20 @@ export function requestIdOf(headers: RawResponse['headers']): string | undefined
   return headerValue(headers, 'x-request-id');
 }
 
+/** The last Date header read and its time: consecutive answers mostly carry the same second. */
+let lastDate: { text: string; ms: number | undefined } = { text: '', ms: undefined };
+
+/** When the server says it answered (its Date header, ms since the epoch), or undefined. */
+export function serverTimeOf(headers: RawResponse['headers']): number | undefined {
+  const text = headerValue(headers, 'date');
+  if (text === undefined) return undefined;
+  if (text !== lastDate.text) {
+    const ms = Date.parse(text);
+    lastDate = { text, ms: Number.isFinite(ms) ? ms : undefined };
+  }
+  return lastDate.ms;
+}
+
 /** An upstream body as error text: a short one-line excerpt, every known secret redacted. */
 function boundedText(text: string): string {
   return excerpt(text);
@@ -85,7 +99,7 @@ export function describeSchemaError(error: z.ZodError, what: string): string {
   return `${what} field "${path}" is invalid: ${issue.message}`;
 }
 
-type Classified<T> = { ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError };
+type Classified<T> = { ok: true; value: T; requestId: string | undefined; serverTime: number | undefined } | { ok: false; error: VasError };
 
 /**
  * Classifies a complete response of an API operation: the success body parsed by `schema`
@@ -149,7 +163,7 @@ function classify200<T>(
       }),
     };
   }
-  return { ok: true, value: body.data.body, requestId };
+  return { ok: true, value: body.data.body, requestId, serverTime: serverTimeOf(response.headers) };
 }
 
 /** The error a 200 carries in its body, by its message. */

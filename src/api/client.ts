@@ -103,6 +103,8 @@ export interface CallResult<T> {
   result: T;
   requestId: string | undefined;
   attempts: number;
+  /** When the server says it answered (its Date header, ms since the epoch): a check on this machine's clock. */
+  serverTime?: number | undefined;
 }
 
 export type VerifyMode = 'pl' | 'pd';
@@ -146,7 +148,7 @@ export function createClient(options: ClientOptions): Client {
   return new ApiClient(options);
 }
 
-type SendOutcome<T> = { ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError };
+type SendOutcome<T> = { ok: true; value: T; requestId: string | undefined; serverTime: number | undefined } | { ok: false; error: VasError };
 
 /** The Client: its settings, the agent and the token source in fields, built once per client. */
 class ApiClient implements Client {
@@ -337,7 +339,7 @@ class ApiClient implements Client {
       } catch (error) {
         outcome = { ok: false, error: asVasError(error) };
       }
-      if (outcome.ok) return { result: outcome.value, requestId: outcome.requestId, attempts: attempt };
+      if (outcome.ok) return { result: outcome.value, requestId: outcome.requestId, attempts: attempt, serverTime: outcome.serverTime };
 
       let error = outcome.error;
       if (error.kind === 'auth' && error.status === 401) {

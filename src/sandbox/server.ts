@@ -170,6 +170,8 @@ class SandboxServer {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('x-request-id', `sbx-${randomBytes(8).toString('hex')}`);
+    // Its Date is its own clock's, as a real server's is (Node writes the machine's otherwise).
+    if (this.config.now !== Date.now) res.setHeader('date', new Date(this.config.now()).toUTCString());
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
     const ex: Exchange = { req, res, counted: !path.startsWith('/__sandbox/') };

@@ -251,10 +251,14 @@ export class BankStore {
     return { ...row, status: row.status === 'ANSWERED' && !result ? 'UNCONFIRMED' : row.status, result };
   }
 
-  /** What became of a deposit: answered (with its result), unconfirmed, failed (no rupee moved) or not sent. */
-  settleDeposit(depositId: number, status: Exclude<DepositStatus, 'IN_FLIGHT'>, resultId: number | null, requestId: string | null): void {
+  /**
+   * What became of a deposit: answered (with its result), unconfirmed, failed (no rupee moved) or
+   * not sent. `shiftMs`: how far this machine's clock is behind the API's (0 when it is not): the
+   * deposit is dated that much later, so it is never forgotten early (pipeline/bank-run/api-clock.ts).
+   */
+  settleDeposit(depositId: number, status: Exclude<DepositStatus, 'IN_FLIGHT'>, resultId: number | null, requestId: string | null, shiftMs = 0): void {
     this.commits.begin();
-    this.deposits.settle(depositId, status, resultId, requestId, this.now());
+    this.deposits.settle(depositId, status, resultId, requestId, this.now(), shiftMs);
   }
 
   markDone(runId: number, firstRow: number, source: 'api' | 'reuse', resultId: number, requestId: string | null): void {

@@ -20,7 +20,7 @@ export class DepositHistory {
       insert: db.prepare(
         `INSERT INTO deposits (account, ifsc, run_id, first_row, claim, status, sent_at, updated_at) VALUES (?, ?, ?, ?, ?, 'IN_FLIGHT', ?, ?)`,
       ),
-      settle: db.prepare(`UPDATE deposits SET status = ?, result_id = ?, request_id = ?, updated_at = ? WHERE id = ?`),
+      settle: db.prepare(`UPDATE deposits SET status = ?, result_id = ?, request_id = ?, updated_at = ?, sent_at = sent_at + ? WHERE id = ?`),
       unconfirmOthers: db.prepare(
         `UPDATE deposits SET status = 'UNCONFIRMED', updated_at = ? WHERE status = 'IN_FLIGHT' AND (claim IS NULL OR claim <> ?)`,
       ),
@@ -38,8 +38,9 @@ export class DepositHistory {
     return Number(this.stmt.insert.run(d.account, d.ifsc, d.runId, d.firstRow, d.claim, d.at, d.at).lastInsertRowid);
   }
 
-  settle(id: number, status: Exclude<DepositStatus, 'IN_FLIGHT'>, resultId: number | null, requestId: string | null, at: number): void {
-    this.stmt.settle.run(status, resultId, requestId, at, id);
+  /** What became of a deposit; `shiftMs` (>= 0) dates it later, when the clock that dated it was behind. */
+  settle(id: number, status: Exclude<DepositStatus, 'IN_FLIGHT'>, resultId: number | null, requestId: string | null, at: number, shiftMs = 0): void {
+    this.stmt.settle.run(status, resultId, requestId, at, shiftMs, id);
   }
 
   /** Every deposit left in flight by another invocation: that process is gone, its rupee may have moved. */

@@ -15,6 +15,7 @@ import { describeHolder } from '../../state/run-lock.js';
 import type { Claim, VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
 import { nextIstMidnight } from '../time.js';
+import type { ApiClock } from './api-clock.js';
 import { Breaker, DEFAULT_BREAKER_THRESHOLD } from './breaker.js';
 import { Budget, type BudgetStop } from './budget.js';
 import { failureAction } from './failure.js';
@@ -36,6 +37,8 @@ export interface CallerContext {
   stop: StopControl;
   limiter: Limiter | undefined;
   now: () => number;
+  /** This machine's clock against the API's (api-clock.ts): read from every answer. */
+  clock: ApiClock;
   log: Logger;
   /** Called whenever a payee's calls end (answered or not): the writer may have rows to write. */
   onSettled: () => void;
@@ -82,13 +85,22 @@ export class Caller {
   /** The reader has read the whole input (inputEnded). */
   private inputRead = false;
   private finishing = false;
+  /** A request has been answered or has failed: the API's clock has been heard from, if it sends one. */
+  private clockHeard = false;
+  /** The one penny-drop allowed in flight before then (api-clock.ts). */
+  private clockProbe = false;
+  private readonly clockHeardEvent = new SignalEvent();
+  private saidClock = false;
 
   constructor(context: CallerContext) {
     this.context = context;
     this.options = context.options;
     this.ledger = context.ledger;
     this.limit = pLimit(Math.max(1, context.options.concurrency));
-    context.stop.whenStopped(() => this.queueRoom.fire());
+    context.stop.whenStopped(() => {
+      this.queueRoom.fire();
+      this.clockHeardEvent.fire();
+    });
     const { rate } = context.options;
     if (context.limiter && rate !== undefined) {
       this.follow = new ConcurrencyTarget({ rate, cap: Math.max(1, context.options.concurrency) });
@@ -221,6 +233,38 @@ export class Caller {
 
   /** One call of `mode`: its turn, counted, claimed and committed, then sent. Undefined when it ended without an answer. */
   private async call(task: PayeeTask, mode: VerifyMode, client: Client): Promise<CallResult<BankResult> | undefined> {
+    if (mode === 'pd' && !this.clockHeard) {
+      const probe = await this.awaitClock();
+      if (this.context.stop.reason) {
+        // hybrid's payee is still claimed by its penny-less call.
+        if (this.options.mode === 'hybrid') this.ledger.release(task);
+        return undefined;
+      }
+      if (probe) {
+        try {
+          return await this.send(task, mode, client);
+        } finally {
+          this.clockProbe = false;
+          this.clockHeardEvent.fire();
+        }
+      }
+    }
+    return this.send(task, mode, client);
+  }
+
+  /**
+   * Until a request has come back, one penny-drop at a time (api-clock.ts): true when this call is
+   * that one; false once a request has come back (or the run stops).
+   */
+  private async awaitClock(): Promise<boolean> {
+    while (!this.clockHeard && this.clockProbe && !this.context.stop.reason) await this.clockHeardEvent.wait();
+    if (this.clockHeard || this.context.stop.reason) return false;
+    this.clockProbe = true;
+    return true;
+  }
+
+  /** One request of `mode`: its turn, counted, claimed and committed, then sent. Undefined when it ended without an answer. */
+  private async send(task: PayeeTask, mode: VerifyMode, client: Client): Promise<CallResult<BankResult> | undefined> {
     const { stop } = this.context;
     // The one gate, taken before the payee is claimed (a queued payee is never in doubt).
     const turn = await this.takeTurn();
@@ -267,14 +311,18 @@ export class Caller {
     this.sending += 1;
     this.checkFinishing();
     try {
-      return await client.verifyBankAccount(
+      const answer = await client.verifyBankAccount(
         { accountNumber: task.account, ifsc: task.ifsc, mode },
         { signal: stop.callAbort.signal, beforeRetry: this.spaceRetry, onRetry: this.noteRetry },
       );
+      // Before anything else moves: a stop for the clock must come before the next penny-drop.
+      this.checkClock(answer.serverTime);
+      return answer;
     } catch (error) {
       this.fail(task, mode, error);
       return undefined;
     } finally {
+      this.clockHeard = true;
       this.sending -= 1;
       if (this.follow) this.observe(performance.now() - grantedAt);
     }
@@ -311,6 +359,24 @@ export class Caller {
     if (hybrid) summary.avoided.hybrid += 1;
     this.ledger.answered(task, mode, answer);
     return undefined;
+  }
+
+  /**
+   * Reads the API's time from an answer (api-clock.ts). Clocks a day or more apart stop a run that
+   * sends penny-drops before its next one: the deposit memory is counted in this machine's time.
+   * A penny-less run is told once.
+   */
+  private checkClock(serverTime: number | undefined): void {
+    const { clock, stop, log } = this.context;
+    clock.observe(serverTime);
+    const problem = clock.problem();
+    if (!problem) return;
+    if (this.options.mode !== 'pl') {
+      stop.stop('fatal', `${problem}: penny-drops are remembered by their date, and a wrong date sends a payee a second one. Set the clock right (NTP: timedatectl set-ntp true), then run again with --resume`);
+    } else if (!this.saidClock) {
+      this.saidClock = true;
+      log.warn(`${problem}: verified_at and the --max-age of answers are counted in this machine's time; set the clock right (NTP: timedatectl set-ntp true)`);
+    }
   }
 
   /** What a failed call comes to (failure.ts decides; the ledger records it). */

@@ -19,6 +19,7 @@ import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openOutput, outputFormatOf, outputNameProblem, type OutputSink } from '../../output/sink.js';
 import { Caller, createLimiter } from './caller.js';
 import { OrderedWriter } from './ordered-writer.js';
+import { ApiClock } from './api-clock.js';
 import { DEFAULT_DEPOSIT_MEMORY_MS, PayeeLedger } from './ledger.js';
 import { LivePayees } from './payees.js';
 import { Planner } from './plan.js';
@@ -189,12 +190,13 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   });
   // A dry run writes nothing to the state, whichever run it looks at.
   const payees = new LivePayees();
+  const clock = new ApiClock(now);
   const ledger = new PayeeLedger({
-    store, runId: run.runId, dryRun: options.dryRun, payees, summary, now,
+    store, runId: run.runId, dryRun: options.dryRun, payees, summary, now, clock,
     depositMemoryMs: options.depositMemoryMs ?? DEFAULT_DEPOSIT_MEMORY_MS, retryUnconfirmed: options.retryUnconfirmed,
   });
   const caller = new Caller({
-    options, client: deps.client, ledger, stats: store, payees, summary, stop, limiter, now, log: deps.log,
+    options, client: deps.client, ledger, stats: store, payees, summary, stop, limiter, now, clock, log: deps.log,
     onSettled: () => writer.pump(),
   });
   const planner = new Planner({

@@ -12,6 +12,7 @@ import type { CallResult } from '../../api/client.js';
 import type { BankResult } from '../../api/schemas.js';
 import type { BankStore } from '../../state/bank-store.js';
 import type { Claim, DepositRecord, PayeeRecord, ResultRecord, VerifyMode } from '../../state/types.js';
+import type { ApiClock } from './api-clock.js';
 import type { LivePayees } from './payees.js';
 import { deferralReason, invalidResult, toNewResult } from './results.js';
 import type { BankRunSummary, PayeeOutcome, PayeeTask } from './types.js';
@@ -30,6 +31,8 @@ export interface LedgerContext {
   payees: LivePayees;
   summary: BankRunSummary;
   now: () => number;
+  /** This machine's clock against the API's: a penny-drop settled while it is behind is dated by the API's time. */
+  clock: ApiClock;
   /** How long a penny-drop is remembered: one sent within this is never sent again by itself. */
   depositMemoryMs: number;
   /** --retry-unconfirmed: a deposit in flight or unconfirmed may be sent again. */
@@ -189,7 +192,7 @@ export class PayeeLedger {
 
   private settleDeposit(task: PayeeTask, status: 'ANSWERED' | 'UNCONFIRMED' | 'FAILED' | 'NOT_SENT', resultId: number | null, requestId: string | null): void {
     if (task.depositId === undefined || task.depositId === null) return;
-    this.store.settleDeposit(task.depositId, status, resultId, requestId);
+    this.store.settleDeposit(task.depositId, status, resultId, requestId, this.parts.clock.datingShiftMs());
     task.depositId = null;
   }
 
