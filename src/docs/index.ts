@@ -15,4 +15,4 @@ export {
   type WebhookEvent,
   type WebhookKind,
 } from './webhook.js';
-export { formatDob, formatDocumentsTable, formatSessionsTable, toDocumentView, toCell, type DocumentView } from './format.js';
+export { formatDob, formatDocumentsTable, formatSessionsTable, maskAadhaar, toDocumentView, toCell, type DocumentView } from './format.js';

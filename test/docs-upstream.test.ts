@@ -1,0 +1,75 @@
+/**
+ * `docs fetch` against document-locker upstreams that do not behave like the sandbox: each
+ * server is started by the test on 127.0.0.1, port 0, and the CLI is the real one.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCli, tempDir } from './helpers/cli.js';
+import { startTestServer } from './helpers/server.js';
+
+const SESSION = '3f6c2a9e-8d1b-4c7a-9e2f-5b6d7c8e9f01';
+const PDF = '%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n';
+const XML = '<?xml version="1.0"?><doc/>';
+
+interface UpstreamDocument {
+  docType: string;
+  idNumber: string;
+  pdfUrl: string;
+  xmlUrl: string;
+}
+
+/** The fetch-status answer of a completed session holding these documents. */
+function completed(documents: readonly UpstreamDocument[]): string {
+  return JSON.stringify({
+    ok: true,
+    responseCode: 200,
+    message: 'Transmission OK',
+    body: {
+      sessionId: SESSION,
+      status: 'Completed',
+      documents: documents.map((doc) => ({ name: 'ASHA RAO', dob: '01011990', gender: 'F', ...doc })),
+    },
+  });
+}
+
+async function drain(req: http.IncomingMessage): Promise<void> {
+  for await (const _ of req);
+}
+
+test('an Aadhaar number the API returns unmasked is shown masked to its last four digits (table and --json)', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-docs-upstream-');
+  const base = await startTestServer(t, async (req, res) => {
+    await drain(req);
+    if (req.url?.startsWith('/files/')) return res.end(req.url.endsWith('.xml') ? XML : PDF);
+    res.setHeader('content-type', 'application/json');
+    res.end(
+      completed([
+        { docType: 'aadhaar', idNumber: '2345 6789 0123', pdfUrl: `${base}/files/a.pdf`, xmlUrl: `${base}/files/a.xml` },
+        // Another name for the same document, and a twelve-digit id under a docType we do not know.
+        { docType: 'AADHAR_CARD', idNumber: '987654321098', pdfUrl: `${base}/files/b.pdf`, xmlUrl: `${base}/files/b.xml` },
+        { docType: 'eid', idNumber: '1111-2222-3456', pdfUrl: `${base}/files/c.pdf`, xmlUrl: `${base}/files/c.xml` },
+        { docType: 'pan', idNumber: 'ABCDE1234F', pdfUrl: `${base}/files/p.pdf`, xmlUrl: `${base}/files/p.xml` },
+      ]),
+    );
+  });
+  const text = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'kyc'], { cwd: dir });
+  const json = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--json'], { cwd: dir });
+  for (const run of [text, json]) {
+    assert.equal(run.code, 0, run.stderr);
+    for (const full of ['2345', '6789', '9876543', '1111', '2222']) assert.ok(!run.stdout.includes(full), `${full} is not shown`);
+  }
+  assert.match(text.stdout, /^aadhaar +xxxxxxxx0123 +ASHA RAO/m);
+  assert.match(text.stdout, /^AADHAR_CARD +xxxxxxxx1098 /m);
+  assert.match(text.stdout, /^eid +xxxxxxxx3456 /m);
+  assert.match(text.stdout, /^pan +ABCDE1234F /m);
+  const ids = (JSON.parse(json.stdout) as { documents: Array<{ idNumber: string }> }).documents.map((d) => d.idNumber);
+  assert.deepEqual(ids, ['xxxxxxxx0123', 'xxxxxxxx1098', 'xxxxxxxx3456', 'ABCDE1234F']);
+  // Nothing the tool keeps holds the full number either.
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.startsWith('state.sqlite')) continue;
+    assert.ok(!fs.readFileSync(path.join(dir, name)).includes('234567890123'), `${name} holds no full Aadhaar number`);
+  }
+});
