@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkXml } from '../src/docs/validate.js';
 import { openDatabase } from '../src/state/db.js';
@@ -20,6 +20,21 @@ interface InitJson {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The state file as the CLI left it (read-only use; closed after the test). */
+function readState(t: TestContext, dir: string): DocsStore {
+  const db = openDatabase(path.join(dir, 'state.sqlite'));
+  t.after(() => db.close());
+  return new DocsStore(db);
+}
+
+async function waitUntil(check: () => boolean, describe: () => string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`not reached within ${timeoutMs} ms:\n${describe()}`);
+    await delay(100);
+  }
+}
 
 function assertRealFiles(dir: string, sessionId: string): void {
   const sessionDir = path.join(dir, sessionId);
@@ -127,6 +142,47 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     const list = await runCli(['docs', 'fetch'], env);
     assert.match(list.stdout, new RegExp(`^${session.sessionId} +\\S+ +Denied +failure +- +0$`, 'm'));
     assert.equal(await listener.stop(), 0);
+  });
+
+  test('a success callback whose fetch failed is fetched again: on a repeated delivery, and by the next listener at its start', async (t) => {
+    const sbx = await sandbox(t);
+    const dir = tempDir(t);
+    const downloads = path.join(dir, 'kyc');
+    // A file where the directory should be: every fetch of the first listener fails.
+    fs.writeFileSync(downloads, 'not a directory');
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const first = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    const sessions: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const init = await runCli(['docs', 'init', '--listen', first.baseUrl, '--base-url', sbx.url, '--json'], env);
+      assert.equal(init.code, 0, init.stderr);
+      const session = JSON.parse(init.stdout) as InitJson;
+      sessions.push(session.sessionId);
+      assert.equal((await answerConsent(session.url, 'approve')).status, 200);
+      await first.waitForLine(new RegExp(`success ${session.sessionId} Completed$`));
+    }
+    const [redelivered, left] = sessions as [string, string];
+    await waitUntil(() => sessions.every((id) => first.stderr().includes(`fetch of session ${id} failed`)), first.stderr);
+
+    // The sender delivers the first callback again, once the directory is usable: fetched now.
+    fs.rmSync(downloads);
+    const payload = readState(t, dir).webhookEvents(redelivered)[0]!.payload;
+    const again = await fetch(first.successUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    assert.deepEqual(await again.json(), { ok: true, duplicate: true });
+    await first.waitForLine(new RegExp(`fetched ${redelivered} 2 document\\(s\\), 4 file\\(s\\)`));
+    assert.equal(await first.stop(), 0);
+
+    // The next listener on the same state fetches the one left, and only it.
+    const fetchesBefore = sbx.stats().requests['doclocker-fetch-status'] ?? 0;
+    const second = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    await second.waitForLine(new RegExp(`fetched ${left} 2 document\\(s\\), 4 file\\(s\\)`));
+    assert.match(second.stderr(), /fetching 1 session\(s\) whose success callback was recorded but whose documents were not saved/);
+    assert.equal(await second.stop(), 0);
+    assert.equal((sbx.stats().requests['doclocker-fetch-status'] ?? 0) - fetchesBefore, 1, 'one fetch: the session left');
+    assert.doesNotMatch(second.stdout(), new RegExp(redelivered));
+    for (const id of sessions) assertRealFiles(downloads, id);
+    const state = readState(t, dir);
+    for (const id of sessions) assert.equal(state.getSession(id)?.files.length, 4, `${id} recorded as fetched`);
   });
 
   test('an expired session says to start a new one (exit 1)', async (t) => {
