@@ -232,6 +232,20 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     assertRealFiles(downloads, sessionId);
   });
 
+  test('fetch --wait with a --timeout longer than a timer can hold waits instead of failing as a bug', async (t) => {
+    const sbx = await sandbox(t, { autoAuthorizeMs: 500 });
+    const dir = tempDir(t);
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const init = await runCli(['docs', 'init', '--base-url', sbx.url, '--json'], env);
+    const { sessionId } = JSON.parse(init.stdout) as InitJson;
+    for (const timeout of ['60d', '100000d']) {
+      const fetch = await runCli(['docs', 'fetch', sessionId, '--wait', '--timeout', timeout, '--base-url', sbx.url], env);
+      assert.equal(fetch.code, 0, fetch.stderr);
+      assert.match(fetch.stdout, /: Completed, 2 document\(s\)/);
+      assert.doesNotMatch(fetch.stderr, /bug|internal error/);
+    }
+  });
+
   test('fetch before completion: exit 3 without --wait, and when --timeout is reached', async (t) => {
     const sbx = await sandbox(t);
     const dir = tempDir(t);
@@ -338,6 +352,9 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--timeout', '5m'], /--timeout only applies with --wait/],
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--wait', '--timeout', 'soon'], /--timeout: "soon" is not a duration/],
       [['docs', 'listen', '--fetch'], /--fetch needs --download DIR/],
+      // Longer than a timer can hold: it used to fire at once and fail every request.
+      [['docs', 'init', '--deadline', '30d'], /--deadline "30d" is longer than 24 days.*0 for none/],
+      [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--deadline', '100000d'], /--deadline "100000d" is longer than 24 days/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli([...args, '--base-url', sbx.url], env)));
     results.forEach((result, i) => {
