@@ -73,3 +73,61 @@ test('an Aadhaar number the API returns unmasked is shown masked to its last fou
     assert.ok(!fs.readFileSync(path.join(dir, name)).includes('234567890123'), `${name} holds no full Aadhaar number`);
   }
 });
+
+test('a document URL that redirects is followed (no token to another origin, --docs-allow-host checked on every hop, loops end)', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-docs-upstream-');
+  const storageRequests: Array<{ url: string; authorization: string | undefined }> = [];
+  const storage = await startTestServer(t, async (req, res) => {
+    await drain(req);
+    storageRequests.push({ url: req.url ?? '', authorization: req.headers.authorization });
+    res.end(PDF);
+  });
+  // The storage host under another name than the API's: another origin.
+  const storageOrigin = storage.replace('127.0.0.1', 'localhost');
+  const apiFileRequests: string[] = [];
+  const base = await startTestServer(t, async (req, res) => {
+    await drain(req);
+    const url = req.url ?? '';
+    if (url.startsWith('/files/')) apiFileRequests.push(url);
+    if (url === '/files/p.pdf') {
+      res.writeHead(302, { location: `${storageOrigin}/store/p.pdf?X-Signature=abc123` });
+      return res.end();
+    }
+    if (url === '/files/p.xml') {
+      res.writeHead(307, { location: '/files/p-final.xml' });
+      return res.end();
+    }
+    if (url === '/files/p-final.xml') return res.end(XML);
+    if (url.startsWith('/files/loop')) {
+      res.writeHead(302, { location: `/files/loop${url.length}` });
+      return res.end();
+    }
+    res.setHeader('content-type', 'application/json');
+    const loop = fs.existsSync(path.join(dir, 'loop'));
+    res.end(completed([{ docType: 'pan', idNumber: 'ABCDE1234F', pdfUrl: `${base}/files/${loop ? 'loop' : 'p.pdf'}`, xmlUrl: `${base}/files/p.xml` }]));
+  });
+
+  const followed = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'kyc'], { cwd: dir });
+  assert.equal(followed.code, 0, followed.stderr);
+  assert.equal(fs.readFileSync(path.join(dir, 'kyc', SESSION, 'pan.pdf'), 'latin1'), PDF);
+  assert.equal(fs.readFileSync(path.join(dir, 'kyc', SESSION, 'pan.xml'), 'utf8'), XML);
+  assert.match(followed.stdout, new RegExp(`saved: .*pan\\.pdf \\(from ${storageOrigin}\\)`), 'the source is where the bytes came from');
+  assert.match(followed.stdout, new RegExp(`saved: .*pan\\.xml \\(from ${base}\\)`));
+  assert.deepEqual(storageRequests, [{ url: '/store/p.pdf?X-Signature=abc123', authorization: undefined }], 'no token to the storage host');
+  assert.ok(!`${followed.stdout}${followed.stderr}`.includes('abc123'), 'the signature is not shown');
+
+  // A host --docs-allow-host does not name is refused at the redirect, before any request to it.
+  const refused = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'kyc2', '--docs-allow-host', 'docs.example.com'], { cwd: dir });
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, new RegExp(`pan PDF: download failed: document host ${new URL(storageOrigin).host} is not in --docs-allow-host: not fetched`));
+  assert.equal(storageRequests.length, 1, 'nothing fetched from a host not allowed');
+
+  // A redirect loop ends after a few hops with a clear reason.
+  fs.writeFileSync(path.join(dir, 'loop'), '');
+  apiFileRequests.length = 0;
+  const loop = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'kyc3'], { cwd: dir });
+  assert.equal(loop.code, 1, loop.stderr);
+  assert.match(loop.stderr, /pan PDF: download failed: more than 5 redirects/);
+  assert.equal(apiFileRequests.filter((u) => u.startsWith('/files/loop')).length, 6);
+  assert.doesNotMatch(loop.stderr, /\n\s+at /);
+});

@@ -78,11 +78,12 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
         continue;
       }
       let bytes: Buffer;
+      let source: string;
       try {
-        bytes = await client.download(url, {
+        ({ bytes, source } = await client.downloadDocument(url, {
           signal: options.signal,
           ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-        });
+        }));
       } catch (error) {
         if (!isVasError(error)) throw error;
         if (error.code === 'aborted') throw error;
@@ -95,7 +96,7 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
         continue;
       }
       const written = writeNew(target, bytes);
-      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length, source: client.documentSource(url) });
+      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length, source });
       else fail(written.reason);
     }
   }
