@@ -148,10 +148,11 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     const sbx = await sandbox(t);
     const dir = tempDir(t);
     const downloads = path.join(dir, 'kyc');
-    // A file where the directory should be: every fetch of the first listener fails.
-    fs.writeFileSync(downloads, 'not a directory');
     const env = cliEnv(path.join(dir, 'state.sqlite'));
     const first = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    // A file where the directory was: every fetch of the first listener fails.
+    fs.rmdirSync(downloads);
+    fs.writeFileSync(downloads, 'not a directory');
     const sessions: string[] = [];
     for (let i = 0; i < 2; i += 1) {
       const init = await runCli(['docs', 'init', '--listen', first.baseUrl, '--base-url', sbx.url, '--json'], env);
@@ -356,7 +357,14 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
       [['docs', 'init', '--deadline', '30d'], /--deadline "30d" is longer than 24 days.*0 for none/],
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--deadline', '100000d'], /--deadline "100000d" is longer than 24 days/],
     ];
-    const results = await Promise.all(cases.map(([args]) => runCli([...args, '--base-url', sbx.url], env)));
+    // A download directory the files cannot go in: said now, not after the user has approved.
+    fs.writeFileSync(path.join(dir, 'a-file'), '');
+    cases.push(
+      [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--wait', '--download', path.join(dir, 'a-file', 'kyc')], /cannot create download directory .*a-file\/kyc/],
+      [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--download', path.join(dir, 'a-file')], /download directory .*a-file exists and is not a directory|cannot create download directory/],
+      [['docs', 'listen', '--fetch', '--download', path.join(dir, 'a-file')], /download directory .*a-file exists and is not a directory|cannot create download directory/],
+    );
+    const results = await Promise.all(cases.map(([args]) => runCli([...args, '--base-url', sbx.url], env, 60_000)));
     results.forEach((result, i) => {
       assert.equal(result.code, 2, `${cases[i]?.[0].join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, cases[i]![1]);

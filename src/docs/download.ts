@@ -103,7 +103,12 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
   return report;
 }
 
-function prepareDirectory(root: string, sessionDir: string): void {
+/**
+ * The download directory, created 0700 when missing; a DownloadDirError when it cannot be used.
+ * Called before any request too, so a wait for the user's consent does not end in a directory
+ * the documents cannot be saved in.
+ */
+export function prepareDownloadDir(root: string): void {
   // Never through a link (src/safe-path.ts): documents hold personal data.
   const linked = symlinkProblem(root, 'download directory');
   if (linked) throw new DownloadDirError(linked);
@@ -112,6 +117,11 @@ function prepareDirectory(root: string, sessionDir: string): void {
   } catch (error) {
     throw new DownloadDirError(`cannot create download directory ${root}: ${(error as Error).message}`);
   }
+  if (!fs.statSync(root).isDirectory()) throw new DownloadDirError(`download directory ${root} exists and is not a directory`);
+}
+
+function prepareDirectory(root: string, sessionDir: string): void {
+  prepareDownloadDir(root);
   try {
     fs.mkdirSync(sessionDir, { mode: 0o700 });
   } catch (error) {

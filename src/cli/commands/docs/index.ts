@@ -15,6 +15,7 @@ import {
   formatDocumentsTable,
   formatSessionsTable,
   isSafeSessionId,
+  prepareDownloadDir,
   saveDocuments,
   toDocumentView,
   type FetchOutcome,
@@ -164,6 +165,8 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   const timeoutMs = parseDuration(flags.timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout must be longer than 0');
   if (flags.download !== undefined && flags.download.trim() === '') throw new UsageError('--download needs a directory');
+  // A directory the files cannot go in fails now, not after the user has approved.
+  if (flags.download !== undefined) prepareDownloadDir(flags.download);
 
   const { log } = io;
   const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
@@ -318,6 +321,7 @@ function listSessions(flags: DocsFetchFlags, io: DocsIo): number {
 export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<number> {
   const { log } = io;
   const publicUrl = checkListenFlags(flags);
+  if (flags.download !== undefined) prepareDownloadDir(flags.download);
   const connection = flags.fetch ? resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log) : undefined;
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
@@ -347,6 +351,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
 function checkListenFlags(flags: DocsListenFlags): string | undefined {
   if (flags.fetch && flags.download === undefined) throw new UsageError('--fetch needs --download DIR: the directory to save the documents in');
   if (!flags.fetch && flags.download !== undefined) throw new UsageError('--download on `docs listen` needs --fetch');
+  if (flags.download !== undefined && flags.download.trim() === '') throw new UsageError('--download needs a directory');
   if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0-65535');
   if (flags.publicUrl === undefined) return undefined;
   const check = checkWebhookUrl(flags.publicUrl);
