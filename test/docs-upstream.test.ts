@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runCli, tempDir } from './helpers/cli.js';
+import { runCli, spawnCli, tempDir } from './helpers/cli.js';
 import { startTestServer } from './helpers/server.js';
 
 const SESSION = '3f6c2a9e-8d1b-4c7a-9e2f-5b6d7c8e9f01';
@@ -130,4 +130,44 @@ test('a document URL that redirects is followed (no token to another origin, --d
   assert.match(loop.stderr, /pan PDF: download failed: more than 5 redirects/);
   assert.equal(apiFileRequests.filter((u) => u.startsWith('/files/loop')).length, 6);
   assert.doesNotMatch(loop.stderr, /\n\s+at /);
+});
+
+test('stopped (SIGINT) while a document downloads: exit 3 with the command to continue, the session kept in the state; the re-run completes', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-docs-upstream-');
+  let trickle = true;
+  let xmlStarted!: () => void;
+  const xmlRequested = new Promise<void>((resolve) => (xmlStarted = resolve));
+  const base = await startTestServer(t, async (req, res) => {
+    await drain(req);
+    if (req.url === '/files/a.pdf') return res.end(PDF);
+    if (req.url === '/files/a.xml') {
+      if (!trickle) return res.end(XML);
+      // Headers and a first byte, then nothing: the download is under way when the signal comes.
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write('<');
+      xmlStarted();
+      return;
+    }
+    res.setHeader('content-type', 'application/json');
+    res.end(completed([{ docType: 'aadhaar', idNumber: 'xxxxxxxx0123', pdfUrl: `${base}/files/a.pdf`, xmlUrl: `${base}/files/a.xml` }]));
+  });
+  const args = ['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, '--download', 'kyc'];
+  const run = spawnCli(args, { cwd: dir });
+  t.after(() => run.child.kill('SIGKILL'));
+  await xmlRequested;
+  run.child.kill('SIGINT');
+  const stopped = await run.result;
+  assert.equal(stopped.code, 3, stopped.stderr);
+  assert.match(stopped.stderr, new RegExp(`stopped while saving the documents of session ${SESSION}; continue with: vas-verify docs fetch ${SESSION} --wait --download kyc`));
+  assert.doesNotMatch(stopped.stderr, /\n\s+at |internal error/);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'kyc', SESSION)), ['aadhaar.pdf'], 'no half file');
+
+  const list = await runCli(['docs', 'fetch', '--state', 'state.sqlite'], { cwd: dir });
+  assert.match(list.stdout, new RegExp(`^${SESSION} +\\S+ +Completed +- +- +0$`, 'm'));
+
+  trickle = false;
+  const again = await runCli(args, { cwd: dir });
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /already saved: .*aadhaar\.pdf/);
+  assert.match(again.stdout, /^saved: .*aadhaar\.xml/m);
 });

@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import type { Client } from '../../../api/client.js';
 import type { DocFetchResult } from '../../../api/schemas.js';
+import { isVasError } from '../../../api/errors.js';
 import {
   checkWebhookUrl,
   DEFAULT_WAIT_TIMEOUT,
@@ -242,7 +243,15 @@ async function reportFetch(
   const { result, requestId } = outcome;
   let report: SaveReport | undefined;
   if (flags.download !== undefined) {
-    report = await download(client, flags.download, sessionId, result, io.stopSignal);
+    try {
+      report = await download(client, flags.download, sessionId, result, io.stopSignal);
+    } catch (error) {
+      if (!(isVasError(error) && error.code === 'aborted' && io.stopSignal.aborted)) throw error;
+      // Stopped while saving: what was saved stays (a re-run finds it "already saved").
+      store.setStatus(sessionId, result.status);
+      log.warn(`stopped while saving the documents of session ${sessionId}; continue with: ${waitHint}`);
+      return EXIT.incomplete;
+    }
   }
   store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => f.path));
   if (flags.json) {
