@@ -341,6 +341,23 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     assert.equal(new DocsStore(db).webhookEvents().length, 2, 'rejected requests are not recorded');
   });
 
+  test('behind --public-url with a path, callbacks arrive whether the proxy passes the path on or strips it', async (t) => {
+    const dir = tempDir(t);
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const listener = await startListener(t, ['--public-url', 'https://hooks.example.com/vas/'], env);
+    assert.match(listener.successUrl, /^https:\/\/hooks\.example\.com\/vas\/hooks\/[A-Za-z0-9_-]{32}\/success$/);
+    const secretPath = new URL(listener.successUrl).pathname.slice('/vas'.length);
+    const post = (urlPath: string, sessionId: string) =>
+      fetch(`${listener.baseUrl}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, status: 'Completed' }) });
+    assert.equal((await post(`/vas${secretPath}`, 'c0ffee00-0000-4000-8000-000000000001')).status, 200, 'the path passed on');
+    assert.equal((await post(secretPath, 'c0ffee00-0000-4000-8000-000000000002')).status, 200, 'the path stripped');
+    assert.equal((await post(`/other${secretPath}`, 'c0ffee00-0000-4000-8000-000000000003')).status, 404);
+    assert.equal((await post('/vas/hooks/not-the-secret/success', 'c0ffee00-0000-4000-8000-000000000004')).status, 404);
+    await listener.waitForLine(/success c0ffee00-0000-4000-8000-000000000002 Completed$/);
+    assert.match(listener.stdout(), /success c0ffee00-0000-4000-8000-000000000001 Completed$/m);
+    assert.equal(await listener.stop(), 0);
+  });
+
   test('bad input is refused before any call (exit 2)', async (t) => {
     const sbx = await sandbox(t);
     const dir = tempDir(t);
