@@ -171,3 +171,36 @@ test('stopped (SIGINT) while a document downloads: exit 3 with the command to co
   assert.match(again.stdout, /already saved: .*aadhaar\.pdf/);
   assert.match(again.stdout, /^saved: .*aadhaar\.xml/m);
 });
+
+test('an unreadable or refused document-locker answer is not quoted in the error line: no name or date of birth reaches the log', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-docs-upstream-');
+  const answer = JSON.stringify({
+    ok: true,
+    responseCode: 200,
+    message: 'Transmission OK',
+    body: { sessionId: SESSION, status: 'Completed', documents: [{ name: 'MEERA JOSHI', dob: '17081972', docType: 'pan', idNumber: 'ABCDE1234F', gender: 'F', pdfUrl: '', xmlUrl: '' }] },
+  });
+  let mode: 'cut' | 'refused' = 'cut';
+  const base = await startTestServer(t, async (req, res) => {
+    await drain(req);
+    res.writeHead(mode === 'cut' ? 200 : 400, { 'content-type': 'application/json' });
+    // Cut short (a proxy's timeout), or refused with the answer echoed back.
+    res.end(mode === 'cut' ? answer.slice(0, -20) : answer);
+  });
+  const runs = [];
+  for (const json of [false, true]) {
+    for (const m of ['cut', 'refused'] as const) {
+      mode = m;
+      runs.push(await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base, ...(json ? ['--json'] : [])], { cwd: dir }));
+    }
+  }
+  for (const run of runs) {
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /^error: .*\d+ bytes, not quoted \(the answer may hold personal data\)/m);
+    for (const text of [run.stdout, run.stderr]) {
+      assert.ok(!text.includes('MEERA'), `no name in: ${text}`);
+      assert.ok(!text.includes('17081972'), 'no date of birth');
+    }
+  }
+  assert.match(runs[0]!.stderr, /response is not JSON \(application\/json\)/);
+});

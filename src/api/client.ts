@@ -346,7 +346,8 @@ class ApiClient implements Client {
       const failure = classifyTransportError(cause, `${this.baseUrl}${API_PREFIX}${op}`, signal?.aborted ?? false);
       return { ok: false, error: status === undefined ? failure : failure.with({ status, requestId: headers && requestIdOf(headers) }) };
     }
-    return classifyResponse(exchange, envelope, this.#now());
+    // A document-locker answer holds names and dates of birth: its errors do not quote it.
+    return classifyResponse(exchange, envelope, this.#now(), { quoteBody: op !== OPS.docFetch });
   }
 
   /** One operation with its retries: the parsed result, or the last error once the policy gives up. */
