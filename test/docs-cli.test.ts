@@ -387,5 +387,12 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
       assert.match(result.stderr, cases[i]![1]);
     });
     assert.deepEqual(sbx.stats().requests, {}, 'no API call was made');
+    // A flag refused after the download directory was named leaves no directory behind.
+    const late = await runCli(['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--download', path.join(dir, 'kyc'), '--deadline', 'soon', '--base-url', sbx.url], env, 60_000);
+    assert.equal(late.code, 2, late.stderr);
+    const noApi = await runCli(['docs', 'listen', '--fetch', '--download', path.join(dir, 'kyc')], { ...env, VAS_BASE_URL: '' }, 60_000);
+    assert.equal(noApi.code, 2, noApi.stderr);
+    assert.match(noApi.stderr, /no API to talk to/);
+    assert.ok(!fs.existsSync(path.join(dir, 'kyc')), 'no download directory made for a refused command');
   });
 });

@@ -102,6 +102,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
     }
   }
   const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
+  const limits = limitOptions(flags);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
@@ -118,7 +119,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
       successWebhookUrl = listener.successUrl;
       failureWebhookUrl = listener.failureUrl;
     }
-    connected = await connect(connection, log, limitOptions(flags));
+    connected = await connect(connection, log, limits);
     if (connected.sandbox !== undefined) {
       log.warn('the embedded sandbox stops when this command ends, and its consent page with it: for a page that stays up run `vas-verify sandbox` and pass --base-url');
     }
@@ -166,15 +167,16 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   const timeoutMs = parseDuration(flags.timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout must be longer than 0');
   if (flags.download !== undefined && flags.download.trim() === '') throw new UsageError('--download needs a directory');
-  // A directory the files cannot go in fails now, not after the user has approved.
-  if (flags.download !== undefined) prepareDownloadDir(flags.download);
 
   const { log } = io;
   const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
+  const limits = limitOptions(flags);
+  // A directory the files cannot go in fails now, not after the user has approved.
+  if (flags.download !== undefined) prepareDownloadDir(flags.download);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
-    connected = await connect(connection, log, limitOptions(flags));
+    connected = await connect(connection, log, limits);
     let outcome: FetchOutcome;
     try {
       outcome = await fetchDocuments(connected.client, sessionId, {
@@ -330,13 +332,14 @@ function listSessions(flags: DocsFetchFlags, io: DocsIo): number {
 export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<number> {
   const { log } = io;
   const publicUrl = checkListenFlags(flags);
-  if (flags.download !== undefined) prepareDownloadDir(flags.download);
   const connection = flags.fetch ? resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log) : undefined;
+  const limits = limitOptions(flags);
+  if (flags.download !== undefined) prepareDownloadDir(flags.download);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   let service: WebhookListenService | undefined;
   try {
-    if (connection !== undefined) connected = await connect(connection, log, limitOptions(flags));
+    if (connection !== undefined) connected = await connect(connection, log, limits);
     service = new WebhookListenService({
       store: state.store, client: connected?.client, download: flags.download, log, out: io.stdout, now: io.now, pid: process.pid,
     });
