@@ -39,7 +39,7 @@ async function drain(req: http.IncomingMessage): Promise<void> {
   for await (const _ of req);
 }
 
-test('an Aadhaar number the API returns unmasked is shown masked to its last four digits (table and --json)', { timeout: 60_000 }, async (t) => {
+test('an Aadhaar number the API returns unmasked is shown masked to its last four digits (table and --json); the listing names the saved files by absolute path', { timeout: 60_000 }, async (t) => {
   const dir = tempDir(t, 'vas-docs-upstream-');
   const base = await startTestServer(t, async (req, res) => {
     await drain(req);
@@ -67,6 +67,12 @@ test('an Aadhaar number the API returns unmasked is shown masked to its last fou
   assert.match(text.stdout, /^pan +ABCDE1234F /m);
   const ids = (JSON.parse(json.stdout) as { documents: Array<{ idNumber: string }> }).documents.map((d) => d.idNumber);
   assert.deepEqual(ids, ['xxxxxxxx0123', 'xxxxxxxx1098', 'xxxxxxxx3456', 'ABCDE1234F']);
+  // The listing, read from another directory, names the files where they are.
+  fs.mkdirSync(path.join(dir, 'elsewhere'));
+  const list = await runCli(['docs', 'fetch', '--json', '--state', '../state.sqlite'], { cwd: path.join(dir, 'elsewhere') });
+  const files = (JSON.parse(list.stdout) as Array<{ files: string[] }>)[0]!.files;
+  assert.equal(files.length, 8);
+  for (const file of files) assert.ok(path.isAbsolute(file) && fs.existsSync(file), `${file} is where it was saved`);
   // Nothing the tool keeps holds the full number either.
   for (const name of fs.readdirSync(dir)) {
     if (!name.startsWith('state.sqlite')) continue;

@@ -4,6 +4,7 @@
  * with a client and a download directory fetches and saves a session's documents as soon as its
  * success callback arrives. The CLI only starts and stops it.
  */
+import path from 'node:path';
 import type { Client } from '../api/client.js';
 import { isVasError } from '../api/errors.js';
 import type { DocsStore } from '../state/docs-store.js';
@@ -159,7 +160,8 @@ export class WebhookListenService {
       return;
     }
     const report = await saveDocuments(client, { dir, sessionId, documents: outcome.result.documents, signal });
-    store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => f.path));
+    // Absolute: the listing is read from other directories than this one.
+    store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => path.resolve(f.path)));
     for (const failure of report.failures) log.error(`session ${sessionId} ${failure.docType} ${failure.format.toUpperCase()}: ${failure.reason}`);
     this.options.out(
       `${new Date(now()).toISOString()} fetched ${sessionId} ${outcome.result.documents.length} document(s), ${report.files.length} file(s) in ${report.directory}` +

@@ -6,6 +6,7 @@
  * bad input · 3 not complete yet (`--wait` timed out, stopped, or pending without `--wait`).
  */
 import { once } from 'node:events';
+import path from 'node:path';
 import type { Client } from '../../../api/client.js';
 import type { DocFetchResult } from '../../../api/schemas.js';
 import { isVasError } from '../../../api/errors.js';
@@ -255,7 +256,8 @@ async function reportFetch(
       return EXIT.incomplete;
     }
   }
-  store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => f.path));
+  // Absolute: the listing is read from other directories than this one.
+  store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => path.resolve(f.path)));
   if (flags.json) {
     printFetchJson(io, result, requestId, report);
   } else {
