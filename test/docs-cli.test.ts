@@ -150,8 +150,7 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     const downloads = path.join(dir, 'kyc');
     const env = cliEnv(path.join(dir, 'state.sqlite'));
     const first = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
-    // A file where the directory was: every fetch of the first listener fails.
-    fs.rmdirSync(downloads);
+    // A file where the directory is to go: every fetch of the first listener fails.
     fs.writeFileSync(downloads, 'not a directory');
     const sessions: string[] = [];
     for (let i = 0; i < 2; i += 1) {

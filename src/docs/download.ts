@@ -104,11 +104,43 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
 }
 
 /**
- * The download directory, created 0700 when missing; a DownloadDirError when it cannot be used.
- * Called before any request too, so a wait for the user's consent does not end in a directory
- * the documents cannot be saved in.
+ * Whether the download directory can be used, without creating anything: a DownloadDirError
+ * when it is a link, is not a directory, or could not be created (its nearest existing parent is
+ * not a writable directory). Called before any request, so a wait for the user's consent does
+ * not end in a directory the documents cannot be saved in.
  */
-export function prepareDownloadDir(root: string): void {
+export function checkDownloadDir(root: string): void {
+  // Never through a link (src/safe-path.ts): documents hold personal data.
+  const linked = symlinkProblem(root, 'download directory');
+  if (linked) throw new DownloadDirError(linked);
+  let dir = path.resolve(root);
+  for (;;) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Missing, or under a file (ENOTDIR): the parent above says which.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new DownloadDirError(`cannot use download directory ${root}: ${(error as Error).message}`);
+    }
+    if (stat !== undefined) {
+      if (!stat.isDirectory()) {
+        throw new DownloadDirError(dir === path.resolve(root) ? `download directory ${root} exists and is not a directory` : `cannot create download directory ${root}: ${dir} is not a directory`);
+      }
+      try {
+        fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+      } catch {
+        throw new DownloadDirError(`cannot write in ${dir === path.resolve(root) ? `download directory ${root}` : `${dir}, where download directory ${root} would be created`}`);
+      }
+      return;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
+}
+
+function prepareDirectory(root: string, sessionDir: string): void {
   // Never through a link (src/safe-path.ts): documents hold personal data.
   const linked = symlinkProblem(root, 'download directory');
   if (linked) throw new DownloadDirError(linked);
@@ -117,11 +149,6 @@ export function prepareDownloadDir(root: string): void {
   } catch (error) {
     throw new DownloadDirError(`cannot create download directory ${root}: ${(error as Error).message}`);
   }
-  if (!fs.statSync(root).isDirectory()) throw new DownloadDirError(`download directory ${root} exists and is not a directory`);
-}
-
-function prepareDirectory(root: string, sessionDir: string): void {
-  prepareDownloadDir(root);
   try {
     fs.mkdirSync(sessionDir, { mode: 0o700 });
   } catch (error) {

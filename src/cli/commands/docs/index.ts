@@ -17,7 +17,7 @@ import {
   formatDocumentsTable,
   formatSessionsTable,
   isSafeSessionId,
-  prepareDownloadDir,
+  checkDownloadDir,
   saveDocuments,
   toDocumentView,
   type FetchOutcome,
@@ -173,7 +173,7 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
   const limits = limitOptions(flags);
   // A directory the files cannot go in fails now, not after the user has approved.
-  if (flags.download !== undefined) prepareDownloadDir(flags.download);
+  if (flags.download !== undefined) checkDownloadDir(flags.download);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
@@ -336,7 +336,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
   const publicUrl = checkListenFlags(flags);
   const connection = flags.fetch ? resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log) : undefined;
   const limits = limitOptions(flags);
-  if (flags.download !== undefined) prepareDownloadDir(flags.download);
+  if (flags.download !== undefined) checkDownloadDir(flags.download);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   let service: WebhookListenService | undefined;
