@@ -6,7 +6,7 @@
 
 // The client of the remote interface.
 export { createClient, normaliseBaseUrl, DEFAULT_CONNECTIONS, DEFAULT_KEEP_ALIVE_MS } from './api/client.js';
-export type { Client, ClientOptions, CallOptions, CallResult, BankVerifyInput, VerifyMode, RetryEvent } from './api/client.js';
+export type { Client, ClientOptions, CallOptions, CallResult, BankVerifyInput, VerifyMode, RetryEvent, DownloadedDocument } from './api/client.js';
 export { decideRetry, DEFAULT_RETRY_POLICY } from './api/retry.js';
 export type { RetryPolicy, RetryDecision, RetryReason } from './api/retry.js';
 export { parseRetryAfter } from './api/retry-after.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkXml } from '../src/docs/validate.js';
 import { openDatabase } from '../src/state/db.js';
@@ -20,6 +20,21 @@ interface InitJson {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The state file as the CLI left it (read-only use; closed after the test). */
+function readState(t: TestContext, dir: string): DocsStore {
+  const db = openDatabase(path.join(dir, 'state.sqlite'));
+  t.after(() => db.close());
+  return new DocsStore(db);
+}
+
+async function waitUntil(check: () => boolean, describe: () => string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`not reached within ${timeoutMs} ms:\n${describe()}`);
+    await delay(100);
+  }
+}
 
 function assertRealFiles(dir: string, sessionId: string): void {
   const sessionDir = path.join(dir, sessionId);
@@ -129,6 +144,47 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     assert.equal(await listener.stop(), 0);
   });
 
+  test('a success callback whose fetch failed is fetched again: on a repeated delivery, and by the next listener at its start', async (t) => {
+    const sbx = await sandbox(t);
+    const dir = tempDir(t);
+    const downloads = path.join(dir, 'kyc');
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const first = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    // A file where the directory is to go: every fetch of the first listener fails.
+    fs.writeFileSync(downloads, 'not a directory');
+    const sessions: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const init = await runCli(['docs', 'init', '--listen', first.baseUrl, '--base-url', sbx.url, '--json'], env);
+      assert.equal(init.code, 0, init.stderr);
+      const session = JSON.parse(init.stdout) as InitJson;
+      sessions.push(session.sessionId);
+      assert.equal((await answerConsent(session.url, 'approve')).status, 200);
+      await first.waitForLine(new RegExp(`success ${session.sessionId} Completed$`));
+    }
+    const [redelivered, left] = sessions as [string, string];
+    await waitUntil(() => sessions.every((id) => first.stderr().includes(`fetch of session ${id} failed`)), first.stderr);
+
+    // The sender delivers the first callback again, once the directory is usable: fetched now.
+    fs.rmSync(downloads);
+    const payload = readState(t, dir).webhookEvents(redelivered)[0]!.payload;
+    const again = await fetch(first.successUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    assert.deepEqual(await again.json(), { ok: true, duplicate: true });
+    await first.waitForLine(new RegExp(`fetched ${redelivered} 2 document\\(s\\), 4 file\\(s\\)`));
+    assert.equal(await first.stop(), 0);
+
+    // The next listener on the same state fetches the one left, and only it.
+    const fetchesBefore = sbx.stats().requests['doclocker-fetch-status'] ?? 0;
+    const second = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    await second.waitForLine(new RegExp(`fetched ${left} 2 document\\(s\\), 4 file\\(s\\)`));
+    assert.match(second.stderr(), /fetching 1 session\(s\) whose success callback was recorded but whose documents were not saved/);
+    assert.equal(await second.stop(), 0);
+    assert.equal((sbx.stats().requests['doclocker-fetch-status'] ?? 0) - fetchesBefore, 1, 'one fetch: the session left');
+    assert.doesNotMatch(second.stdout(), new RegExp(redelivered));
+    for (const id of sessions) assertRealFiles(downloads, id);
+    const state = readState(t, dir);
+    for (const id of sessions) assert.equal(state.getSession(id)?.files.length, 4, `${id} recorded as fetched`);
+  });
+
   test('an expired session says to start a new one (exit 1)', async (t) => {
     let offset = 0;
     const sbx = await sandbox(t, { sessionTtlSeconds: 600, now: () => Date.now() + offset });
@@ -174,6 +230,20 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     assert.ok(out.files.every((f) => f.state === 'saved'));
     assert.deepEqual(out.failures, []);
     assertRealFiles(downloads, sessionId);
+  });
+
+  test('fetch --wait with a --timeout longer than a timer can hold waits instead of failing as a bug', async (t) => {
+    const sbx = await sandbox(t, { autoAuthorizeMs: 500 });
+    const dir = tempDir(t);
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const init = await runCli(['docs', 'init', '--base-url', sbx.url, '--json'], env);
+    const { sessionId } = JSON.parse(init.stdout) as InitJson;
+    for (const timeout of ['60d', '100000d']) {
+      const fetch = await runCli(['docs', 'fetch', sessionId, '--wait', '--timeout', timeout, '--base-url', sbx.url], env);
+      assert.equal(fetch.code, 0, fetch.stderr);
+      assert.match(fetch.stdout, /: Completed, 2 document\(s\)/);
+      assert.doesNotMatch(fetch.stderr, /bug|internal error/);
+    }
   });
 
   test('fetch before completion: exit 3 without --wait, and when --timeout is reached', async (t) => {
@@ -270,6 +340,23 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     assert.equal(new DocsStore(db).webhookEvents().length, 2, 'rejected requests are not recorded');
   });
 
+  test('behind --public-url with a path, callbacks arrive whether the proxy passes the path on or strips it', async (t) => {
+    const dir = tempDir(t);
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const listener = await startListener(t, ['--public-url', 'https://hooks.example.com/vas/'], env);
+    assert.match(listener.successUrl, /^https:\/\/hooks\.example\.com\/vas\/hooks\/[A-Za-z0-9_-]{32}\/success$/);
+    const secretPath = new URL(listener.successUrl).pathname.slice('/vas'.length);
+    const post = (urlPath: string, sessionId: string) =>
+      fetch(`${listener.baseUrl}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, status: 'Completed' }) });
+    assert.equal((await post(`/vas${secretPath}`, 'c0ffee00-0000-4000-8000-000000000001')).status, 200, 'the path passed on');
+    assert.equal((await post(secretPath, 'c0ffee00-0000-4000-8000-000000000002')).status, 200, 'the path stripped');
+    assert.equal((await post(`/other${secretPath}`, 'c0ffee00-0000-4000-8000-000000000003')).status, 404);
+    assert.equal((await post('/vas/hooks/not-the-secret/success', 'c0ffee00-0000-4000-8000-000000000004')).status, 404);
+    await listener.waitForLine(/success c0ffee00-0000-4000-8000-000000000002 Completed$/);
+    assert.match(listener.stdout(), /success c0ffee00-0000-4000-8000-000000000001 Completed$/m);
+    assert.equal(await listener.stop(), 0);
+  });
+
   test('bad input is refused before any call (exit 2)', async (t) => {
     const sbx = await sandbox(t);
     const dir = tempDir(t);
@@ -282,12 +369,29 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--timeout', '5m'], /--timeout only applies with --wait/],
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--wait', '--timeout', 'soon'], /--timeout: "soon" is not a duration/],
       [['docs', 'listen', '--fetch'], /--fetch needs --download DIR/],
+      // Longer than a timer can hold: it used to fire at once and fail every request.
+      [['docs', 'init', '--deadline', '30d'], /--deadline "30d" is longer than 24 days.*0 for none/],
+      [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--deadline', '100000d'], /--deadline "100000d" is longer than 24 days/],
     ];
-    const results = await Promise.all(cases.map(([args]) => runCli([...args, '--base-url', sbx.url], env)));
+    // A download directory the files cannot go in: said now, not after the user has approved.
+    fs.writeFileSync(path.join(dir, 'a-file'), '');
+    cases.push(
+      [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--wait', '--download', path.join(dir, 'a-file', 'kyc')], /cannot create download directory .*a-file\/kyc/],
+      [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--download', path.join(dir, 'a-file')], /download directory .*a-file exists and is not a directory|cannot create download directory/],
+      [['docs', 'listen', '--fetch', '--download', path.join(dir, 'a-file')], /download directory .*a-file exists and is not a directory|cannot create download directory/],
+    );
+    const results = await Promise.all(cases.map(([args]) => runCli([...args, '--base-url', sbx.url], env, 60_000)));
     results.forEach((result, i) => {
       assert.equal(result.code, 2, `${cases[i]?.[0].join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, cases[i]![1]);
     });
     assert.deepEqual(sbx.stats().requests, {}, 'no API call was made');
+    // A flag refused after the download directory was named leaves no directory behind.
+    const late = await runCli(['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--download', path.join(dir, 'kyc'), '--deadline', 'soon', '--base-url', sbx.url], env, 60_000);
+    assert.equal(late.code, 2, late.stderr);
+    const noApi = await runCli(['docs', 'listen', '--fetch', '--download', path.join(dir, 'kyc')], { ...env, VAS_BASE_URL: '' }, 60_000);
+    assert.equal(noApi.code, 2, noApi.stderr);
+    assert.match(noApi.stderr, /no API to talk to/);
+    assert.ok(!fs.existsSync(path.join(dir, 'kyc')), 'no download directory made for a refused command');
   });
 });

@@ -39,16 +39,20 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): Child
   return spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Runs the CLI to its end. */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/** Runs the CLI to its end; one that has not ended after `timeoutMs` is killed (its code is then null). */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<CliResult> {
   const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

@@ -17,6 +17,7 @@ import {
   formatDocumentsTable,
   isJsonType,
   isSafeSessionId,
+  maskAadhaar,
   MAX_WEBHOOK_BODY_BYTES,
   nextPollDelay,
   parseWebhookBody,
@@ -45,6 +46,21 @@ test('formatDob: DDMMYYYY to YYYY-MM-DD, anything else as returned', () => {
     [' 14051984 ', '1984-05-14'],
   ];
   for (const [raw, shown] of cases) assert.equal(formatDob(raw), shown, raw);
+});
+
+test('maskAadhaar: an Aadhaar number keeps only its last four digits; a masked one and other ids are shown as returned', () => {
+  const cases: [string, string, string][] = [
+    ['aadhaar', 'xxxxxxxx1234', 'xxxxxxxx1234'],
+    ['aadhaar', 'XXXX XXXX 1234', 'XXXX XXXX 1234'],
+    ['aadhaar', '234567890123', 'xxxxxxxx0123'],
+    ['Aadhar', '2345 6789 0123', 'xxxxxxxx0123'],
+    ['uid', '2345-6789-0123-4567', 'xxxxxxxx4567'],
+    ['driving-licence', '2345 6789 0123', 'xxxxxxxx0123'],
+    ['pan', 'ABCDE1234F', 'ABCDE1234F'],
+    ['driving-licence', 'MH1420110062821', 'MH1420110062821'],
+    ['passport', 'J8369854', 'J8369854'],
+  ];
+  for (const [docType, id, shown] of cases) assert.equal(maskAadhaar(docType, id), shown, `${docType} ${id}`);
 });
 
 test('toCell: control characters and bidi overrides cannot reach the terminal', () => {

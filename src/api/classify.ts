@@ -101,6 +101,22 @@ export function describeSchemaError(error: z.ZodError, what: string): string {
 
 type Classified<T> = { ok: true; value: T; requestId: string | undefined; serverTime: number | undefined } | { ok: false; error: VasError };
 
+export interface ClassifyOptions {
+  /**
+   * Whether error messages may quote the body; default true. False for answers that may hold
+   * personal data (a document-locker answer: names, dates of birth), which must not reach logs;
+   * the body is still kept in the error's `raw`.
+   */
+  quoteBody?: boolean | undefined;
+}
+
+/** The body as error text: an excerpt, or only its size when it may hold personal data. */
+function bodyForMessage(text: string, quote: boolean): string {
+  if (text === '') return '';
+  if (quote) return boundedText(text);
+  return `${Buffer.byteLength(text)} bytes, not quoted (the answer may hold personal data)`;
+}
+
 /**
  * Classifies a complete response of an API operation: the success body parsed by `schema`
  * (which describes the `body` inside the success envelope), or a VasError.
@@ -109,11 +125,13 @@ export function classifyResponse<T>(
   response: RawResponse,
   envelopeSchema: z.ZodType<{ body: T }>,
   nowMs: number,
+  options: ClassifyOptions = {},
 ): Classified<T> {
   const requestId = requestIdOf(response.headers);
   const parsed = tryJson(response.text);
-  if (response.status === 200) return classify200(response, parsed, envelopeSchema, requestId);
-  return { ok: false, error: errorOfStatus(response, parsed, requestId, nowMs) };
+  const quote = options.quoteBody ?? true;
+  if (response.status === 200) return classify200(response, parsed, envelopeSchema, requestId, quote);
+  return { ok: false, error: errorOfStatus(response, parsed, requestId, nowMs, quote) };
 }
 
 /** A 200: the success body, or the error inside it, or an answer we cannot read. */
@@ -122,6 +140,7 @@ function classify200<T>(
   parsed: ReturnType<typeof tryJson>,
   envelopeSchema: z.ZodType<{ body: T }>,
   requestId: string | undefined,
+  quote: boolean,
 ): Classified<T> {
   const { status, text } = response;
   // A 200 that is not JSON is most often a page of something in between (a proxy's login page)
@@ -132,7 +151,7 @@ function classify200<T>(
       ok: false,
       error: VasError.protocol({
         code: 'bad-json',
-        message: `response is not JSON (${type}): ${boundedText(text) || '(empty body)'}`,
+        message: `response is not JSON (${type}): ${bodyForMessage(text, quote) || '(empty body)'}`,
         status,
         requestId,
         raw: boundedText(text),
@@ -173,7 +192,7 @@ function errorOfMessage(message: string, status: number, requestId: string | und
 }
 
 /** Any status but 200: what the status means, refined by the message in the body if one fits. */
-function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>, requestId: string | undefined, nowMs: number): VasError {
+function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>, requestId: string | undefined, nowMs: number, quote: boolean): VasError {
   const { status, text } = response;
   const found = parsed.ok ? errorMessageOf(parsed.value) : undefined;
   const message = found === undefined ? undefined : excerpt(found);
@@ -184,7 +203,8 @@ function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>
   const retryAfterMs =
     status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs) : undefined;
   const raw = message === undefined ? boundedText(text) : undefined;
-  const fallback = raw ? raw : `HTTP ${status} with an empty body`;
+  const shown = message === undefined ? bodyForMessage(text, quote) : '';
+  const fallback = shown ? shown : `HTTP ${status} with an empty body`;
   return VasError.of({
     kind,
     code,

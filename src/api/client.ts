@@ -44,6 +44,9 @@ export const DEFAULT_MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
  * idle timeouts: an answer trickled a byte at a time never goes silent for long.
  */
 export const DEFAULT_DEADLINE_MS = 120_000;
+/** Redirects a document download follows (a document URL often answers with one to its storage). */
+export const MAX_DOWNLOAD_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface ClientOptions {
   /** Base URL of the API, e.g. https://api.example.com (required). */
@@ -109,6 +112,12 @@ export interface CallResult<T> {
 
 export type VerifyMode = 'pl' | 'pd';
 
+/** A downloaded document and the origin that served it (after redirects). */
+export interface DownloadedDocument {
+  bytes: Buffer;
+  source: string;
+}
+
 export interface BankVerifyInput {
   accountNumber: string;
   ifsc: string;
@@ -120,8 +129,10 @@ export interface Client {
   verifyBankAccount(input: BankVerifyInput, options?: CallOptions): Promise<CallResult<BankResult>>;
   docInit(input: DocInitRequest, options?: CallOptions): Promise<CallResult<DocInitResult>>;
   docFetchStatus(sessionId: string, options?: CallOptions): Promise<CallResult<DocFetchResult>>;
-  /** Downloads a document URL. The bearer token goes only to the API's own origin. */
+  /** Downloads a document URL (following up to 5 redirects). The bearer token goes only to the API's own origin. */
   download(url: string, options?: CallOptions & { maxBytes?: number }): Promise<Buffer>;
+  /** Like download, and says where the bytes came from after the redirects (scheme, host and port). */
+  downloadDocument(url: string, options?: CallOptions & { maxBytes?: number }): Promise<DownloadedDocument>;
   /** Where a document URL points (scheme, host and port, no credentials): for saying where a file came from. */
   documentSource(url: string): string;
   close(): Promise<void>;
@@ -215,16 +226,27 @@ class ApiClient implements Client {
   }
 
   async download(url: string, callOptions?: CallOptions & { maxBytes?: number }): Promise<Buffer> {
+    return (await this.downloadDocument(url, callOptions)).bytes;
+  }
+
+  async downloadDocument(url: string, callOptions?: CallOptions & { maxBytes?: number }): Promise<DownloadedDocument> {
     const maxBytes = callOptions?.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
-    const target = new URL(url, this.baseUrl);
     const signal = callOptions?.signal;
-    // Shown in errors and reports: never the query (it may hold a signature) nor any userinfo.
-    const where = `${target.protocol}//${target.host}${target.pathname}`;
-    this.#checkDocumentTarget(target, where);
-    registerUrlSecrets(target.href);
-    const headers: Record<string, string> = {};
-    if (target.origin === this.#origin) headers.authorization = `Bearer ${(await this.#tokens.get(signal)).value}`;
+    let target = new URL(url, this.baseUrl);
+    let where = '';
+    let headers: Record<string, string> = {};
+    // Every hop is checked like the first: scheme, --docs-allow-host, and the token only to the API's origin.
+    const aim = async (next: URL): Promise<void> => {
+      target = next;
+      // Shown in errors and reports: never the query (it may hold a signature) nor any userinfo.
+      where = `${target.protocol}//${target.host}${target.pathname}`;
+      this.#checkDocumentTarget(target, where);
+      registerUrlSecrets(target.href);
+      headers = target.origin === this.#origin ? { authorization: `Bearer ${(await this.#tokens.get(signal)).value}` } : {};
+    };
+    await aim(target);
     let attempt = 0;
+    let redirects = 0;
     for (;;) {
       attempt += 1;
       const exchange = await exchangeBytes(this.#agent, {
@@ -237,7 +259,25 @@ class ApiClient implements Client {
         maxErrorBytes: MAX_ERROR_BYTES,
         deadlineMs: this.#deadlineMs,
       });
-      if (exchange.ok && exchange.status === 200) return exchange.body;
+      if (exchange.ok && exchange.status === 200) return { bytes: exchange.body, source: `${target.protocol}//${target.host}` };
+      if (exchange.ok && REDIRECT_STATUSES.has(exchange.status)) {
+        const location = exchange.headers['location'];
+        if (typeof location === 'string' && location.trim() !== '') {
+          redirects += 1;
+          if (redirects > MAX_DOWNLOAD_REDIRECTS) throw VasError.protocol({ message: `more than ${MAX_DOWNLOAD_REDIRECTS} redirects: ${where}`, status: exchange.status });
+          let next: URL;
+          try {
+            next = new URL(location.trim(), target);
+          } catch {
+            throw VasError.protocol({ message: `${where} redirects to something that is not a URL: not followed`, status: exchange.status });
+          }
+          if (target.protocol === 'https:' && next.protocol === 'http:') {
+            throw VasError.protocol({ message: `${where} redirects to plain http (${next.protocol}//${next.host}): not followed`, status: exchange.status });
+          }
+          await aim(next);
+          continue;
+        }
+      }
       const error = this.#downloadFailure(exchange, target, where, maxBytes, signal);
       const decision = decideRetry({ error, attempt, pennyDrop: false, policy: this.#policy, random: this.#random });
       if (!decision.retry) throw error;
@@ -308,7 +348,8 @@ class ApiClient implements Client {
       const failure = classifyTransportError(cause, `${this.baseUrl}${API_PREFIX}${op}`, signal?.aborted ?? false);
       return { ok: false, error: status === undefined ? failure : failure.with({ status, requestId: headers && requestIdOf(headers) }) };
     }
-    return classifyResponse(exchange, envelope, this.#now());
+    // A document-locker answer holds names and dates of birth: its errors do not quote it.
+    return classifyResponse(exchange, envelope, this.#now(), { quoteBody: op !== OPS.docFetch });
   }
 
   /** One operation with its retries: the parsed result, or the last error once the policy gives up. */

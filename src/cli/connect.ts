@@ -28,11 +28,16 @@ export function resolveApiConnection(flags: ConnectionFlags, env: Env, log: CliL
   return connection;
 }
 
+/** The longest delay a Node.js timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** --deadline (a duration, 0 for none) and --docs-allow-host (repeatable) as client options. */
 export function limitOptions(flags: { deadline?: string | undefined; docsAllowHost?: readonly string[] | undefined }): Pick<ConnectOptions, 'deadlineMs' | 'documentHosts'> {
   const text = flags.deadline ?? DEFAULT_DEADLINE;
   // 0 (with or without a unit): no total deadline, only the idle --timeout.
   const deadlineMs = text.trim() === '0' ? 0 : parseDuration(text, '--deadline');
+  // A timer cannot hold more: a longer one fires at once, and every request would fail.
+  if (deadlineMs > MAX_TIMER_MS) throw new UsageError(`--deadline "${text}" is longer than 24 days, the longest a timer holds: give a shorter one, or 0 for none`);
   const hosts = (flags.docsAllowHost ?? []).map((h) => h.trim()).filter((h) => h !== '');
   for (const host of hosts) {
     if (/[/\\@\s]/.test(host)) throw new UsageError(`--docs-allow-host "${host}" must be a host name (optionally with :port), not a URL`);

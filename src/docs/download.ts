@@ -78,11 +78,12 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
         continue;
       }
       let bytes: Buffer;
+      let source: string;
       try {
-        bytes = await client.download(url, {
+        ({ bytes, source } = await client.downloadDocument(url, {
           signal: options.signal,
           ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-        });
+        }));
       } catch (error) {
         if (!isVasError(error)) throw error;
         if (error.code === 'aborted') throw error;
@@ -95,11 +96,48 @@ export async function saveDocuments(client: Client, options: SaveOptions): Promi
         continue;
       }
       const written = writeNew(target, bytes);
-      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length, source: client.documentSource(url) });
+      if (written.ok) report.files.push({ docType: doc.docType, format, path: target, state: written.state, bytes: bytes.length, source });
       else fail(written.reason);
     }
   }
   return report;
+}
+
+/**
+ * Whether the download directory can be used, without creating anything: a DownloadDirError
+ * when it is a link, is not a directory, or could not be created (its nearest existing parent is
+ * not a writable directory). Called before any request, so a wait for the user's consent does
+ * not end in a directory the documents cannot be saved in.
+ */
+export function checkDownloadDir(root: string): void {
+  // Never through a link (src/safe-path.ts): documents hold personal data.
+  const linked = symlinkProblem(root, 'download directory');
+  if (linked) throw new DownloadDirError(linked);
+  let dir = path.resolve(root);
+  for (;;) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Missing, or under a file (ENOTDIR): the parent above says which.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new DownloadDirError(`cannot use download directory ${root}: ${(error as Error).message}`);
+    }
+    if (stat !== undefined) {
+      if (!stat.isDirectory()) {
+        throw new DownloadDirError(dir === path.resolve(root) ? `download directory ${root} exists and is not a directory` : `cannot create download directory ${root}: ${dir} is not a directory`);
+      }
+      try {
+        fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+      } catch {
+        throw new DownloadDirError(`cannot write in ${dir === path.resolve(root) ? `download directory ${root}` : `${dir}, where download directory ${root} would be created`}`);
+      }
+      return;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
 }
 
 function prepareDirectory(root: string, sessionDir: string): void {

@@ -41,11 +41,25 @@ export interface DocumentView {
 export function toDocumentView(doc: DocumentInfo): DocumentView {
   return {
     docType: doc.docType,
-    idNumber: doc.idNumber,
+    idNumber: maskAadhaar(doc.docType, doc.idNumber),
     name: doc.name,
     dob: formatDob(doc.dob),
     gender: doc.gender,
   };
+}
+
+const AADHAAR_TYPE = /aadhaa?r|^uid/i;
+const AADHAAR_SHAPE = /^\s*\d{4}[ -]?\d{4}[ -]?\d{4}\s*$/;
+
+/**
+ * An Aadhaar number as it may be shown: its last four digits (`xxxxxxxx1234`, the form the
+ * interface promises). A service that returns the full number (an Aadhaar docType, or any
+ * twelve-digit id) is masked here rather than printed or kept; a masked one is left as returned.
+ */
+export function maskAadhaar(docType: string, idNumber: string): string {
+  if (!AADHAAR_TYPE.test(docType) && !AADHAAR_SHAPE.test(idNumber)) return idNumber;
+  const digits = idNumber.replace(/\D/g, '');
+  return digits.length > 4 ? `xxxxxxxx${digits.slice(-4)}` : idNumber;
 }
 
 /** A plain text table: a header, a rule, one line per row; every cell neutralised. */

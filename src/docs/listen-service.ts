@@ -4,12 +4,14 @@
  * with a client and a download directory fetches and saves a session's documents as soon as its
  * success callback arrives. The CLI only starts and stops it.
  */
+import path from 'node:path';
 import type { Client } from '../api/client.js';
 import { isVasError } from '../api/errors.js';
 import type { DocsStore } from '../state/docs-store.js';
 import { saveDocuments } from './download.js';
 import { fetchDocuments, type FetchOutcome } from './fetch.js';
 import { isSafeSessionId } from './files.js';
+import { classifyStatus } from './poll.js';
 import { newWebhookSecret, startWebhookListener, type WebhookListener } from './listener.js';
 import { explainFetchError } from './session-errors.js';
 import type { WebhookEvent } from './webhook.js';
@@ -36,6 +38,8 @@ export class WebhookListenService {
   private readonly stopFetches = new AbortController();
   private readonly fetching = new Map<string, Promise<void>>();
   private listener: WebhookListener | undefined;
+  private stopping = false;
+  private catchingUp: Promise<void> | undefined;
 
   constructor(options: ListenServiceOptions) {
     this.options = options;
@@ -65,19 +69,24 @@ export class WebhookListenService {
       failureUrl: listener.failureUrl,
       pid: this.options.pid,
     });
+    this.catchingUp = this.catchUp().catch((error: unknown) => {
+      this.options.log.error(`could not fetch the sessions left from before this start: ${error instanceof Error ? error.message : String(error)}`);
+    });
     return listener;
   }
 
   /** Stops accepting callbacks, waits (bounded) for fetches in progress, and records the stop. */
   async close(): Promise<void> {
     const { log, store, pid } = this.options;
+    this.stopping = true;
     await this.listener?.close();
     if (this.fetching.size > 0) {
       log.info(`waiting for ${this.fetching.size} fetch(es) in progress`);
       const timer = setTimeout(() => this.stopFetches.abort(), LISTEN_DRAIN_MS);
-      await Promise.allSettled([...this.fetching.values()]);
+      await Promise.allSettled([...this.fetching.values(), this.catchingUp]);
       clearTimeout(timer);
     }
+    await this.catchingUp;
     if (this.listener !== undefined) store.markListenerStopped(this.listener.listenUrl, pid);
     this.listener = undefined;
   }
@@ -87,20 +96,43 @@ export class WebhookListenService {
     const { recorded } = store.recordWebhook(event);
     if (recorded) {
       this.options.out(`${eventLine(event, now())}\n`);
-      if (client !== undefined && event.kind === 'success' && event.sessionId !== null) this.startFetch(event.sessionId);
+      if (client !== undefined && event.kind === 'success' && event.sessionId !== null) void this.startFetch(event.sessionId);
     } else {
       log.info(`repeated ${event.kind} callback${event.sessionId === null ? '' : ` for session ${event.sessionId}`}: already recorded`);
+      // Sent again while its documents are still not saved (an earlier fetch failed): try again.
+      if (client !== undefined && event.kind === 'success' && event.sessionId !== null && store.getSession(event.sessionId)?.fetchedAt === null) {
+        void this.startFetch(event.sessionId);
+      }
     }
     return { duplicate: !recorded };
   }
 
-  private startFetch(sessionId: string): void {
+  /**
+   * Sessions whose success callback is recorded but whose documents were never saved (this
+   * listener was stopped or killed, or the fetch failed): fetched at start, one at a time.
+   */
+  private async catchUp(): Promise<void> {
+    const { store, log, client, download } = this.options;
+    if (client === undefined || download === undefined) return;
+    const due = store.sessionsAwaitingFetch().filter((session) => classifyStatus(session.status) !== 'failed');
+    if (due.length === 0) return;
+    log.info(`fetching ${due.length} session(s) whose success callback was recorded but whose documents were not saved`);
+    for (const session of due) {
+      if (this.stopping) return;
+      await this.startFetch(session.sessionId);
+    }
+  }
+
+  /** Starts fetching a session's documents unless that is under way; resolves when it ends (never rejects). */
+  private startFetch(sessionId: string): Promise<void> | undefined {
     const { log, client, download } = this.options;
     if (!isSafeSessionId(sessionId)) {
       log.warn(`success callback names a session id that is not one ("${sessionId.slice(0, 80)}"): not fetched`);
-      return;
+      return undefined;
     }
-    if (this.fetching.has(sessionId) || client === undefined || download === undefined) return;
+    if (this.stopping || client === undefined || download === undefined) return undefined;
+    const running = this.fetching.get(sessionId);
+    if (running !== undefined) return running;
     const task = this.fetchAndSave(client, sessionId, download)
       .catch((error: unknown) => {
         const text = isVasError(error) ? error.describe() : error instanceof Error ? error.message : String(error);
@@ -108,6 +140,7 @@ export class WebhookListenService {
       })
       .finally(() => this.fetching.delete(sessionId));
     this.fetching.set(sessionId, task);
+    return task;
   }
 
   private async fetchAndSave(client: Client, sessionId: string, dir: string): Promise<void> {
@@ -127,7 +160,8 @@ export class WebhookListenService {
       return;
     }
     const report = await saveDocuments(client, { dir, sessionId, documents: outcome.result.documents, signal });
-    store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => f.path));
+    // Absolute: the listing is read from other directories than this one.
+    store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => path.resolve(f.path)));
     for (const failure of report.failures) log.error(`session ${sessionId} ${failure.docType} ${failure.format.toUpperCase()}: ${failure.reason}`);
     this.options.out(
       `${new Date(now()).toISOString()} fetched ${sessionId} ${outcome.result.documents.length} document(s), ${report.files.length} file(s) in ${report.directory}` +

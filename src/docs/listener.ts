@@ -51,8 +51,10 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
   const secret = options.secret ?? newWebhookSecret();
   if (!/^[A-Za-z0-9_-]{16,}$/.test(secret)) throw new Error('webhook secret must be at least 16 URL-safe characters');
   const paths = webhookPaths(secret);
+  // Behind --public-url https://host/prefix a proxy may pass the prefix on or strip it: both arrive.
+  const prefix = options.publicUrl === undefined ? '' : new URL(options.publicUrl).pathname.replace(/\/+$/, '');
 
-  const server = createServer((req, res) => handle(req, res, paths, options));
+  const server = createServer((req, res) => handle(req, res, paths, prefix, options));
   // Bounded time for a sender to deliver its headers and body (slow senders hold sockets).
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -86,9 +88,10 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
 }
 
 /** One request: refused from its head alone (path, method, type, declared size), or its body read. */
-function handle(req: IncomingMessage, res: ServerResponse, paths: WebhookPaths, options: WebhookListenerOptions): void {
+function handle(req: IncomingMessage, res: ServerResponse, paths: WebhookPaths, prefix: string, options: WebhookListenerOptions): void {
   req.on('error', () => req.socket.destroy());
-  const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
+  const fullPath = (req.url ?? '/').split('?')[0] ?? '/';
+  const rawPath = prefix !== '' && fullPath.startsWith(`${prefix}/hooks/`) ? fullPath.slice(prefix.length) : fullPath;
   const declared = req.headers['content-length'];
   const decision = decideHead(
     {

@@ -6,8 +6,10 @@
  * bad input · 3 not complete yet (`--wait` timed out, stopped, or pending without `--wait`).
  */
 import { once } from 'node:events';
+import path from 'node:path';
 import type { Client } from '../../../api/client.js';
 import type { DocFetchResult } from '../../../api/schemas.js';
+import { isVasError } from '../../../api/errors.js';
 import {
   checkWebhookUrl,
   DEFAULT_WAIT_TIMEOUT,
@@ -15,6 +17,7 @@ import {
   formatDocumentsTable,
   formatSessionsTable,
   isSafeSessionId,
+  checkDownloadDir,
   saveDocuments,
   toDocumentView,
   type FetchOutcome,
@@ -100,6 +103,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
     }
   }
   const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
+  const limits = limitOptions(flags);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
@@ -116,7 +120,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
       successWebhookUrl = listener.successUrl;
       failureWebhookUrl = listener.failureUrl;
     }
-    connected = await connect(connection, log, limitOptions(flags));
+    connected = await connect(connection, log, limits);
     if (connected.sandbox !== undefined) {
       log.warn('the embedded sandbox stops when this command ends, and its consent page with it: for a page that stays up run `vas-verify sandbox` and pass --base-url');
     }
@@ -167,10 +171,13 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
 
   const { log } = io;
   const connection = resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log);
+  const limits = limitOptions(flags);
+  // A directory the files cannot go in fails now, not after the user has approved.
+  if (flags.download !== undefined) checkDownloadDir(flags.download);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
-    connected = await connect(connection, log, limitOptions(flags));
+    connected = await connect(connection, log, limits);
     let outcome: FetchOutcome;
     try {
       outcome = await fetchDocuments(connected.client, sessionId, {
@@ -239,9 +246,18 @@ async function reportFetch(
   const { result, requestId } = outcome;
   let report: SaveReport | undefined;
   if (flags.download !== undefined) {
-    report = await download(client, flags.download, sessionId, result, io.stopSignal);
+    try {
+      report = await download(client, flags.download, sessionId, result, io.stopSignal);
+    } catch (error) {
+      if (!(isVasError(error) && error.code === 'aborted' && io.stopSignal.aborted)) throw error;
+      // Stopped while saving: what was saved stays (a re-run finds it "already saved").
+      store.setStatus(sessionId, result.status);
+      log.warn(`stopped while saving the documents of session ${sessionId}; continue with: ${waitHint}`);
+      return EXIT.incomplete;
+    }
   }
-  store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => f.path));
+  // Absolute: the listing is read from other directories than this one.
+  store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => path.resolve(f.path)));
   if (flags.json) {
     printFetchJson(io, result, requestId, report);
   } else {
@@ -319,11 +335,13 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
   const { log } = io;
   const publicUrl = checkListenFlags(flags);
   const connection = flags.fetch ? resolveApiConnection({ baseUrl: flags.baseUrl, sandbox: flags.sandbox }, io.env, log) : undefined;
+  const limits = limitOptions(flags);
+  if (flags.download !== undefined) checkDownloadDir(flags.download);
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   let service: WebhookListenService | undefined;
   try {
-    if (connection !== undefined) connected = await connect(connection, log, limitOptions(flags));
+    if (connection !== undefined) connected = await connect(connection, log, limits);
     service = new WebhookListenService({
       store: state.store, client: connected?.client, download: flags.download, log, out: io.stdout, now: io.now, pid: process.pid,
     });
@@ -347,6 +365,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
 function checkListenFlags(flags: DocsListenFlags): string | undefined {
   if (flags.fetch && flags.download === undefined) throw new UsageError('--fetch needs --download DIR: the directory to save the documents in');
   if (!flags.fetch && flags.download !== undefined) throw new UsageError('--download on `docs listen` needs --fetch');
+  if (flags.download !== undefined && flags.download.trim() === '') throw new UsageError('--download needs a directory');
   if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0-65535');
   if (flags.publicUrl === undefined) return undefined;
   const check = checkWebhookUrl(flags.publicUrl);
