@@ -177,6 +177,25 @@ test('an unreachable or malformed --redis fails before any call, within 10 s, ex
   assert.equal(sum(sandbox.stats().requests), 0, 'a call was made');
 });
 
+test('a --redis whose database is not a number, or one this Redis does not have, or with ?options, is refused before any call: exit 2, one line naming the URL, no stack trace', { timeout: 60_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const redis = await startRedis(t);
+  const sandbox = await sandboxFor(t);
+  for (const tail of ['/abc', '/99', '/0/1', '?db=3', '#x']) {
+    const dir = tempDir(t);
+    const input = writePayees(dir, 'payees.csv', 3, 9);
+    // A ?query on the command line is refused as a place for a password (hardening-redis.test.ts); here it comes from the environment.
+    const viaEnv = /[?#]/.test(tail);
+    const args = ['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '10', ...(viaEnv ? [] : ['--redis', `${redis.url}${tail}`])];
+    const r = await runCli(args, { cwd: dir, env: viaEnv ? { VAS_REDIS_URL: `${redis.url}${tail}` } : {} });
+    assert.equal(r.code, 2, `${tail}: ${r.stderr}`);
+    const errors = r.stderr.split('\n').filter((l) => /^error|Error|    at /.test(l));
+    assert.equal(errors.length, 1, `${tail}: ${r.stderr}`);
+    assert.match(errors[0]!, /--redis redis:\/\/127\.0\.0\.1/, tail);
+  }
+  assert.equal(sum(sandbox.stats().requests), 0, 'a call was made');
+});
+
 test('a new --rate takes effect on the next run; a Redis restarted empty mid-run is re-seeded, not fatal', { timeout: 120_000 }, async (t) => {
   if (!requireRedis(t)) return;
   const redis = await startRedis(t);
