@@ -2,8 +2,9 @@
  * A gateway between the tool and the service (docs/ARCHITECTURE.md, "The remote interface"): a
  * 502 or 504 comes from something in between that passed the request on and lost the answer — the
  * upstream may have done the work. For a penny-drop that is a rupee that may have moved, like a
- * timeout: never re-sent by itself (UNCONFIRMED). A penny-less call is simply retried. Real CLI
- * processes; a real HTTP gateway on port 0 that forwards to the sandbox, which counts deposits.
+ * timeout: never re-sent by itself (UNCONFIRMED). A penny-less call is simply retried. And a
+ * gateway whose clock is not ours: a Retry-After given as an HTTP-date is read against its Date.
+ * Real CLI processes; a real HTTP gateway on port 0 that forwards to the sandbox, which counts.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,4 +79,38 @@ test('a penny-less call answered 504 by a gateway is retried and answered', asyn
   assert.equal(gateway.failed(), 1);
   assert.equal(readCsvObjects(path.join(dir, 'out.csv'))[0]!.verify_status, 'VERIFIED', r.stderr);
   assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+});
+
+test('a gateway whose clock runs 10 minutes ahead answers 429 with Retry-After as an HTTP-date 1 s after its Date: the run waits a second, not ten minutes; every row answered', { timeout: 60_000 }, async (t) => {
+  const sandbox = await sandboxFor(t);
+  const skewMs = 10 * 60_000;
+  const refused = new Set<string>();
+  const gateway = await startTestServer(t, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      // The first call of each payee is refused, the second passed on.
+      if (req.url?.includes('account-verification') && !refused.has(body.toString())) {
+        refused.add(body.toString());
+        const serverNow = Date.now() + skewMs;
+        res.writeHead(429, { date: new Date(serverNow).toUTCString(), 'retry-after': new Date(serverNow + 1000).toUTCString(), 'content-type': 'application/json' });
+        res.end(JSON.stringify({ errorCode: 429, errorType: 'proxy', errorMessage: 'Quota Violation' }));
+        return;
+      }
+      const forward = http.request(`${sandbox.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        const out: Buffer[] = [];
+        answer.on('data', (c: Buffer) => out.push(c));
+        answer.on('end', () => res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(out)));
+      });
+      forward.end(body);
+    });
+  });
+  const dir = tempDir(t);
+  const file = path.join(dir, 'payees.csv');
+  fs.writeFileSync(file, ['Payee Name,Account Number,IFSC', ...[11, 12, 13, 14].map((e) => `Payee ${e},7100000123${e},SBIN0001234`)].join('\n') + '\n');
+  const r = await runCli(['bank', file, '-o', 'out.csv', '--state', 's.sqlite', '--base-url', gateway, '--rate', '10'], { cwd: dir });
+  assert.equal(refused.size, 4);
+  assert.deepEqual(readCsvObjects(path.join(dir, 'out.csv')).map((row) => row.verify_status), ['VERIFIED', 'VERIFIED', 'VERIFIED', 'VERIFIED'], r.stderr);
+  assert.equal(r.code, 0, r.stderr);
 });

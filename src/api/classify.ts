@@ -174,7 +174,7 @@ function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>
   let code = base.code;
   if (status === 400 && found !== undefined) ({ kind, code } = codeForMessage(found));
   const retryAfterMs =
-    status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs) : undefined;
+    status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs, response.headers.date) : undefined;
   const raw = message === undefined ? boundedText(text) : undefined;
   const fallback = raw ? raw : `HTTP ${status} with an empty body`;
   return VasError.of({

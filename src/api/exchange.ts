@@ -23,8 +23,8 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** Largest error body read (any non-2xx answer): every error shape fits, and only an excerpt is kept. */
 export const MAX_ERROR_BYTES = 64 * 1024;
 
-/** The headers the classifier reads (request id, content type, Retry-After), lower-case. */
-const WANTED = ['x-request-id', 'content-type', 'retry-after'] as const;
+/** The headers the classifier reads (request id, content type, Retry-After and the Date it is relative to), lower-case. */
+const WANTED = ['x-request-id', 'content-type', 'retry-after', 'date'] as const;
 
 export type Exchange =
   | ({ ok: true; /** The error body was longer than its cap and cut. */ truncated?: boolean } & RawResponse)
