@@ -333,6 +333,9 @@ export class Caller {
       case 'stop-auth':
         this.ledger.release(task);
         return stop.stop('auth', error.describe());
+      case 'stop-quota':
+        this.ledger.release(task);
+        return stop.stop('breaker', `the API's quota refuses calls and asks to wait ${formatWait(error.retryAfterMs!)} (${maskDigits(error.describe())}, Retry-After longer than a run waits): the credential's quota looks used up for now; the rows not answered stay pending`);
       case 'service': {
         const down = this.breaker.failed(error);
         if (down) {
@@ -360,6 +363,14 @@ export class Caller {
     const down = error.code === 'aborted' ? undefined : this.breaker.failed(error);
     if (down) this.context.stop.stop('breaker', down);
   }
+}
+
+/** A wait for a message: 90 s, 59 min, 1 h, 26 h. */
+function formatWait(ms: number): string {
+  const minutes = ms / 60_000;
+  if (minutes < 2) return `${Math.round(ms / 1000)} s`;
+  if (minutes < 60) return `${Math.round(minutes)} min`;
+  return `${Math.round(minutes / 60)} h`;
 }
 
 /**
