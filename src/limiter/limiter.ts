@@ -158,7 +158,7 @@ export class RateLimiter implements Limiter {
   private finishShare = 1;
 
   constructor(options: RateLimiterOptions) {
-    if (!(options.rate > 0)) throw new RangeError(`rate must be > 0, got ${options.rate}`);
+    if (!(options.rate > 0 && Number.isFinite(options.rate))) throw new RangeError(`rate must be a finite number > 0, got ${options.rate}`);
     this.source = options.source ?? createLocalSource(options.now);
     this.now = options.now ?? (() => performance.now());
     this.aimd = new Aimd({ target: options.rate, startShare: SLOW_START_SHARE, startAt: this.now() });
