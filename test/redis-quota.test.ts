@@ -236,6 +236,21 @@ test('a Redis 20 ms away (a relay delaying each way by 10 ms): a run at --rate 1
   assert.ok(rate >= 75, `${rate.toFixed(1)} requests/s at --rate 100`);
 });
 
+test('a --redis that cannot be written (a read-only replica) is refused before any call: exit 2, one line naming the URL and why', { timeout: 60_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const primary = await startRedis(t);
+  const replica = await startRedis(t, ['--replicaof', '127.0.0.1', String(primary.port)]);
+  const sandbox = await sandboxFor(t);
+  const dir = tempDir(t);
+  const input = writePayees(dir, 'payees.csv', 5, 5);
+  const r = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '10', '--redis', replica.url], { cwd: dir });
+  assert.equal(r.code, 2, r.stderr);
+  const errors = r.stderr.split('\n').filter((l) => l.startsWith('error'));
+  assert.equal(errors.length, 1, r.stderr);
+  assert.match(errors[0]!, new RegExp(`--redis ${replica.url.replace(/\./g, '\\.')}.*READONLY`));
+  assert.equal(sum(sandbox.stats().requests), 0, 'a call was made');
+});
+
 test('a new --rate takes effect on the next run; a Redis restarted empty mid-run is re-seeded, not fatal', { timeout: 120_000 }, async (t) => {
   if (!requireRedis(t)) return;
   const redis = await startRedis(t);

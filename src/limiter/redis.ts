@@ -141,7 +141,10 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
         await redis.connect();
         // ioredis reports a database this Redis lacks as an event and goes on in database 0.
         if (database !== undefined) await redis.select(database);
-        await redis.vasTake(key, '1000000', '0', '0');
+        // One token of a probe key, then deleted: the script runs and Redis takes its write (a
+        // read-only replica refuses here, not mid-run); the run's own bucket is untouched.
+        await redis.vasTake(`${key}:probe`, '1', '0', '1');
+        await redis.del(`${key}:probe`);
       })(),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(setupTimeoutMs / 1000)} s`)), setupTimeoutMs);
