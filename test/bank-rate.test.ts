@@ -77,3 +77,16 @@ test('a --rate that is not a finite number of requests per second is refused bef
   }
   assert.deepEqual(sandbox.stats().requests, {});
 });
+
+test('a quota below --rate is not blamed on --concurrency: its 429s\' Retry-After waits are not answer times, so no "raise --concurrency" line', { timeout: 120_000 }, async (t) => {
+  // 20 calls a second at 50 ms answers: 16 in flight would carry 100/s, the quota is what holds the run back.
+  const sandbox = await startSandbox({ latencyMs: 50, rateLimit: 20 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 300);
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--rate', '100', '--concurrency', '16'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok((sandbox.stats().responses['429'] ?? 0) > 0, 'the quota never refused: nothing tested');
+  assert.doesNotMatch(r.stderr, /raise --concurrency/);
+  assert.equal(readCsvObjects(path.join(dir, 'out.csv')).filter((row) => row.verify_status === 'VERIFIED').length, 300);
+});

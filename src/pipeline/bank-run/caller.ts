@@ -10,7 +10,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { CallResult, Client } from '../../api/client.js';
 import { isVasError, type VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
-import { ConcurrencyTarget, createLimiter as createRateLimiter, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
+import { ConcurrencyTarget, createLimiter as createRateLimiter, LATENCY_WINDOW, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
 import { describeHolder } from '../../state/run-lock.js';
 import type { Claim, VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
@@ -77,6 +77,11 @@ export class Caller {
   /** With --rate: the requests in flight follow R × the observed answer time, up to --concurrency. */
   private readonly follow: ConcurrencyTarget | undefined;
   private saidCapped = false;
+  /**
+   * Answers observed since the last 429: the answer times include the 429s' Retry-After waits, so
+   * while the window holds any, a quota below --rate (not the cap) is what holds the rate back.
+   */
+  private answersSinceQuota = Number.POSITIVE_INFINITY;
   /** Payees with a request under way (from its turn to its answer, retries included). */
   private sending = 0;
   /** The reader has read the whole input (inputEnded). */
@@ -109,7 +114,10 @@ export class Caller {
     // A 429 slows every caller down, not only the one that got it (AIMD in the limiter).
     this.noteRetry = (event: { error: VasError }) => {
       context.stats.noteRetry(event.error);
-      if (limiter && event.error.code === 'rate-limit') limiter.penalize(event.error.retryAfterMs);
+      if (limiter && event.error.code === 'rate-limit') {
+        limiter.penalize(event.error.retryAfterMs);
+        this.answersSinceQuota = 0;
+      }
     };
   }
 
@@ -284,9 +292,10 @@ export class Caller {
   private observe(ms: number): void {
     const follow = this.follow!;
     follow.observe(ms);
+    this.answersSinceQuota += 1;
     const target = follow.target();
     if (target !== this.limit.concurrency) this.limit.concurrency = target;
-    if (!this.saidCapped && follow.capLimits()) {
+    if (!this.saidCapped && follow.capLimits() && this.answersSinceQuota > LATENCY_WINDOW) {
       this.saidCapped = true;
       const latency = Math.round(follow.latencyMs());
       this.context.log.warn(`answers take ${latency} ms on average: ${follow.cap} in flight cannot keep up with --rate ${follow.rate}; raise --concurrency to ${follow.needed()} to reach --rate ${follow.rate}`);
