@@ -18,7 +18,8 @@ const CASES: Case[] = [
   ['503 after retries counts towards the breaker', { kind: 'unavailable', code: undefined, ambiguous: false }, 'pl', 'service'],
   ['429 after retries counts towards the breaker', { kind: 'quota', code: 'rate-limit', ambiguous: false }, 'pl', 'service'],
   ['429 whose Retry-After (60 s) was waited counts towards the breaker', { kind: 'quota', code: 'rate-limit', ambiguous: false, retryAfterMs: 60_000 }, 'pl', 'service'],
-  ['429 asking for a longer wait than a run waits stops the run, the row pending', { kind: 'quota', code: 'rate-limit', ambiguous: false, retryAfterMs: 3_600_000 }, 'pd', 'stop-quota'],
+  ['429 asking for a longer wait than a run waits stops the run, the row pending', { kind: 'quota', code: 'rate-limit', ambiguous: false, retryAfterMs: 3_600_000 }, 'pd', 'stop-wait'],
+  ['503 asking for a longer wait than a run waits stops the run, the row pending', { kind: 'unavailable', code: undefined, ambiguous: false, retryAfterMs: 7_200_000 }, 'pl', 'stop-wait'],
   ['a schema failure counts towards the breaker', { kind: 'protocol', code: 'schema', ambiguous: false }, 'pd', 'service'],
   ['a session error is simply FAILED', { kind: 'session-expired', code: undefined, ambiguous: false }, 'pl', 'fail'],
 ];

@@ -116,34 +116,39 @@ test('a gateway whose clock runs 10 minutes ahead answers 429 with Retry-After a
   assert.equal(r.code, 0, r.stderr);
 });
 
-test('a quota that answers 429 with a Retry-After of an hour: the run stops at once (exit 1) with one line that says so, no row FAILED; --resume later answers them all', { timeout: 60_000 }, async (t) => {
-  const sandbox = await sandboxFor(t);
-  let refused = 0;
-  const gateway = await startTestServer(t, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      refused += 1;
-      res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errorCode: 429, errorType: 'proxy', errorMessage: 'Quota Violation' }));
+for (const [status, retryAfter, wait, body] of [
+  [429, '3600', '1 h', { errorCode: 429, errorType: 'proxy', errorMessage: 'Quota Violation' }],
+  [503, '7200', '2 h', { ok: false, responseCode: 503, message: 'Service Not Available' }],
+] as const) {
+  test(`every call answered ${status} with a Retry-After of ${wait}: the run stops at once (exit 1) with one line that names the wait, no row FAILED; --resume later answers them all`, { timeout: 60_000 }, async (t) => {
+    const sandbox = await sandboxFor(t);
+    let refused = 0;
+    const gateway = await startTestServer(t, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        refused += 1;
+        res.writeHead(status, { 'retry-after': retryAfter, 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      });
     });
+    const dir = tempDir(t);
+    const file = path.join(dir, 'payees.csv');
+    fs.writeFileSync(file, ['Payee Name,Account Number,IFSC', ...Array.from({ length: 30 }, (_, i) => `Payee ${i},7100000${String(10_000 + i)}11,SBIN0001234`)].join('\n') + '\n');
+    const args = ['bank', file, '-o', 'out.csv', '--state', 's.sqlite', '--rate', '10'];
+    const stopped = await runCli([...args, '--base-url', gateway], { cwd: dir });
+    assert.equal(stopped.code, 1, stopped.stderr);
+    const errors = stopped.stderr.split('\n').filter((l) => l.startsWith('error'));
+    assert.equal(errors.length, 1, stopped.stderr);
+    assert.match(errors[0]!, /Retry-After/);
+    assert.ok(errors[0]!.includes(`wait ${wait}`), errors[0]);
+    assert.doesNotMatch(errors[0]!, /looks down/);
+    assert.ok(refused >= 1 && refused < 30, `${refused} calls refused`);
+    const db = new Database(path.join(dir, 's.sqlite'), { readonly: true });
+    const failed = (db.prepare("SELECT count(*) AS n FROM run_payees WHERE status = 'FAILED'").get() as { n: number }).n;
+    db.close();
+    assert.equal(failed, 0, 'rows FAILED for a service that said when to come back');
+    const resumed = await runCli([...args, '--base-url', sandbox.url, '--resume'], { cwd: dir });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.ok(readCsvObjects(path.join(dir, 'out.csv')).every((row) => row.verify_status === 'VERIFIED'));
   });
-  const dir = tempDir(t);
-  const file = path.join(dir, 'payees.csv');
-  fs.writeFileSync(file, ['Payee Name,Account Number,IFSC', ...Array.from({ length: 30 }, (_, i) => `Payee ${i},7100000${String(10_000 + i)}11,SBIN0001234`)].join('\n') + '\n');
-  const args = ['bank', file, '-o', 'out.csv', '--state', 's.sqlite', '--rate', '10'];
-  const stopped = await runCli([...args, '--base-url', gateway], { cwd: dir });
-  assert.equal(stopped.code, 1, stopped.stderr);
-  const errors = stopped.stderr.split('\n').filter((l) => l.startsWith('error'));
-  assert.equal(errors.length, 1, stopped.stderr);
-  assert.match(errors[0]!, /Retry-After/);
-  assert.match(errors[0]!, /1 h/);
-  assert.doesNotMatch(errors[0]!, /looks down/);
-  assert.ok(refused >= 1 && refused < 30, `${refused} calls refused`);
-  const db = new Database(path.join(dir, 's.sqlite'), { readonly: true });
-  const failed = (db.prepare("SELECT count(*) AS n FROM run_payees WHERE status = 'FAILED'").get() as { n: number }).n;
-  db.close();
-  assert.equal(failed, 0, 'rows FAILED for a quota that said when to come back');
-  const resumed = await runCli([...args, '--base-url', sandbox.url, '--resume'], { cwd: dir });
-  assert.equal(resumed.code, 0, resumed.stderr);
-  assert.ok(readCsvObjects(path.join(dir, 'out.csv')).every((row) => row.verify_status === 'VERIFIED'));
-});
+}

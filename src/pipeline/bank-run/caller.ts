@@ -342,9 +342,12 @@ export class Caller {
       case 'stop-auth':
         this.ledger.release(task);
         return stop.stop('auth', error.describe());
-      case 'stop-quota':
+      case 'stop-wait': {
         this.ledger.release(task);
-        return stop.stop('breaker', `the API's quota refuses calls and asks to wait ${formatWait(error.retryAfterMs!)} (${maskDigits(error.describe())}, Retry-After longer than a run waits): the credential's quota looks used up for now; the rows not answered stay pending`);
+        const why = error.code === 'rate-limit' ? "the API's quota refuses calls" : 'the API is not available';
+        const meaning = error.code === 'rate-limit' ? "the credential's quota looks used up for now" : 'it is down for a while';
+        return stop.stop('breaker', `${why} and asks to wait ${formatWait(error.retryAfterMs!)} (${maskDigits(error.describe())}, Retry-After longer than a run waits): ${meaning}; the rows not answered stay pending`);
+      }
       case 'service': {
         const down = this.breaker.failed(error);
         if (down) {

@@ -12,12 +12,13 @@ import type { VerifyMode } from '../../state/types.js';
  * - `unconfirm`: a penny-drop whose answer may be lost: a rupee may have moved, never re-sent by itself.
  * - `release`: the request was cancelled before an answer (a stop): back to PENDING, nothing in doubt.
  * - `stop-auth`: the credentials were refused: back to PENDING and the run stops.
- * - `stop-quota`: a 429 whose Retry-After is longer than the client waits (the quota is used up
- *   for a while): back to PENDING and the run stops; every other call would be refused alike.
+ * - `stop-wait`: a 429 or 503 whose Retry-After is longer than the client waits (the quota used
+ *   up, the service down for a while): back to PENDING and the run stops; every other call would
+ *   be refused alike.
  * - `service`: the service failed (after the client's retries): FAILED, unless the breaker says the run stops.
  * - `fail`: anything else the API answered: FAILED.
  */
-export type FailureAction = 'defer' | 'refuse' | 'unconfirm' | 'release' | 'stop-auth' | 'stop-quota' | 'service' | 'fail';
+export type FailureAction = 'defer' | 'refuse' | 'unconfirm' | 'release' | 'stop-auth' | 'stop-wait' | 'service' | 'fail';
 
 /** Kinds that say the service, not the payee, failed: they count towards the circuit breaker. */
 const SERVICE_KINDS: ReadonlySet<string> = new Set(['unavailable', 'network', 'timeout', 'server', 'quota', 'protocol']);
@@ -28,12 +29,12 @@ export function failureAction(error: Pick<VasError, 'kind' | 'code' | 'ambiguous
   if (mode === 'pd' && error.ambiguous) return 'unconfirm';
   if (error.code === 'aborted') return 'release';
   if (error.kind === 'auth') return 'stop-auth';
-  if (isLongQuotaWait(error)) return 'stop-quota';
+  if (isLongWait(error)) return 'stop-wait';
   if (SERVICE_KINDS.has(error.kind)) return 'service';
   return 'fail';
 }
 
-/** A 429 the client did not retry because its Retry-After is longer than a run waits (api/retry.ts). */
-export function isLongQuotaWait(error: Pick<VasError, 'code'> & { retryAfterMs?: number | undefined }): boolean {
-  return error.code === 'rate-limit' && error.retryAfterMs !== undefined && error.retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs;
+/** A 429 or 503 the client did not retry because its Retry-After is longer than a run waits (api/retry.ts). */
+export function isLongWait(error: { retryAfterMs?: number | undefined }): boolean {
+  return error.retryAfterMs !== undefined && error.retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs;
 }
