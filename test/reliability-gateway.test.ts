@@ -119,8 +119,9 @@ test('a gateway whose clock runs 10 minutes ahead answers 429 with Retry-After a
 for (const [status, retryAfter, wait, body] of [
   [429, '3600', '1 h', { errorCode: 429, errorType: 'proxy', errorMessage: 'Quota Violation' }],
   [503, '7200', '2 h', { ok: false, responseCode: 503, message: 'Service Not Available' }],
+  [429, '9'.repeat(400), 'more than a year', { errorCode: 429, errorType: 'proxy', errorMessage: 'Quota Violation' }],
 ] as const) {
-  test(`every call answered ${status} with a Retry-After of ${wait}: the run stops at once (exit 1) with one line that names the wait, no row FAILED; --resume later answers them all`, { timeout: 60_000 }, async (t) => {
+  test(`every call answered ${status} with a Retry-After of ${wait} (${retryAfter.slice(0, 6)}): the run stops at once (exit 1) with one line that names the wait, no row FAILED; --resume later answers them all`, { timeout: 60_000 }, async (t) => {
     const sandbox = await sandboxFor(t);
     let refused = 0;
     const gateway = await startTestServer(t, (req, res) => {

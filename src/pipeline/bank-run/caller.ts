@@ -377,12 +377,14 @@ export class Caller {
   }
 }
 
-/** A wait for a message: 90 s, 59 min, 1 h, 26 h. */
+/** A wait for a message: 90 s, 59 min, 1 h, 47 h, 3 days; an absurd Retry-After as what it is. */
 function formatWait(ms: number): string {
   const minutes = ms / 60_000;
   if (minutes < 2) return `${Math.round(ms / 1000)} s`;
   if (minutes < 60) return `${Math.round(minutes)} min`;
-  return `${Math.round(minutes / 60)} h`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`;
+  if (minutes < 365 * 24 * 60) return `${Math.round(minutes / 60 / 24)} days`;
+  return 'more than a year';
 }
 
 /**
