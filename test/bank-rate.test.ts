@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
-import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+import { readCsvObjects, runCli, spawnCli, tempDir } from './helpers/cli.js';
 
 function payees(dir: string, count: number): string {
   const lines = ['Payee Name,Account Number,IFSC'];
@@ -58,4 +58,35 @@ test('without --rate: today\'s behaviour, --concurrency (default 8) requests in 
   const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(sandbox.stats().maxConcurrentApiRequests, 8);
+});
+
+test('a --rate that is not a finite number of requests per second is refused before anything is opened (exit 2, one line), never a run that sends nothing', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  for (const rate of ['Infinity', '0', '-5', 'NaN']) {
+    const dir = tempDir(t);
+    payees(dir, 3);
+    const run = spawnCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--rate', rate], { cwd: dir });
+    // A run that hangs is killed after 20 s: its exit is then not 2.
+    const timer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
+    const r = await run.result;
+    clearTimeout(timer);
+    assert.equal(r.code, 2, `--rate ${rate}: ${r.stderr}`);
+    assert.match(r.stderr, /--rate must be/, rate);
+    assert.deepEqual(fs.readdirSync(dir), ['p.csv'], rate);
+  }
+  assert.deepEqual(sandbox.stats().requests, {});
+});
+
+test('a quota below --rate is not blamed on --concurrency: its 429s\' Retry-After waits are not answer times, so no "raise --concurrency" line', { timeout: 120_000 }, async (t) => {
+  // 20 calls a second at 50 ms answers: 16 in flight would carry 100/s, the quota is what holds the run back.
+  const sandbox = await startSandbox({ latencyMs: 50, rateLimit: 20 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir, 300);
+  const r = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--rate', '100', '--concurrency', '16'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok((sandbox.stats().responses['429'] ?? 0) > 0, 'the quota never refused: nothing tested');
+  assert.doesNotMatch(r.stderr, /raise --concurrency/);
+  assert.equal(readCsvObjects(path.join(dir, 'out.csv')).filter((row) => row.verify_status === 'VERIFIED').length, 300);
 });

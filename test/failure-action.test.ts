@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { failureAction, type FailureAction } from '../src/pipeline/bank-run/failure.js';
 import type { VasError } from '../src/api/errors.js';
 
-type Case = [string, Pick<VasError, 'kind' | 'code' | 'ambiguous'>, 'pl' | 'pd', FailureAction];
+type Case = [string, Pick<VasError, 'kind' | 'code' | 'ambiguous'> & { retryAfterMs?: number }, 'pl' | 'pd', FailureAction];
 
 const CASES: Case[] = [
   ['a daily limit defers, whatever the mode', { kind: 'invalid-input', code: 'daily-limit', ambiguous: false }, 'pd', 'defer'],
@@ -17,6 +17,9 @@ const CASES: Case[] = [
   ['refused credentials stop the run', { kind: 'auth', code: 'token-rejected', ambiguous: false }, 'pd', 'stop-auth'],
   ['503 after retries counts towards the breaker', { kind: 'unavailable', code: undefined, ambiguous: false }, 'pl', 'service'],
   ['429 after retries counts towards the breaker', { kind: 'quota', code: 'rate-limit', ambiguous: false }, 'pl', 'service'],
+  ['429 whose Retry-After (60 s) was waited counts towards the breaker', { kind: 'quota', code: 'rate-limit', ambiguous: false, retryAfterMs: 60_000 }, 'pl', 'service'],
+  ['429 asking for a longer wait than a run waits stops the run, the row pending', { kind: 'quota', code: 'rate-limit', ambiguous: false, retryAfterMs: 3_600_000 }, 'pd', 'stop-wait'],
+  ['503 asking for a longer wait than a run waits stops the run, the row pending', { kind: 'unavailable', code: undefined, ambiguous: false, retryAfterMs: 7_200_000 }, 'pl', 'stop-wait'],
   ['a schema failure counts towards the breaker', { kind: 'protocol', code: 'schema', ambiguous: false }, 'pd', 'service'],
   ['a session error is simply FAILED', { kind: 'session-expired', code: undefined, ambiguous: false }, 'pl', 'fail'],
 ];

@@ -58,6 +58,19 @@ test('a password in --redis is refused (exit 2) with a message that says to use 
   assert.deepEqual(fs.readdirSync(dir), ['p.csv']);
 });
 
+test('a password in the query of --redis (?password=) is refused like one before the host: exit 2, one line, the password nowhere, nothing opened', async (t) => {
+  const dir = setup(t);
+  for (const query of [`?password=${encodeURIComponent(PASSWORD)}`, `/0?db=1&password=${encodeURIComponent(PASSWORD)}`]) {
+    const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--state', 's.sqlite', '--sandbox', '--rate', '50', '--redis', `redis://127.0.0.1:1${query}`], { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--redis/);
+    assert.match(r.stderr, /VAS_REDIS_PASSWORD/);
+    assert.doesNotMatch(r.stderr, /Zq7/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.deepEqual(fs.readdirSync(dir), ['p.csv']);
+  }
+});
+
 test('VAS_REDIS_URL with the password in it: the run shares its quota through that Redis, and the password is nowhere', { timeout: 60_000 }, async (t) => {
   if (!requireRedis(t)) return;
   const redis = await startRedis(t, ['--requirepass', PASSWORD]);

@@ -316,8 +316,10 @@ test('Redis URLs: checked before connecting, credentials masked in every message
   assert.equal(maskRedisUrl('redis://user:sekrit@db.example:6379/2'), 'redis://***:***@db.example:6379/2');
   assert.equal(maskRedisUrl('redis://:sekrit@db.example:6379'), 'redis://:***@db.example:6379');
   assert.ok(!maskRedisUrl('//user:sekrit@host').includes('sekrit'));
+  assert.equal(maskRedisUrl('redis://db.example:6379/0?password=sekrit'), 'redis://db.example:6379/0?***');
   assert.equal(checkRedisUrl('rediss://h:1').hostname, 'h');
-  for (const bad of ['not-a-url', 'http://h:6379', 'redis://', 'user:sekrit@host:6379']) {
+  assert.equal(checkRedisUrl('redis://h:1/15').pathname, '/15');
+  for (const bad of ['not-a-url', 'http://h:6379', 'redis://', 'user:sekrit@host:6379', 'redis://h:1?password=sekrit', 'redis://h:1/abc', 'redis://h:1/-1', 'redis://h:1/0#sekrit']) {
     assert.throws(() => checkRedisUrl(bad), (e: Error) => e.name === 'LimiterSetupError' && !e.message.includes('sekrit'), bad);
   }
 });

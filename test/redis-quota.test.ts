@@ -7,6 +7,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
@@ -174,6 +175,79 @@ test('an unreachable or malformed --redis fails before any call, within 10 s, ex
   const noRate = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--redis', 'redis://127.0.0.1:1'], { cwd: dir });
   assert.equal(noRate.code, 2, noRate.stderr);
   assert.match(noRate.stderr, /--redis .*--rate/);
+  assert.equal(sum(sandbox.stats().requests), 0, 'a call was made');
+});
+
+test('a --redis whose database is not a number, or one this Redis does not have, or with ?options, is refused before any call: exit 2, one line naming the URL, no stack trace', { timeout: 60_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const redis = await startRedis(t);
+  const sandbox = await sandboxFor(t);
+  for (const tail of ['/abc', '/99', '/0/1', '?db=3', '#x']) {
+    const dir = tempDir(t);
+    const input = writePayees(dir, 'payees.csv', 3, 9);
+    // A ?query on the command line is refused as a place for a password (hardening-redis.test.ts); here it comes from the environment.
+    const viaEnv = /[?#]/.test(tail);
+    const args = ['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '10', ...(viaEnv ? [] : ['--redis', `${redis.url}${tail}`])];
+    const r = await runCli(args, { cwd: dir, env: viaEnv ? { VAS_REDIS_URL: `${redis.url}${tail}` } : {} });
+    assert.equal(r.code, 2, `${tail}: ${r.stderr}`);
+    const errors = r.stderr.split('\n').filter((l) => /^error|Error|    at /.test(l));
+    assert.equal(errors.length, 1, `${tail}: ${r.stderr}`);
+    assert.match(errors[0]!, /--redis redis:\/\/127\.0\.0\.1/, tail);
+  }
+  assert.equal(sum(sandbox.stats().requests), 0, 'a call was made');
+});
+
+/** A TCP relay on 127.0.0.1:0 to `port` that delays every chunk by `delayMs` each way: a Redis farther away. */
+async function startDelayRelay(t: TestContext, port: number, delayMs: number): Promise<number> {
+  const sockets = new Set<net.Socket>();
+  const relay = net.createServer((client) => {
+    const upstream = net.connect(port, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+    }
+    client.on('data', (d) => setTimeout(() => upstream.write(d), delayMs));
+    upstream.on('data', (d) => setTimeout(() => client.write(d), delayMs));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+  t.after(() => {
+    for (const s of sockets) s.destroy();
+    return new Promise<void>((r) => relay.close(() => r()));
+  });
+  return (relay.address() as AddressInfo).port;
+}
+
+test('a Redis 20 ms away (a relay delaying each way by 10 ms): a run at --rate 100 still gets near its rate, not the third a 10 ms catch-up per round trip allowed', { timeout: 90_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const redis = await startRedis(t);
+  const relayPort = await startDelayRelay(t, redis.port, 10);
+  const sandbox = await sandboxFor(t);
+  const dir = tempDir(t);
+  const input = writePayees(dir, 'payees.csv', 800, 6);
+  const r = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '100', '--redis', `redis://127.0.0.1:${relayPort}`], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const stats = sandbox.stats();
+  assert.equal(stats.requests['account-verification-pl'], 800);
+  const rate = ((800 - 1) * 1000) / (stats.lastApiRequestAt! - stats.firstApiRequestAt!);
+  t.diagnostic(`${rate.toFixed(1)} requests/s through a Redis 20 ms away`);
+  // Before: one ask per round trip, each catching up 10 ms: ~1.95 tokens per 25 ms, 40-80/s.
+  assert.ok(rate >= 75, `${rate.toFixed(1)} requests/s at --rate 100`);
+});
+
+test('a --redis that cannot be written (a read-only replica) is refused before any call: exit 2, one line naming the URL and why', { timeout: 60_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const primary = await startRedis(t);
+  const replica = await startRedis(t, ['--replicaof', '127.0.0.1', String(primary.port)]);
+  const sandbox = await sandboxFor(t);
+  const dir = tempDir(t);
+  const input = writePayees(dir, 'payees.csv', 5, 5);
+  const r = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '10', '--redis', replica.url], { cwd: dir });
+  assert.equal(r.code, 2, r.stderr);
+  const errors = r.stderr.split('\n').filter((l) => l.startsWith('error'));
+  assert.equal(errors.length, 1, r.stderr);
+  assert.match(errors[0]!, new RegExp(`--redis ${replica.url.replace(/\./g, '\\.')}.*READONLY`));
   assert.equal(sum(sandbox.stats().requests), 0, 'a call was made');
 });
 

@@ -64,4 +64,10 @@ test('parseRetryAfter: seconds, HTTP-date, junk', () => {
   assert.equal(parseRetryAfter('soon', now), undefined);
   assert.equal(parseRetryAfter(undefined, now), undefined);
   assert.equal(parseRetryAfter(['3', '9'], now), 3000);
+  // An HTTP-date is read against the answer's own Date when it has one: the server's clock, not ours.
+  const ahead = 'Sat, 21 Nov 2026 10:10:00 GMT'; // the server's clock runs 10 minutes ahead
+  assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:10:02 GMT', now, ahead), 2000);
+  assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:09:00 GMT', now, ahead), 0);
+  assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:00:05 GMT', now, 'not a date'), 5000);
+  assert.equal(parseRetryAfter('7', now, ahead), 7000);
 });

@@ -80,14 +80,20 @@ function codeForMessage(message: string): { kind: ErrorKind; code: ErrorCode } {
   return { kind: 'invalid-input', code: 'rejected' };
 }
 
-/** What an HTTP status means when the body says nothing more precise. */
-function errorForStatus(status: number): { kind: ErrorKind; retryable: boolean; code?: ErrorCode } {
+/**
+ * What an HTTP status means when the body says nothing more precise. 429, 500 and 503 are the
+ * service's own refusals (the interface asks for their retry); any other 5xx comes from something
+ * in between (a 502 or 504 gateway, a CDN's 52x) that may have passed the request on and lost the
+ * answer: ambiguous, so a penny-drop is not sent again (a timeout at the gateway is a timeout).
+ */
+function errorForStatus(status: number): { kind: ErrorKind; retryable: boolean; code?: ErrorCode; ambiguous?: boolean } {
   if (status === 401 || status === 403) return { kind: 'auth', retryable: false };
   if (status === 429) return { kind: 'quota', retryable: true, code: 'rate-limit' };
   if (status === 404) return { kind: 'protocol', retryable: false, code: 'not-found' };
   if (status === 500) return { kind: 'server', retryable: true };
-  if (status === 502 || status === 503 || status === 504) return { kind: 'unavailable', retryable: true };
-  if (status > 500) return { kind: 'server', retryable: true };
+  if (status === 503) return { kind: 'unavailable', retryable: true };
+  if (status === 502 || status === 504) return { kind: 'unavailable', retryable: true, ambiguous: true };
+  if (status > 500) return { kind: 'server', retryable: true, ambiguous: true };
   return { kind: 'invalid-input', retryable: false };
 }
 
@@ -201,7 +207,7 @@ function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>
   let code = base.code;
   if (status === 400 && found !== undefined) ({ kind, code } = codeForMessage(found));
   const retryAfterMs =
-    status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs) : undefined;
+    status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs, response.headers.date) : undefined;
   const raw = message === undefined ? boundedText(text) : undefined;
   const shown = message === undefined ? bodyForMessage(text, quote) : '';
   const fallback = shown ? shown : `HTTP ${status} with an empty body`;
@@ -209,6 +215,7 @@ function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>
     kind,
     code,
     retryable: base.retryable,
+    ambiguous: base.ambiguous,
     message: status === 404 ? `API endpoint not found (check the base URL): ${message ?? fallback}` : message ?? fallback,
     status,
     requestId,

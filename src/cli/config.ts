@@ -130,8 +130,9 @@ function urlPassword(text: string | undefined): string | undefined {
  */
 export function resolveRedisUrl(flag: string | undefined, env: Env): string | undefined {
   const fromEnv = env.VAS_REDIS_URL || undefined;
-  if (flag !== undefined && urlPassword(flag) !== undefined) {
-    throw new UsageError('--redis must not carry a password (every user of this host can read a command line): put it in VAS_REDIS_PASSWORD, or the whole URL in VAS_REDIS_URL, and give --redis redis://host:port or nothing');
+  // A ?query may carry one too (ioredis reads ?password=): refused alike, never echoed.
+  if (flag !== undefined && (urlPassword(flag) !== undefined || /[?#]/.test(flag))) {
+    throw new UsageError('--redis must not carry a password or a ?query (every user of this host can read a command line): put the password in VAS_REDIS_PASSWORD, or the whole URL in VAS_REDIS_URL, and give --redis redis://host:port[/db] or nothing');
   }
   const given = flag ?? fromEnv;
   if (given === undefined) return undefined;

@@ -53,7 +53,7 @@ export class ConcurrencyTarget {
   private seen = 0;
 
   constructor(options: ConcurrencyTargetOptions) {
-    if (!(options.rate > 0)) throw new RangeError(`rate must be > 0, got ${options.rate}`);
+    if (!(options.rate > 0 && Number.isFinite(options.rate))) throw new RangeError(`rate must be a finite number > 0, got ${options.rate}`);
     if (!(Number.isInteger(options.cap) && options.cap >= 1)) throw new RangeError(`cap must be a whole number ≥ 1, got ${options.cap}`);
     this.rate = options.rate;
     this.cap = options.cap;

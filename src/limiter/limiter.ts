@@ -6,7 +6,7 @@
  * instead of being capped by one timer per request.
  */
 import { AppError, EXIT_CODES, type ExitCode } from '../errors.js';
-import { Aimd, BURST_MS, MAX_PAUSE_MS, RATE_CUT, atQuotaEdge, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
+import { Aimd, BURST_MS, MAX_PAUSE_MS, RATE_CUT, SHARED_MAX_CATCH_UP_MS, atQuotaEdge, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
 import { SendLog, type LoggedTurn } from './send-log.js';
 
 /**
@@ -154,11 +154,13 @@ export class RateLimiter implements Limiter {
   private readonly recent429s: number[] = [];
   /** The source answers with a promise (Redis): asked by the timer only, not by every caller. */
   private asynchronous = false;
+  /** The round trip of an asynchronous source's ask (ms, smoothed): its pace catches up that much. */
+  private askMs = 0;
   /** The run's last requests (finishing()): paced at FINISH_SHARE of the rate. */
   private finishShare = 1;
 
   constructor(options: RateLimiterOptions) {
-    if (!(options.rate > 0)) throw new RangeError(`rate must be > 0, got ${options.rate}`);
+    if (!(options.rate > 0 && Number.isFinite(options.rate))) throw new RangeError(`rate must be a finite number > 0, got ${options.rate}`);
     this.source = options.source ?? createLocalSource(options.now);
     this.now = options.now ?? (() => performance.now());
     this.aimd = new Aimd({ target: options.rate, startShare: SLOW_START_SHARE, startAt: this.now() });
@@ -232,7 +234,10 @@ export class RateLimiter implements Limiter {
   }
 
   private pace(): Pace {
-    return toPace(this.currentRate(), this.source.shared === true);
+    const pace = toPace(this.currentRate(), this.source.shared === true);
+    if (!this.asynchronous) return pace;
+    // One ask at a time: what accrues during a round trip must be caught up by the next ask.
+    return { ...pace, catchUpMs: Math.max(pace.catchUpMs, Math.min(SHARED_MAX_CATCH_UP_MS, this.askMs + this.pollMs)) };
   }
 
   /** Hands out what the source grants, then sets one timer for the rest of the queue. */
@@ -251,6 +256,7 @@ export class RateLimiter implements Limiter {
       return;
     }
     let answer;
+    const askedAt = now;
     try {
       answer = this.source.take(Math.min(this.waiters.length, room), this.pace());
     } catch (error) {
@@ -263,6 +269,7 @@ export class RateLimiter implements Limiter {
       answer.then(
         (a) => {
           this.taking = false;
+          this.askMs += (this.now() - askedAt - this.askMs) / 4;
           this.onGrant(a.granted, a.waitMs, this.pollMs);
         },
         (error: unknown) => {

@@ -30,6 +30,14 @@ export const CATCH_UP_MS = 50;
  */
 export const SHARED_HEADROOM = 0.95;
 export const SHARED_CATCH_UP_MS = 10;
+/**
+ * The most a shared limiter catches up when Redis is far away. Its asks go one at a time, so the
+ * tokens that accrue during one round trip are caught up by the next ask or lost: with 10 ms,
+ * a Redis 20 ms away delivered a third of --rate. The catch-up follows the round trip (plus the
+ * poll) up to this, which leaves J < 12 ms of the margin above; a Redis farther than ~35 ms
+ * delivers less than the rate.
+ */
+export const SHARED_MAX_CATCH_UP_MS = 40;
 
 export interface Pace {
   /** Milliseconds between two tokens. */

@@ -40,13 +40,15 @@ end
 return {n, 0}
 `;
 
-/** The URL with any user name and password replaced by ***, for messages. */
+/** The URL with any user name, password and ?query (ioredis reads a password there too) replaced by ***, for messages. */
 export function maskRedisUrl(raw: string): string {
   try {
     const url = new URL(raw);
     if (url.protocol === 'redis:' || url.protocol === 'rediss:') {
       if (url.username) url.username = '***';
       if (url.password) url.password = '***';
+      if (url.search) url.search = '***';
+      if (url.hash) url.hash = '***';
       return url.toString().replace(/\/$/, '');
     }
   } catch {
@@ -59,18 +61,35 @@ export function maskRedisUrl(raw: string): string {
   return `${scheme}***${raw.slice(at)}`;
 }
 
-/** Checks that `raw` is a redis:// or rediss:// URL with a host; throws LimiterSetupError. */
+/**
+ * Checks that `raw` is a redis:// or rediss:// URL with a host, at most a database number for a
+ * path and no ?query or #fragment; throws LimiterSetupError. ioredis would take every query item
+ * as an option of its own (a password among them, or a db that is not a number: an uncaught
+ * SELECT error), so the URL holds only what the README documents.
+ */
 export function checkRedisUrl(raw: string): URL {
+  const notRedis = () => new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
+    throw notRedis();
   }
-  if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
-    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
+  if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') throw notRedis();
+  if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
+    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} has a ?query or #fragment, which vas-verify does not read: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
+  }
+  if (redisDatabase(url) === null) {
+    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} names database "${url.pathname.slice(1)}": after the port comes a database number (redis://host:port/0) or nothing`);
   }
   return url;
+}
+
+/** The database number of a checked URL's path (undefined: none given; null: not a number). */
+function redisDatabase(url: URL): number | undefined | null {
+  const path = url.pathname;
+  if (path === '' || path === '/') return undefined;
+  return /^\/\d{1,9}$/.test(path) ? Number(path.slice(1)) : null;
 }
 
 export interface RedisSourceOptions {
@@ -86,7 +105,7 @@ type TakeClient = RedisClient & { vasTake(key: string, interval: string, catchUp
 
 /** Connects (bounded in time) and checks that the script runs; throws LimiterSetupError. */
 export async function createRedisSource(options: RedisSourceOptions): Promise<TokenSource> {
-  checkRedisUrl(options.url);
+  const database = redisDatabase(checkRedisUrl(options.url)) ?? undefined; // checked: a number or none
   const shown = maskRedisUrl(options.url);
   const setupTimeoutMs = options.setupTimeoutMs ?? REDIS_SETUP_TIMEOUT_MS;
   let Redis: typeof import('ioredis').Redis;
@@ -120,7 +139,12 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     await Promise.race([
       (async () => {
         await redis.connect();
-        await redis.vasTake(key, '1000000', '0', '0');
+        // ioredis reports a database this Redis lacks as an event and goes on in database 0.
+        if (database !== undefined) await redis.select(database);
+        // One token of a probe key, then deleted: the script runs and Redis takes its write (a
+        // read-only replica refuses here, not mid-run); the run's own bucket is untouched.
+        await redis.vasTake(`${key}:probe`, '1', '0', '1');
+        await redis.del(`${key}:probe`);
       })(),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(setupTimeoutMs / 1000)} s`)), setupTimeoutMs);

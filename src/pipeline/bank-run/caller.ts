@@ -10,7 +10,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { CallResult, Client } from '../../api/client.js';
 import { isVasError, type VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
-import { ConcurrencyTarget, createLimiter as createRateLimiter, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
+import { ConcurrencyTarget, createLimiter as createRateLimiter, LATENCY_WINDOW, LimiterLostError, type Limiter, type Turn } from '../../limiter/index.js';
 import { describeHolder } from '../../state/run-lock.js';
 import type { Claim, VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
@@ -80,6 +80,11 @@ export class Caller {
   /** With --rate: the requests in flight follow R × the observed answer time, up to --concurrency. */
   private readonly follow: ConcurrencyTarget | undefined;
   private saidCapped = false;
+  /**
+   * Answers observed since the last 429: the answer times include the 429s' Retry-After waits, so
+   * while the window holds any, a quota below --rate (not the cap) is what holds the rate back.
+   */
+  private answersSinceQuota = Number.POSITIVE_INFINITY;
   /** Payees with a request under way (from its turn to its answer, retries included). */
   private sending = 0;
   /** The reader has read the whole input (inputEnded). */
@@ -121,7 +126,10 @@ export class Caller {
     // A 429 slows every caller down, not only the one that got it (AIMD in the limiter).
     this.noteRetry = (event: { error: VasError }) => {
       context.stats.noteRetry(event.error);
-      if (limiter && event.error.code === 'rate-limit') limiter.penalize(event.error.retryAfterMs);
+      if (limiter && event.error.code === 'rate-limit') {
+        limiter.penalize(event.error.retryAfterMs);
+        this.answersSinceQuota = 0;
+      }
     };
   }
 
@@ -332,9 +340,10 @@ export class Caller {
   private observe(ms: number): void {
     const follow = this.follow!;
     follow.observe(ms);
+    this.answersSinceQuota += 1;
     const target = follow.target();
     if (target !== this.limit.concurrency) this.limit.concurrency = target;
-    if (!this.saidCapped && follow.capLimits()) {
+    if (!this.saidCapped && follow.capLimits() && this.answersSinceQuota > LATENCY_WINDOW) {
       this.saidCapped = true;
       const latency = Math.round(follow.latencyMs());
       this.context.log.warn(`answers take ${latency} ms on average: ${follow.cap} in flight cannot keep up with --rate ${follow.rate}; raise --concurrency to ${follow.needed()} to reach --rate ${follow.rate}`);
@@ -399,6 +408,12 @@ export class Caller {
       case 'stop-auth':
         this.ledger.release(task);
         return stop.stop('auth', error.describe());
+      case 'stop-wait': {
+        this.ledger.release(task);
+        const why = error.code === 'rate-limit' ? "the API's quota refuses calls" : 'the API is not available';
+        const meaning = error.code === 'rate-limit' ? "the credential's quota looks used up for now" : 'it is down for a while';
+        return stop.stop('breaker', `${why} and asks to wait ${formatWait(error.retryAfterMs!)} (${maskDigits(error.describe())}, Retry-After longer than a run waits): ${meaning}; the rows not answered stay pending`);
+      }
       case 'service': {
         const down = this.breaker.failed(error);
         if (down) {
@@ -426,6 +441,16 @@ export class Caller {
     const down = error.code === 'aborted' ? undefined : this.breaker.failed(error);
     if (down) this.context.stop.stop('breaker', down);
   }
+}
+
+/** A wait for a message: 90 s, 59 min, 1 h, 47 h, 3 days; an absurd Retry-After as what it is. */
+function formatWait(ms: number): string {
+  const minutes = ms / 60_000;
+  if (minutes < 2) return `${Math.round(ms / 1000)} s`;
+  if (minutes < 60) return `${Math.round(minutes)} min`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`;
+  if (minutes < 365 * 24 * 60) return `${Math.round(minutes / 60 / 24)} days`;
+  return 'more than a year';
 }
 
 /**

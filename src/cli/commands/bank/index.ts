@@ -117,7 +117,7 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   // With --rate the requests in flight follow the rate (src/limiter/concurrency.ts): --concurrency is their cap.
   const concurrency = flags.concurrency ?? (flags.rate === undefined ? DEFAULT_CONCURRENCY : DEFAULT_RATE_CONCURRENCY_CAP);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency must be a whole number ≥ 1');
-  if (flags.rate !== undefined && !(flags.rate > 0)) throw new UsageError('--rate must be a number of requests per second > 0');
+  if (flags.rate !== undefined && !(flags.rate > 0 && Number.isFinite(flags.rate))) throw new UsageError('--rate must be a finite number of requests per second > 0 (your credential\'s quota, e.g. --rate 50)');
   const redis = sharedQuotaRedis(flags, env);
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
