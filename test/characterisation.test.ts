@@ -44,17 +44,21 @@ interface Bench {
   dir: string;
   statePath: string;
   url: string;
+  /** The sandbox's clock: the scenario's, as a real API's Date agrees with a right clock (a day apart stops a penny-drop run). */
+  clock: { at: number };
 }
 
 async function setup(t: TestContext, sandboxOptions: SandboxOptions = {}): Promise<Bench> {
-  const sandbox = await startSandbox({ port: 0, ...sandboxOptions });
+  const clock = { at: Date.now() };
+  const sandbox = await startSandbox({ port: 0, now: () => clock.at, ...sandboxOptions });
   t.after(() => sandbox.close());
   const dir = tempDir(t, 'vas-golden-');
-  return { dir, statePath: path.join(dir, 'state.sqlite'), url: sandbox.url };
+  return { dir, statePath: path.join(dir, 'state.sqlite'), url: sandbox.url, clock };
 }
 
 /** One run, as the CLI would make it, with the clock fixed at `scenario.at`. */
 async function run(bench: Bench, name: string, scenario: Scenario): Promise<void> {
+  bench.clock.at = scenario.at;
   const outputPath = path.join(bench.dir, `${name}.csv`);
   const retries: Record<string, number> = {};
   const client = createClient({
