@@ -5,6 +5,7 @@
  * payee stands now. The standing is asked of decide() with the reviews of the payee, so the page,
  * the next run and the release cannot disagree.
  */
+import { createHash } from 'node:crypto';
 import { approvalsNeeded, type DecisionPolicy } from '../decision/index.js';
 import { registryBankName, type IfscRegistry } from '../input/ifsc-registry.js';
 import { matchNames, NAME_MATCH_RULES, type NameMatchRule } from '../match/index.js';
@@ -61,6 +62,8 @@ export interface ReviewRow {
   standing: StandingView;
   /** Why an acceptance is not possible (no payee, not verified, no holder); null when it is. */
   cannotAccept: string | null;
+  /** What the page showed of the row's answer (seenStamp): a decision is refused once it no longer holds. */
+  seen: string;
 }
 
 /** The row's payee in the state: its account and IFSC, its evidence in this run. */
@@ -105,6 +108,17 @@ export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undef
   return null;
 }
 
+/**
+ * A stamp of the answer a person decides on (pure): the row's status, name verdict and decision,
+ * and its payee's result (which answer, the holder, what changed). The page sends it back with a
+ * decision; a run that answered the row again since the page was drawn (a resumed or re-checking
+ * `bank` run) changes it, and the decision is refused rather than given on a holder nobody saw.
+ */
+export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined): string {
+  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null];
+  return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
+}
+
 /** The matcher's reasons for the two names, in words. */
 export function explainNames(name: string | null, holder: string | null): string[] {
   if (!name || !holder || name.trim() === '') return [];
@@ -144,5 +158,6 @@ export function toReviewRow(row: RunRowRecord, reader: ReviewReader, reviewsOf: 
     decisionReason: row.decisionReason,
     standing: standingView(row, evidence, reviews, context.policy),
     cannotAccept: acceptProblem(row, evidence),
+    seen: seenStamp(row, evidence),
   };
 }

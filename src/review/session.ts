@@ -12,7 +12,7 @@ import { ReviewReader, REVIEWED_DECISIONS, type PayeeEvidence, type ReviewFilter
 import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
 import type { Db, RunRowRecord } from '../state/types.js';
 import { recordPersonDecision } from './record.js';
-import { acceptProblem, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
+import { acceptProblem, seenStamp, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
 
 /** Rows on one page of the list. */
 export const PAGE_ROWS = 200;
@@ -34,6 +34,12 @@ export interface RowAnswer {
   /** The row's payee name as compared (src/decision/identity.ts payeeNameKey): an acceptance is for one payee name. */
   nameKey?: string | undefined;
   standing?: StandingView | undefined;
+}
+
+/** A row a decision names, with the stamp of what the page showed of it (ReviewRow.seen). */
+export interface DecideRow {
+  row: number;
+  seen: string;
 }
 
 export interface ReviewSessionOptions {
@@ -72,28 +78,37 @@ export class ReviewSession {
     return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry }));
   }
 
-  /** Records the reviewer's verdict on each row (rows of one payee once); answers for every row. */
-  decide(verdict: Verdict, rows: readonly number[], note: string | null): RowAnswer[] {
+  /**
+   * Records the reviewer's verdict on each row (rows of one payee once); answers for every row.
+   * Each row comes with the stamp of what the page showed of it (ReviewRow.seen): a row answered
+   * again since is refused, so nobody accepts a holder they did not see.
+   */
+  decide(verdict: Verdict, rows: readonly DecideRow[], note: string | null): RowAnswer[] {
     const byPayee = new Map<string, RowAnswer>();
-    return rows.map((n) => {
-      const row = this.reader.row(this.options.runId, n);
-      if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
-      if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
-      // Rows of one payee once, for each payee name: an acceptance is for the name it was given on.
-      const key = `${row.account}|${row.ifsc}|${payeeNameKey(row.name)}`;
-      const done = byPayee.get(key) ?? this.decidePayee(verdict, row, note);
-      byPayee.set(key, done);
-      return { ...done, row: n };
+    return rows.map(({ row: n, seen }) => {
+      const { db, runId } = this.options;
+      // The check and the write in one transaction: a bank run or another reviewer's page writes the same state.
+      const answer = db.transaction((): RowAnswer => {
+        const row = this.reader.row(runId, n);
+        if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
+        if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
+        const evidence = this.reader.evidence(runId, row.account, row.ifsc);
+        if (seen !== seenStamp(row, evidence)) return { row: n, ok: false, message: 'the row was answered again since this page was drawn (a bank run): reload the page and look again' };
+        // Rows of one payee once, for each payee name: an acceptance is for the name it was given on.
+        const key = `${row.account}|${row.ifsc}|${payeeNameKey(row.name)}`;
+        const done = byPayee.get(key) ?? this.decidePayee(verdict, row, evidence, note);
+        byPayee.set(key, done);
+        return { ...done, row: n };
+      }).immediate();
+      return answer;
     });
   }
 
-  private decidePayee(verdict: Verdict, row: RunRowRecord, note: string | null): RowAnswer {
+  private decidePayee(verdict: Verdict, row: RunRowRecord, evidence: PayeeEvidence | undefined, note: string | null): RowAnswer {
     const { db, runId, policy, reviewer } = this.options;
     const account = row.account!;
     const ifsc = row.ifsc!;
-    const evidence = this.reader.evidence(runId, account, ifsc);
     const holder = evidence?.beneficiaryName ?? null;
-    // The check and the write in one transaction: two reviewers' pages write the same state.
     const problem = db.transaction((): string | null => {
       const refused = refusal(verdict, row, evidence, standingOf(this.reviews.ofPayee(account, ifsc), holder, row.name), reviewer, policy);
       if (refused) return refused;
