@@ -3,7 +3,9 @@
  * run in the morning while the page is open): the page shows last night's holder, the state now
  * holds another. Accepting from the stale page must not accept the holder nobody saw (the release
  * would pay them): the row is refused with a message to reload, nothing is recorded, and after a
- * reload the page shows the new holder and an acceptance is for that one. Real CLI, real sandbox,
+ * reload the page shows the new holder and a decision is for that one. Likewise a page drawn before
+ * another reviewer rejected the payee: its acceptance would override a rejection nobody on that
+ * page saw, and is refused until a reload shows it. Real CLI, real sandbox,
  * headless Chromium (skipped, saying why, only where Chromium is absent outside CI).
  */
 import assert from 'node:assert/strict';
@@ -23,6 +25,28 @@ async function bank(t: TestContext, dir: string, holder: string, extra: string[]
   t.after(() => sandbox.close());
   const run = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, ...extra], { cwd: dir });
   assert.equal(run.code, 0, run.stderr);
+}
+
+async function startReview(t: TestContext, dir: string, reviewer: string): Promise<{ url: string; result: Promise<{ code: number | null }> }> {
+  const spawned = spawnCli(['review', '--state', 'state.sqlite', '--reviewer', reviewer], { cwd: dir });
+  t.after(() => {
+    if (spawned.child.exitCode === null) spawned.child.kill('SIGINT');
+  });
+  await waitFor(() => spawned.stdout().includes('\n') || spawned.child.exitCode !== null, 60_000, 'the review URL');
+  return { url: spawned.stdout().trim(), result: spawned.result };
+}
+
+async function openPage(t: TestContext, url: string): Promise<Page> {
+  const context = await openChromium(t);
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(url);
+  return page;
+}
+
+async function finish(page: Page, review: { result: Promise<{ code: number | null }> }): Promise<void> {
+  await page.locator('[data-testid="done"]').click();
+  await textOf(page, '[data-testid="finished"]', /Review finished/);
+  assert.equal((await review.result).code, 0);
 }
 
 async function textOf(page: Page, selector: string, expected: RegExp): Promise<string> {
@@ -52,21 +76,15 @@ test(
     fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
     await bank(t, dir, 'SUNITA KUMARI'); // REVIEW, NAME_CLOSE
 
-    const spawned = spawnCli(['review', '--state', 'state.sqlite', '--reviewer', 'asha'], { cwd: dir });
-    t.after(() => {
-      if (spawned.child.exitCode === null) spawned.child.kill('SIGINT');
-    });
-    await waitFor(() => spawned.stdout().includes('\n') || spawned.child.exitCode !== null, 60_000, 'the review URL');
-    const context = await openChromium(t);
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(spawned.stdout().trim());
+    const review = await startReview(t, dir, 'asha');
+    const page = await openPage(t, review.url);
     assert.equal(await page.locator('[data-testid="row-1"] [data-testid="holder"]').textContent(), 'SUNITA KUMARI');
 
     // While the page is open, the morning's re-check finds another holder for the account.
     await bank(t, dir, 'MALLORY FRAUDSTER', ['--resume', '--max-age', '0s']);
 
     await page.locator('[data-testid="row-1"] button.accept').click();
-    await textOf(page, '[data-testid="row-1"] [data-testid="msg"]', /answered again since this page was drawn.*reload the page/);
+    await textOf(page, '[data-testid="row-1"] [data-testid="msg"]', /changed since this page was drawn \(a bank run answered it again, or another reviewer decided it\): reload the page/);
     assert.deepEqual(reviews(dir), [], 'nothing recorded from the stale page');
 
     await page.reload();
@@ -75,8 +93,39 @@ test(
     await textOf(page, '[data-testid="row-1"] [data-testid="standing"]', /^HOLD · REVIEW_REJECTED · rejected by asha$/);
     assert.deepEqual(reviews(dir), [{ holder: 'MALLORY FRAUDSTER', verdict: 'REJECTED', reviewer: 'asha' }]);
 
-    await page.locator('[data-testid="done"]').click();
-    await textOf(page, '[data-testid="finished"]', /Review finished/);
-    assert.equal((await spawned.result).code, 0);
+    await finish(page, review);
+  },
+);
+
+test(
+  "a page drawn before another reviewer rejected the payee: its acceptance is refused (reload), never overriding a rejection nobody on it saw",
+  { skip: CHROMIUM === undefined && process.env.CI !== 'true' ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 },
+  async (t) => {
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
+    await bank(t, dir, 'SUNITA KUMARI'); // REVIEW, NAME_CLOSE
+    const asha = await startReview(t, dir, 'asha');
+    const ravi = await startReview(t, dir, 'ravi');
+    const ashaPage = await openPage(t, asha.url);
+    const raviPage = await openPage(t, ravi.url);
+    await textOf(ashaPage, '[data-testid="row-1"] [data-testid="standing"]', /not reviewed yet/);
+
+    await raviPage.locator('[data-testid="row-1"] button.reject').click();
+    await textOf(raviPage, '[data-testid="row-1"] [data-testid="standing"]', /^HOLD · REVIEW_REJECTED · rejected by ravi$/);
+
+    await ashaPage.locator('[data-testid="row-1"] button.accept').click();
+    await textOf(ashaPage, '[data-testid="row-1"] [data-testid="msg"]', /changed since this page was drawn.*reload the page/);
+    assert.deepEqual(reviews(dir), [{ holder: 'SUNITA KUMARI', verdict: 'REJECTED', reviewer: 'ravi' }]);
+
+    // Reloaded, asha sees ravi's rejection; her own decisions on the page then go through (no reload after each).
+    await ashaPage.reload();
+    await textOf(ashaPage, '[data-testid="row-1"] [data-testid="standing"]', /rejected by ravi/);
+    await ashaPage.locator('[data-testid="row-1"] button.accept').click();
+    await textOf(ashaPage, '[data-testid="row-1"] [data-testid="standing"]', /^PAY · REVIEW_ACCEPTED · accepted by asha$/);
+    await ashaPage.locator('[data-testid="row-1"] button.reject').click();
+    await textOf(ashaPage, '[data-testid="row-1"] [data-testid="standing"]', /^HOLD · REVIEW_REJECTED · rejected by asha$/);
+    assert.deepEqual(reviews(dir).map((r) => (r as { reviewer: string; verdict: string }).reviewer + ' ' + (r as { verdict: string }).verdict), ['ravi REJECTED', 'asha ACCEPTED', 'asha REJECTED']);
+    await finish(ashaPage, asha);
+    await finish(raviPage, ravi);
   },
 );

@@ -109,14 +109,21 @@ export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undef
 }
 
 /**
- * A stamp of the answer a person decides on (pure): the row's status, name verdict and decision,
- * and its payee's result (which answer, the holder, what changed). The page sends it back with a
- * decision; a run that answered the row again since the page was drawn (a resumed or re-checking
- * `bank` run) changes it, and the decision is refused rather than given on a holder nobody saw.
+ * A stamp of what a person decides on (pure): the row's status, name verdict and decision, its
+ * payee's result (which answer, the holder, what changed), and the newest review of the payee
+ * by someone else (`othersReview`: another reviewer's page or import; 0 for none). The page
+ * sends it back with a decision; a bank run that answered the row again since the page was drawn,
+ * or another reviewer who decided the payee since, changes it, and the decision is refused rather
+ * than given on a holder or a standing nobody saw.
  */
-export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined): string {
-  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null];
+export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined, othersReview: number): string {
+  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null, othersReview];
   return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
+}
+
+/** The newest of a payee's reviews not in `own` (those one page recorded itself), or 0. */
+export function othersReview(reviews: readonly ReviewRecord[], own: ReadonlySet<number>): number {
+  return reviews.reduce((newest, r) => (own.has(r.id) ? newest : Math.max(newest, r.id)), 0);
 }
 
 /** The matcher's reasons for the two names, in words. */
@@ -128,8 +135,13 @@ export function explainNames(name: string | null, holder: string | null): string
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The page's row: the run's row, its payee's evidence and reviews, under the policy. */
-export function toReviewRow(row: RunRowRecord, reader: ReviewReader, reviewsOf: (account: string, ifsc: string) => ReviewRecord[], context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry }): ReviewRow {
+/** The page's row: the run's row, its payee's evidence and reviews, under the policy (`ownReviews`: the reviews this page recorded). */
+export function toReviewRow(
+  row: RunRowRecord,
+  reader: ReviewReader,
+  reviewsOf: (account: string, ifsc: string) => ReviewRecord[],
+  context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry; ownReviews: ReadonlySet<number> },
+): ReviewRow {
   const evidence = row.account !== null && row.ifsc !== null ? reader.evidence(context.runId, row.account, row.ifsc) : undefined;
   const reviews = row.account !== null && row.ifsc !== null ? reviewsOf(row.account, row.ifsc) : [];
   const holder = evidence?.beneficiaryName ?? null;
@@ -158,6 +170,6 @@ export function toReviewRow(row: RunRowRecord, reader: ReviewReader, reviewsOf: 
     decisionReason: row.decisionReason,
     standing: standingView(row, evidence, reviews, context.policy),
     cannotAccept: acceptProblem(row, evidence),
-    seen: seenStamp(row, evidence),
+    seen: seenStamp(row, evidence, othersReview(reviews, context.ownReviews)),
   };
 }

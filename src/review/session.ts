@@ -12,7 +12,7 @@ import { ReviewReader, REVIEWED_DECISIONS, type PayeeEvidence, type ReviewFilter
 import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
 import type { Db, RunRowRecord } from '../state/types.js';
 import { recordPersonDecision } from './record.js';
-import { acceptProblem, seenStamp, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
+import { acceptProblem, othersReview, seenStamp, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
 
 /** Rows on one page of the list. */
 export const PAGE_ROWS = 200;
@@ -58,6 +58,8 @@ export class ReviewSession {
   private readonly reviews: Reviews;
   /** Decisions recorded by this session. */
   recorded = 0;
+  /** The ids of the reviews this session recorded: a stale page is one where someone else decided since. */
+  private readonly own = new Set<number>();
 
   constructor(private readonly options: ReviewSessionOptions) {
     this.reader = new ReviewReader(options.db);
@@ -75,13 +77,14 @@ export class ReviewSession {
   /** One page of the list: rows after `after` (or before `before`), at most PAGE_ROWS. */
   page(filter: ReviewFilter, at: { after: number } | { before: number }, limit = PAGE_ROWS): ReviewRow[] {
     const { runId, policy, registry } = this.options;
-    return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry }));
+    return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry, ownReviews: this.own }));
   }
 
   /**
    * Records the reviewer's verdict on each row (rows of one payee once); answers for every row.
    * Each row comes with the stamp of what the page showed of it (ReviewRow.seen): a row answered
-   * again since is refused, so nobody accepts a holder they did not see.
+   * again since, or whose payee another reviewer decided since, is refused, so nobody accepts a
+   * holder they did not see or overrides a decision they did not see.
    */
   decide(verdict: Verdict, rows: readonly DecideRow[], note: string | null): RowAnswer[] {
     const byPayee = new Map<string, RowAnswer>();
@@ -93,7 +96,10 @@ export class ReviewSession {
         if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
         if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
         const evidence = this.reader.evidence(runId, row.account, row.ifsc);
-        if (seen !== seenStamp(row, evidence)) return { row: n, ok: false, message: 'the row was answered again since this page was drawn (a bank run): reload the page and look again' };
+        const others = othersReview(this.reviews.ofPayee(row.account, row.ifsc), this.own);
+        if (seen !== seenStamp(row, evidence, others)) {
+          return { row: n, ok: false, message: 'the row changed since this page was drawn (a bank run answered it again, or another reviewer decided it): reload the page and look again' };
+        }
         // Rows of one payee once, for each payee name: an acceptance is for the name it was given on.
         const key = `${row.account}|${row.ifsc}|${payeeNameKey(row.name)}`;
         const done = byPayee.get(key) ?? this.decidePayee(verdict, row, evidence, note);
@@ -112,7 +118,7 @@ export class ReviewSession {
     const problem = db.transaction((): string | null => {
       const refused = refusal(verdict, row, evidence, standingOf(this.reviews.ofPayee(account, ifsc), holder, row.name), reviewer, policy);
       if (refused) return refused;
-      recordPersonDecision(
+      const id = recordPersonDecision(
         db,
         {
           account, ifsc, holder: holder ?? '', verdict, reviewer, note, runId, row: row.row, approvals: policy.approvals, via: 'page',
@@ -124,6 +130,7 @@ export class ReviewSession {
         },
         this.options.now(),
       );
+      this.own.add(id);
       return null;
     }).immediate();
     if (problem === null) this.recorded += 1;
