@@ -226,6 +226,12 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
       ignored(`already accepted by ${already}`);
       continue;
     }
+    // The file shows the night's decision, not the reviews since: another reviewer's rejection is not overridden unseen.
+    const rejection = before?.verdict === 'REJECTED' ? before.reviews[before.reviews.length - 1] : undefined;
+    if (verdict === 'ACCEPTED' && rejection !== undefined && !sameReviewer(rejection.reviewer, options.reviewer)) {
+      ignored(`PAY not recorded: ${rejection.reviewer} rejected this payee on ${new Date(rejection.at).toISOString().slice(0, 10)} (the file does not show it): if it should be paid, accept it on the review page (vas-verify review), which shows the rejection and its note`);
+      continue;
+    }
     if (verdict === 'REJECTED' && before?.verdict === 'REJECTED') {
       ignored(`already rejected by ${before.reviewers.join(', ')}`);
       continue;
