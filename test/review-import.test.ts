@@ -218,3 +218,20 @@ test("an import does not accept, unseen, a payee another reviewer rejected after
   assert.equal(undone.code, 0, undone.stderr);
   assert.match(undone.stdout, /accepted holder "R KUMAR" by Ravi; now PAY/);
 });
+
+test("an import does not accept a payee on this run's answer when a newer answer names another holder (the release would hold it): it says so", async (t) => {
+  const dir = tempDir(t);
+  setUp(dir);
+  assert.equal((await bank(dir, 'night1.csv')).code, 0);
+  // Tonight's list (another amount: a new run) finds another holder for Ravi Kumar's account.
+  fs.writeFileSync(path.join(dir, 'holders.csv'), holders('MALLORY FRAUDSTER'));
+  fs.writeFileSync(path.join(dir, 'tonight.csv'), PAYEES.replace(',2500', ',2600'));
+  const tonight = await runCli(['bank', 'tonight.csv', '-o', 'tonight.out.csv', '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv'], { cwd: dir });
+  assert.equal(tonight.code, 0, tonight.stderr);
+
+  editCsv(path.join(dir, 'night1.csv'), path.join(dir, 'reviewed.csv'), { 'Ravi Kumar': ['PAY', 'trading name'] });
+  const imported = await runCli(['review', '--import', 'reviewed.csv', '--state', 's.sqlite', '--run', '1', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal(imported.stdout, '', 'nothing recorded');
+  assert.match(imported.stderr, /row 2 \(line 3\): PAY not recorded: a newer answer than this run's names another holder or status \(\d{4}-\d{2}-\d{2}: beneficiary name "VIKRAM SINGH" -> "MALLORY FRAUDSTER" \(a newer answer than this run's\)\): review the run that got it/);
+});

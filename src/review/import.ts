@@ -13,7 +13,8 @@ import { InputError } from '../errors.js';
 import { refuseUnbackedReviews } from '../state/audit-consistency.js';
 import { ownColumn, ownStatusColumn, readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
-import { currentDecision, recordedPolicyOf } from '../release/decisions.js';
+import { currentDecision, newerAnswerAgainst, recordedPolicyOf } from '../release/decisions.js';
+import { maskLongDigits } from '../report/escape.js';
 import { runOf } from '../release/run.js';
 import { Reviews } from '../state/reviews.js';
 import { RunRecords, type PayeeHolder } from '../state/run-record.js';
@@ -214,6 +215,12 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
     }
     if (e.word === 'PAY' && (r.status !== 'VERIFIED' || !answer?.holder)) {
       ignored(`PAY not recorded: the bank did not verify this account (${r.status}), so it cannot be paid`);
+      continue;
+    }
+    // The release never pays on an answer a newer one contradicts (src/release/decisions.ts): an acceptance of it would say PAY for nothing.
+    const newer = e.word === 'PAY' ? newerAnswerAgainst(records, run.id, r.account, r.ifsc) : null;
+    if (newer !== null) {
+      ignored(`PAY not recorded: a newer answer than this run's names another holder or status (${maskLongDigits(newer)}): review the run that got it`);
       continue;
     }
     const holder = answer?.holder ?? '';

@@ -73,16 +73,24 @@ export interface RowPayee {
   evidence: PayeeEvidence | undefined;
 }
 
-/** Where the payee stands now for the holder it has in this run and the row's payee name (an acceptance is for the name it was given on). */
-export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefined, reviews: readonly ReviewRecord[], policy: DecisionPolicy): StandingView {
+/**
+ * Where the payee stands now for the holder it has in this run and the row's payee name (an
+ * acceptance is for the name it was given on); `newer`: what a newer answer in the state says
+ * against this run's (newerAnswerAgainst), which holds a payee the run or an acceptance would pay.
+ */
+export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefined, reviews: readonly ReviewRecord[], policy: DecisionPolicy, newer: string | null = null): StandingView {
   const holder = evidence?.beneficiaryName ?? null;
   const standing: PayeeStanding | undefined = standingOf(reviews, holder, row.name);
   // The same decision the release takes (src/release/decisions.ts): the page and the payout file cannot disagree.
-  const decision = currentDecision(row, { changedSince: evidence?.changedSince ?? null }, standing, policy);
+  const decided = currentDecision(row, { changedSince: evidence?.changedSince ?? null }, standing, policy);
+  // The release never pays on an answer a newer one contradicts (RunDecisions.decided): nor does the page say it would.
+  const heldByNewer = newer !== null && decided.decision === 'PAY';
+  const decision = heldByNewer ? { decision: 'HOLD', reason: 'HOLDER_CHANGED' } : decided;
   const reviewers = standing?.reviewers ?? [];
   const awaiting = decision.reason === 'AWAITING_APPROVAL';
   let words = 'not reviewed yet';
-  if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
+  if (heldByNewer) words = `changed since ${maskLongDigits(newer)}`;
+  else if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
   else if (standing?.verdict === 'NAME_CHANGED') words = `accepted by ${reviewers.join(', ')} for another payee name: the name in the file changed since, not accepted for this one`;
   else if (standing?.verdict === 'ACCEPTED') {
     const missing = approvalsNeeded(policy, standing) - reviewers.length;
@@ -100,11 +108,12 @@ export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefi
   };
 }
 
-/** Why the row's payee cannot be accepted, or null when it can. */
-export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undefined): string | null {
+/** Why the row's payee cannot be accepted, or null when it can (`newer`: see standingView). */
+export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undefined, newer: string | null = null): string | null {
   if (row.account === null || row.ifsc === null || !evidence) return 'the row failed its local checks: correct it in the file';
   if (row.status !== 'VERIFIED') return `the account is ${row.status}: only a verified account can be accepted`;
   if (!evidence.beneficiaryName) return 'the bank gave no holder name: there is nothing to accept';
+  if (newer !== null) return 'a newer answer than this run\'s names another holder or status: review the run that got it';
   return null;
 }
 
@@ -116,8 +125,8 @@ export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undef
  * or another reviewer who decided the payee since, changes it, and the decision is refused rather
  * than given on a holder or a standing nobody saw.
  */
-export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined, othersReview: number): string {
-  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null, othersReview];
+export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined, othersReview: number, newer: string | null = null): string {
+  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null, othersReview, newer];
   return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
 }
 
@@ -140,13 +149,15 @@ export function toReviewRow(
   row: RunRowRecord,
   reader: ReviewReader,
   reviewsOf: (account: string, ifsc: string) => ReviewRecord[],
-  context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry; ownReviews: ReadonlySet<number> },
+  context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry; ownReviews: ReadonlySet<number>; newerAnswer: (account: string, ifsc: string) => string | null },
 ): ReviewRow {
   const evidence = row.account !== null && row.ifsc !== null ? reader.evidence(context.runId, row.account, row.ifsc) : undefined;
   const reviews = row.account !== null && row.ifsc !== null ? reviewsOf(row.account, row.ifsc) : [];
   const holder = evidence?.beneficiaryName ?? null;
   const history = evidence?.resultId != null && row.account !== null && row.ifsc !== null ? reader.earlier(row.account, row.ifsc, evidence.resultId) : [];
   const ifsc = row.ifsc ?? '';
+  const newer = row.account !== null && row.ifsc !== null ? context.newerAnswer(row.account, row.ifsc) : null;
+  const changed = newer ?? evidence?.changedSince ?? null;
   return {
     row: row.row,
     line: row.line,
@@ -163,13 +174,13 @@ export function toReviewRow(
     amount: row.amount,
     status: row.status,
     reasonCode: row.reasonCode,
-    changedSince: evidence?.changedSince ? maskLongDigits(evidence.changedSince) : null,
+    changedSince: changed ? maskLongDigits(changed) : null,
     history: history.map((h) => ({ date: day(h.verifiedAt), status: h.status, holder: h.beneficiaryName })),
     requestId: evidence?.requestId ?? null,
     decision: row.decision,
     decisionReason: row.decisionReason,
-    standing: standingView(row, evidence, reviews, context.policy),
-    cannotAccept: acceptProblem(row, evidence),
-    seen: seenStamp(row, evidence, othersReview(reviews, context.ownReviews)),
+    standing: standingView(row, evidence, reviews, context.policy, newer),
+    cannotAccept: acceptProblem(row, evidence, newer),
+    seen: seenStamp(row, evidence, othersReview(reviews, context.ownReviews), newer),
   };
 }
