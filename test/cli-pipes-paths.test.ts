@@ -174,3 +174,18 @@ test("release's -o or --exceptions on the state's -wal, -shm or -journal: exit 2
   // With VAS_STATE instead of --state, the message says "the state file".
   refused(await runCli(['release', '-o', 's.sqlite-wal'], { cwd: dir, env: { VAS_STATE: 's.sqlite' } }), /^error: -o s\.sqlite-wal is the write-ahead log of the state file s\.sqlite/);
 });
+
+test('an empty -o, --exceptions or report -o: exit 2, one line, before anything is written (no release recorded in the audit trail)', async (t) => {
+  const dir = await bankRun(t);
+  const listing = () => fs.readdirSync(dir).sort().map((name) => `${name}:${fs.readFileSync(path.join(dir, name)).toString('base64')}`);
+  const before = listing();
+  const cases: Array<[string[], RegExp]> = [
+    [['release', '-o', '', '--state', 's.sqlite'], /^error: -o is empty: give a file name/],
+    [['release', '-o', 'payout.csv', '--exceptions', '', '--state', 's.sqlite'], /^error: --exceptions is empty: give a file name/],
+    [['report', '-o', '', '--state', 's.sqlite'], /^error: -o is empty: give a file name/],
+  ];
+  for (const [args, pattern] of cases) {
+    refused(await runCli(args, { cwd: dir }), pattern);
+    assert.deepEqual(listing(), before, `${args.join(' ')}: the folder changed`);
+  }
+});

@@ -207,3 +207,22 @@ test('release warns, without changing the payout, of amounts that are not positi
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stderr, /^warn: run 1 was released before \(\d{4}-\d\d-\d\dT[\d:.]+Z, audit entry \d+, sha256 [0-9a-f]{12}…\): upload one of the payouts, not both$/m);
 });
+
+test('release says which payees it left out awaiting a second reviewer, and that they were accepted under approvals 2 when its policy asks one', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'holders.csv'), HOLDERS);
+  fs.writeFileSync(path.join(dir, 'two.csv'), 'Beneficiary Name,Account Number,IFSC,Amount\nAsha Rao,860000000011,SBIN0001234,100\nRavi Kumar,860000000012,SBIN0001234,200\n');
+  assert.equal((await bank(dir, 'two.csv')).code, 0);
+  // asha accepts row 2 (HOLD, NAME_MISMATCH) under --approvals 2: it needs a second reviewer.
+  const out = fs.readFileSync(path.join(dir, 'out-two.csv'), 'utf8');
+  fs.writeFileSync(path.join(dir, 'edited.csv'), out.replace(',HOLD,NAME_MISMATCH,', ',PAY,NAME_MISMATCH,'));
+  const imported = await runCli(['review', '--import', 'edited.csv', '--state', 's.sqlite', '--reviewer', 'asha', '--approvals', '2'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /awaiting 1 more reviewer/);
+
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(release.code, 0, release.stderr);
+  assert.match(release.stderr, /left out: 0 on HOLD, 1 to REVIEW/);
+  assert.match(release.stderr, /approvals needed: 1; 1 payee row\(s\) left out awaiting another reviewer, accepted under approvals 2 \(rows 2\): a different reviewer accepts them with vas-verify review, then release again/);
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), /Ravi/);
+});

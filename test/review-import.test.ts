@@ -190,3 +190,48 @@ test('an acceptance given under --approvals 2 needs a second reviewer in every l
   assert.equal((await bank(dir, 'night3.csv')).code, 0);
   assert.equal(decisionsOf(path.join(dir, 'night3.csv'))['Ravi Kumar'], 'PAY REVIEW_ACCEPTED');
 });
+
+test("an import does not accept, unseen, a payee another reviewer rejected after the file was written; its own reviewer's rejection it may undo", async (t) => {
+  const dir = tempDir(t);
+  setUp(dir);
+  fs.writeFileSync(path.join(dir, 'holders.csv'), holders('R KUMAR'));
+  assert.equal((await bank(dir, 'night1.csv')).code, 0);
+  assert.equal(decisionsOf(path.join(dir, 'night1.csv'))['Ravi Kumar'], 'REVIEW NAME_CLOSE');
+  // ravi rejects the payee (here by import; the page records the same); asha's copy of the night's file does not show it.
+  editCsv(path.join(dir, 'night1.csv'), path.join(dir, 'ravi.csv'), { 'Ravi Kumar': ['HOLD', 'the vendor says this is not their account'] });
+  const rejected = await runCli(['review', '--import', 'ravi.csv', '--state', 's.sqlite', '--reviewer', 'ravi'], { cwd: dir });
+  assert.equal(rejected.code, 0, rejected.stderr);
+  assert.match(rejected.stdout, /rejected by ravi; now HOLD/);
+
+  editCsv(path.join(dir, 'night1.csv'), path.join(dir, 'asha.csv'), { 'Ravi Kumar': ['PAY', 'invoice checked'] });
+  const accepted = await runCli(['review', '--import', 'asha.csv', '--state', 's.sqlite', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(accepted.code, 0, accepted.stderr);
+  assert.equal(accepted.stdout, '', 'nothing recorded');
+  assert.match(accepted.stderr, /row 2 \(line 3\): PAY not recorded: ravi rejected this payee on \d{4}-\d{2}-\d{2} \(the file does not show it\)/);
+  assert.match(accepted.stderr, /0 accepted, 0 rejected, 1 not recorded/);
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(release.code, 0, release.stderr);
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), /Ravi Kumar/);
+
+  // ravi himself may undo his rejection from a file.
+  const undone = await runCli(['review', '--import', 'asha.csv', '--state', 's.sqlite', '--reviewer', 'Ravi'], { cwd: dir });
+  assert.equal(undone.code, 0, undone.stderr);
+  assert.match(undone.stdout, /accepted holder "R KUMAR" by Ravi; now PAY/);
+});
+
+test("an import does not accept a payee on this run's answer when a newer answer names another holder (the release would hold it): it says so", async (t) => {
+  const dir = tempDir(t);
+  setUp(dir);
+  assert.equal((await bank(dir, 'night1.csv')).code, 0);
+  // Tonight's list (another amount: a new run) finds another holder for Ravi Kumar's account.
+  fs.writeFileSync(path.join(dir, 'holders.csv'), holders('MALLORY FRAUDSTER'));
+  fs.writeFileSync(path.join(dir, 'tonight.csv'), PAYEES.replace(',2500', ',2600'));
+  const tonight = await runCli(['bank', 'tonight.csv', '-o', 'tonight.out.csv', '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv'], { cwd: dir });
+  assert.equal(tonight.code, 0, tonight.stderr);
+
+  editCsv(path.join(dir, 'night1.csv'), path.join(dir, 'reviewed.csv'), { 'Ravi Kumar': ['PAY', 'trading name'] });
+  const imported = await runCli(['review', '--import', 'reviewed.csv', '--state', 's.sqlite', '--run', '1', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal(imported.stdout, '', 'nothing recorded');
+  assert.match(imported.stderr, /row 2 \(line 3\): PAY not recorded: a newer answer than this run's names another holder or status \(\d{4}-\d{2}-\d{2}: beneficiary name "VIKRAM SINGH" -> "MALLORY FRAUDSTER" \(a newer answer than this run's\)\): review the run that got it/);
+});

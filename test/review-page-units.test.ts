@@ -188,12 +188,14 @@ test('the CLI: bad flags are one line and exit 2; the server refuses a foreign H
   const page = await request(`${url.origin}/`, { headers: { cookie } });
   assert.equal(page.status, 200);
   const csrf = /data-csrf="([^"]+)"/.exec(page.body)![1]!;
-  const post = (headers: Record<string, string>) =>
-    request(`${url.origin}/api/decide`, { method: 'POST', headers: { cookie, origin: url.origin, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ verdict: 'REJECTED', rows: [1] }) });
+  const seen = /data-row="1"[^>]*data-seen="([^"]+)"/.exec(page.body)![1]!;
+  const post = (headers: Record<string, string>, rows: unknown = [{ row: 1, seen }]) =>
+    request(`${url.origin}/api/decide`, { method: 'POST', headers: { cookie, origin: url.origin, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ verdict: 'REJECTED', rows }) });
   assert.equal((await post({})).status, 403, 'no check value');
   assert.equal((await post({ 'x-review-csrf': 'guess' })).status, 403, 'a wrong check value');
   assert.equal((await post({ 'x-review-csrf': csrf, 'content-type': 'text/plain' })).status, 403, 'not JSON (a form could send it)');
   assert.equal((await post({ 'x-review-csrf': csrf, 'sec-fetch-site': 'cross-site' })).status, 403, 'from another site');
+  assert.equal((await post({ 'x-review-csrf': csrf }, [1])).status, 400, 'a row without the stamp of what the page showed');
   const ok = await post({ 'x-review-csrf': csrf });
   assert.equal(ok.status, 200, ok.body);
   assert.deepEqual((JSON.parse(ok.body) as { results: { row: number; ok: boolean }[] }).results.map((r) => [r.row, r.ok]), [[1, true]]);

@@ -74,6 +74,8 @@ export function outputNameProblem(outputPath: string, inputPath: string): string
 
 /** Fails early (before any call) when the output cannot be written where asked. */
 export function checkOutputPath(outputPath: string, flag = '-o'): void {
+  // An empty name resolves to the current folder only when the file is renamed into place, after the work.
+  if (outputPath === '') throw new OutputError(`${flag} is empty: give a file name`);
   // A link there would be written through (src/safe-path.ts).
   const linked = symlinkProblem(outputPath, `${flag} path`);
   if (linked) throw new OutputError(linked);

@@ -46,6 +46,18 @@ export function recordedPolicyOf(text: string | null, runId: number): { policy: 
   return { policy: recorded.policy, source: recorded.source };
 }
 
+/**
+ * What a newer answer in the state (a later run of this file or of another) says against the
+ * answer run `runId` decided the payee on — `changed_since` words ending "(a newer answer than
+ * this run's)" — or null when none contradicts it. Such a payee is never paid on the run's answer.
+ */
+export function newerAnswerAgainst(records: RunRecords, runId: number, account: string, ifsc: string): string | null {
+  const own = records.holder(runId, account, ifsc);
+  if (!own) return null;
+  const change = contradiction({ id: own.resultId, mode: own.mode, status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, records.newestAnswer(account, ifsc));
+  return change === null ? null : `${change} ${NEWER_ANSWER} this run's)`;
+}
+
 /** Rows read from the state per query. */
 const PAGE_ROWS = 1_000;
 
@@ -93,10 +105,9 @@ export class RunDecisions {
     const decided = this.decidedByRun(row);
     if (!this.laterAnswers || decided.decision !== 'PAY' || row.account === null || row.ifsc === null) return decided;
     const own = this.records.holder(this.runId, row.account, row.ifsc);
-    if (!own) return decided;
-    const change = contradiction({ id: own.resultId, mode: own.mode, status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, this.records.newestAnswer(row.account, row.ifsc));
-    if (change === null) return decided;
-    return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: `${change} ${NEWER_ANSWER} this run's)`, standing: undefined };
+    const newer = newerAnswerAgainst(this.records, this.runId, row.account, row.ifsc);
+    if (!own || newer === null) return decided;
+    return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: newer, standing: undefined };
   }
 
   /** The row's decision as the run and the reviews since make it. */

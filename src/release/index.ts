@@ -50,6 +50,11 @@ export interface ReleaseSummary {
   approvalsNeeded: number;
   /** Payee rows by decision now. */
   decisions: { PAY: number; REVIEW: number; HOLD: number };
+  /**
+   * Payee rows left out while they await another reviewer (AWAITING_APPROVAL), and the most
+   * approvals any of their acceptances was given under (it may be more than the policy's).
+   */
+  awaiting: { rows: number[]; approvals: number };
   /** Payees paid on reviewers' acceptances: review ids and reviewers. */
   approvals: { row: number; reviews: number[]; reviewers: string[] }[];
   reviewers: string[];
@@ -121,6 +126,10 @@ function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefi
       summary.approvals.push({ row: decided.row.row, reviews: decided.standing.reviews.map((r) => r.id), reviewers: [...names] });
       summary.reviewers = reviewers;
     }
+    if (decided.reason === 'AWAITING_APPROVAL') {
+      summary.awaiting.rows.push(decided.row.row);
+      summary.awaiting.approvals = Math.max(summary.awaiting.approvals, decided.standing?.approvals ?? 1, summary.approvalsNeeded);
+    }
     if (decided.decision === 'PAY') {
       notePaid(summary, paid, decided.row);
       return true;
@@ -145,7 +154,7 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
     exceptions = options.exceptionsPath === undefined ? undefined : openExceptions(options.exceptionsPath, input.file);
     const summary: ReleaseSummary = {
       runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 },
-      approvals: [], reviewers: [], notPayees: 0, sha256: '', audit: { seq: 0, hash: '' },
+      awaiting: { rows: [], approvals: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '', audit: { seq: 0, hash: '' },
       warnings: { oddAmounts: [], repeatedAccounts: [], releasedBefore: new AuditTrail(options.db).releasesOf(run.id) },
     };
     const paid: PaidLines = new Map();

@@ -13,7 +13,8 @@ import { InputError } from '../errors.js';
 import { refuseUnbackedReviews } from '../state/audit-consistency.js';
 import { ownColumn, ownStatusColumn, readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
-import { currentDecision, recordedPolicyOf } from '../release/decisions.js';
+import { currentDecision, newerAnswerAgainst, recordedPolicyOf } from '../release/decisions.js';
+import { maskLongDigits } from '../report/escape.js';
 import { runOf } from '../release/run.js';
 import { Reviews } from '../state/reviews.js';
 import { RunRecords, type PayeeHolder } from '../state/run-record.js';
@@ -216,6 +217,12 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
       ignored(`PAY not recorded: the bank did not verify this account (${r.status}), so it cannot be paid`);
       continue;
     }
+    // The release never pays on an answer a newer one contradicts (src/release/decisions.ts): an acceptance of it would say PAY for nothing.
+    const newer = e.word === 'PAY' ? newerAnswerAgainst(records, run.id, r.account, r.ifsc) : null;
+    if (newer !== null) {
+      ignored(`PAY not recorded: a newer answer than this run's names another holder or status (${maskLongDigits(newer)}): review the run that got it`);
+      continue;
+    }
     const holder = answer?.holder ?? '';
     const verdict = e.word === 'PAY' ? 'ACCEPTED' : 'REJECTED';
     // The standing for this row's payee name: an acceptance is for the name it was given on.
@@ -224,6 +231,12 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
     const already = before?.verdict === 'ACCEPTED' ? before.reviewers.find((who) => sameReviewer(who, options.reviewer)) : undefined;
     if (verdict === 'ACCEPTED' && already !== undefined) {
       ignored(`already accepted by ${already}`);
+      continue;
+    }
+    // The file shows the night's decision, not the reviews since: another reviewer's rejection is not overridden unseen.
+    const rejection = before?.verdict === 'REJECTED' ? before.reviews[before.reviews.length - 1] : undefined;
+    if (verdict === 'ACCEPTED' && rejection !== undefined && !sameReviewer(rejection.reviewer, options.reviewer)) {
+      ignored(`PAY not recorded: ${rejection.reviewer} rejected this payee on ${new Date(rejection.at).toISOString().slice(0, 10)} (the file does not show it): if it should be paid, accept it on the review page (vas-verify review), which shows the rejection and its note`);
       continue;
     }
     if (verdict === 'REJECTED' && before?.verdict === 'REJECTED') {

@@ -61,7 +61,7 @@ export const PAGE_SCRIPT = `
     if (chosen.length === 0) { status.textContent = 'Nothing to decide: move to a row (j/k) or select rows (x).'; return; }
     status.textContent = (verdict === 'ACCEPTED' ? 'Accepting ' : 'Rejecting ') + chosen.length + ' row(s)…';
     try {
-      const answer = await post('/api/decide', { verdict, rows: chosen.map((tr) => Number(tr.dataset.row)), note: note.value });
+      const answer = await post('/api/decide', { verdict, rows: chosen.map((tr) => ({ row: Number(tr.dataset.row), seen: tr.dataset.seen })), note: note.value });
       for (const one of answer.results) show(one, verdict);
       const done = answer.results.filter((one) => one.ok).length;
       status.textContent = done + ' of ' + answer.results.length + ' row(s) ' + (verdict === 'ACCEPTED' ? 'accepted' : 'rejected') + '.';

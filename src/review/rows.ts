@@ -5,6 +5,7 @@
  * payee stands now. The standing is asked of decide() with the reviews of the payee, so the page,
  * the next run and the release cannot disagree.
  */
+import { createHash } from 'node:crypto';
 import { approvalsNeeded, type DecisionPolicy } from '../decision/index.js';
 import { registryBankName, type IfscRegistry } from '../input/ifsc-registry.js';
 import { matchNames, NAME_MATCH_RULES, type NameMatchRule } from '../match/index.js';
@@ -61,6 +62,8 @@ export interface ReviewRow {
   standing: StandingView;
   /** Why an acceptance is not possible (no payee, not verified, no holder); null when it is. */
   cannotAccept: string | null;
+  /** What the page showed of the row's answer (seenStamp): a decision is refused once it no longer holds. */
+  seen: string;
 }
 
 /** The row's payee in the state: its account and IFSC, its evidence in this run. */
@@ -70,16 +73,24 @@ export interface RowPayee {
   evidence: PayeeEvidence | undefined;
 }
 
-/** Where the payee stands now for the holder it has in this run and the row's payee name (an acceptance is for the name it was given on). */
-export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefined, reviews: readonly ReviewRecord[], policy: DecisionPolicy): StandingView {
+/**
+ * Where the payee stands now for the holder it has in this run and the row's payee name (an
+ * acceptance is for the name it was given on); `newer`: what a newer answer in the state says
+ * against this run's (newerAnswerAgainst), which holds a payee the run or an acceptance would pay.
+ */
+export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefined, reviews: readonly ReviewRecord[], policy: DecisionPolicy, newer: string | null = null): StandingView {
   const holder = evidence?.beneficiaryName ?? null;
   const standing: PayeeStanding | undefined = standingOf(reviews, holder, row.name);
   // The same decision the release takes (src/release/decisions.ts): the page and the payout file cannot disagree.
-  const decision = currentDecision(row, { changedSince: evidence?.changedSince ?? null }, standing, policy);
+  const decided = currentDecision(row, { changedSince: evidence?.changedSince ?? null }, standing, policy);
+  // The release never pays on an answer a newer one contradicts (RunDecisions.decided): nor does the page say it would.
+  const heldByNewer = newer !== null && decided.decision === 'PAY';
+  const decision = heldByNewer ? { decision: 'HOLD', reason: 'HOLDER_CHANGED' } : decided;
   const reviewers = standing?.reviewers ?? [];
   const awaiting = decision.reason === 'AWAITING_APPROVAL';
   let words = 'not reviewed yet';
-  if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
+  if (heldByNewer) words = `changed since ${maskLongDigits(newer)}`;
+  else if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
   else if (standing?.verdict === 'NAME_CHANGED') words = `accepted by ${reviewers.join(', ')} for another payee name: the name in the file changed since, not accepted for this one`;
   else if (standing?.verdict === 'ACCEPTED') {
     const missing = approvalsNeeded(policy, standing) - reviewers.length;
@@ -97,12 +108,31 @@ export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefi
   };
 }
 
-/** Why the row's payee cannot be accepted, or null when it can. */
-export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undefined): string | null {
+/** Why the row's payee cannot be accepted, or null when it can (`newer`: see standingView). */
+export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undefined, newer: string | null = null): string | null {
   if (row.account === null || row.ifsc === null || !evidence) return 'the row failed its local checks: correct it in the file';
   if (row.status !== 'VERIFIED') return `the account is ${row.status}: only a verified account can be accepted`;
   if (!evidence.beneficiaryName) return 'the bank gave no holder name: there is nothing to accept';
+  if (newer !== null) return 'a newer answer than this run\'s names another holder or status: review the run that got it';
   return null;
+}
+
+/**
+ * A stamp of what a person decides on (pure): the row's status, name verdict and decision, its
+ * payee's result (which answer, the holder, what changed), and the newest review of the payee
+ * by someone else (`othersReview`: another reviewer's page or import; 0 for none). The page
+ * sends it back with a decision; a bank run that answered the row again since the page was drawn,
+ * or another reviewer who decided the payee since, changes it, and the decision is refused rather
+ * than given on a holder or a standing nobody saw.
+ */
+export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined, othersReview: number, newer: string | null = null): string {
+  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null, othersReview, newer];
+  return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
+}
+
+/** The newest of a payee's reviews not in `own` (those one page recorded itself), or 0. */
+export function othersReview(reviews: readonly ReviewRecord[], own: ReadonlySet<number>): number {
+  return reviews.reduce((newest, r) => (own.has(r.id) ? newest : Math.max(newest, r.id)), 0);
 }
 
 /** The matcher's reasons for the two names, in words. */
@@ -114,13 +144,20 @@ export function explainNames(name: string | null, holder: string | null): string
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The page's row: the run's row, its payee's evidence and reviews, under the policy. */
-export function toReviewRow(row: RunRowRecord, reader: ReviewReader, reviewsOf: (account: string, ifsc: string) => ReviewRecord[], context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry }): ReviewRow {
+/** The page's row: the run's row, its payee's evidence and reviews, under the policy (`ownReviews`: the reviews this page recorded). */
+export function toReviewRow(
+  row: RunRowRecord,
+  reader: ReviewReader,
+  reviewsOf: (account: string, ifsc: string) => ReviewRecord[],
+  context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry; ownReviews: ReadonlySet<number>; newerAnswer: (account: string, ifsc: string) => string | null },
+): ReviewRow {
   const evidence = row.account !== null && row.ifsc !== null ? reader.evidence(context.runId, row.account, row.ifsc) : undefined;
   const reviews = row.account !== null && row.ifsc !== null ? reviewsOf(row.account, row.ifsc) : [];
   const holder = evidence?.beneficiaryName ?? null;
   const history = evidence?.resultId != null && row.account !== null && row.ifsc !== null ? reader.earlier(row.account, row.ifsc, evidence.resultId) : [];
   const ifsc = row.ifsc ?? '';
+  const newer = row.account !== null && row.ifsc !== null ? context.newerAnswer(row.account, row.ifsc) : null;
+  const changed = newer ?? evidence?.changedSince ?? null;
   return {
     row: row.row,
     line: row.line,
@@ -137,12 +174,13 @@ export function toReviewRow(row: RunRowRecord, reader: ReviewReader, reviewsOf: 
     amount: row.amount,
     status: row.status,
     reasonCode: row.reasonCode,
-    changedSince: evidence?.changedSince ? maskLongDigits(evidence.changedSince) : null,
+    changedSince: changed ? maskLongDigits(changed) : null,
     history: history.map((h) => ({ date: day(h.verifiedAt), status: h.status, holder: h.beneficiaryName })),
     requestId: evidence?.requestId ?? null,
     decision: row.decision,
     decisionReason: row.decisionReason,
-    standing: standingView(row, evidence, reviews, context.policy),
-    cannotAccept: acceptProblem(row, evidence),
+    standing: standingView(row, evidence, reviews, context.policy, newer),
+    cannotAccept: acceptProblem(row, evidence, newer),
+    seen: seenStamp(row, evidence, othersReview(reviews, context.ownReviews), newer),
   };
 }

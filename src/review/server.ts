@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { stripControl } from '../terminal.js';
 import { REVIEWED_DECISIONS, type ReviewFilter, type ReviewedDecision } from '../state/review-reader.js';
 import { renderReviewPage } from './page.js';
-import { MAX_NOTE_CHARS, MAX_ROWS_PER_DECISION, type ReviewSession, type RowAnswer, type Verdict } from './session.js';
+import { MAX_NOTE_CHARS, MAX_ROWS_PER_DECISION, type DecideRow, type ReviewSession, type RowAnswer, type Verdict } from './session.js';
 
 /** Largest POST body read. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -204,17 +204,24 @@ function postProblem(req: IncomingMessage, ctx: RouteContext): string | null {
 }
 
 /** The decision a POST asks for, or what is wrong with it. */
-function decideRequest(data: unknown): { verdict: Verdict; rows: number[]; note: string | null } | string {
+function decideRequest(data: unknown): { verdict: Verdict; rows: DecideRow[]; note: string | null } | string {
   if (typeof data !== 'object' || data === null) return 'the request is not an object';
   const { verdict, rows, note } = data as Record<string, unknown>;
   if (verdict !== 'ACCEPTED' && verdict !== 'REJECTED') return 'verdict must be ACCEPTED or REJECTED';
-  if (!Array.isArray(rows) || rows.length === 0 || rows.length > MAX_ROWS_PER_DECISION || !rows.every((r) => Number.isInteger(r) && (r as number) > 0)) {
-    return `rows must be 1 to ${MAX_ROWS_PER_DECISION} row numbers`;
+  if (!Array.isArray(rows) || rows.length === 0 || rows.length > MAX_ROWS_PER_DECISION || !rows.every(isDecideRow)) {
+    return `rows must be 1 to ${MAX_ROWS_PER_DECISION} rows, each {row, seen} as the page drew it`;
   }
   if (note !== undefined && note !== null && typeof note !== 'string') return 'note must be text';
   // A note is shown to later reviewers and auditors: no control or bidi characters in it.
   const text = typeof note === 'string' ? stripControl(note.trim().slice(0, MAX_NOTE_CHARS)) : '';
-  return { verdict, rows: [...new Set(rows as number[])], note: text === '' ? null : text };
+  const unique = new Map((rows as DecideRow[]).map((r) => [r.row, { row: r.row, seen: r.seen }]));
+  return { verdict, rows: [...unique.values()], note: text === '' ? null : text };
+}
+
+function isDecideRow(value: unknown): value is DecideRow {
+  if (typeof value !== 'object' || value === null) return false;
+  const { row, seen } = value as Record<string, unknown>;
+  return Number.isInteger(row) && (row as number) > 0 && typeof seen === 'string' && seen.length <= 64;
 }
 
 function wholeNumber(text: string | null): number | undefined {

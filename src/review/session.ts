@@ -9,10 +9,12 @@
 import { approvalsNeeded, payeeNameKey, sameReviewer, type DecisionPolicy } from '../decision/index.js';
 import type { IfscRegistry } from '../input/ifsc-registry.js';
 import { ReviewReader, REVIEWED_DECISIONS, type PayeeEvidence, type ReviewFilter } from '../state/review-reader.js';
+import { newerAnswerAgainst } from '../release/decisions.js';
 import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
+import { RunRecords } from '../state/run-record.js';
 import type { Db, RunRowRecord } from '../state/types.js';
 import { recordPersonDecision } from './record.js';
-import { acceptProblem, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
+import { acceptProblem, othersReview, seenStamp, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
 
 /** Rows on one page of the list. */
 export const PAGE_ROWS = 200;
@@ -36,6 +38,12 @@ export interface RowAnswer {
   standing?: StandingView | undefined;
 }
 
+/** A row a decision names, with the stamp of what the page showed of it (ReviewRow.seen). */
+export interface DecideRow {
+  row: number;
+  seen: string;
+}
+
 export interface ReviewSessionOptions {
   db: Db;
   runId: number;
@@ -52,10 +60,20 @@ export class ReviewSession {
   private readonly reviews: Reviews;
   /** Decisions recorded by this session. */
   recorded = 0;
+  /** The ids of the reviews this session recorded: a stale page is one where someone else decided since. */
+  private readonly own = new Set<number>();
+
+  private readonly records: RunRecords;
 
   constructor(private readonly options: ReviewSessionOptions) {
     this.reader = new ReviewReader(options.db);
     this.reviews = new Reviews(options.db);
+    this.records = new RunRecords(options.db);
+  }
+
+  /** What a newer answer in the state says against this run's for the payee (the release holds it), or null. */
+  private newer(account: string, ifsc: string): string | null {
+    return newerAnswerAgainst(this.records, this.options.runId, account, ifsc);
   }
 
   get policy(): DecisionPolicy {
@@ -69,35 +87,49 @@ export class ReviewSession {
   /** One page of the list: rows after `after` (or before `before`), at most PAGE_ROWS. */
   page(filter: ReviewFilter, at: { after: number } | { before: number }, limit = PAGE_ROWS): ReviewRow[] {
     const { runId, policy, registry } = this.options;
-    return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry }));
+    return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry, ownReviews: this.own, newerAnswer: (a, i) => this.newer(a, i) }));
   }
 
-  /** Records the reviewer's verdict on each row (rows of one payee once); answers for every row. */
-  decide(verdict: Verdict, rows: readonly number[], note: string | null): RowAnswer[] {
+  /**
+   * Records the reviewer's verdict on each row (rows of one payee once); answers for every row.
+   * Each row comes with the stamp of what the page showed of it (ReviewRow.seen): a row answered
+   * again since, or whose payee another reviewer decided since, is refused, so nobody accepts a
+   * holder they did not see or overrides a decision they did not see.
+   */
+  decide(verdict: Verdict, rows: readonly DecideRow[], note: string | null): RowAnswer[] {
     const byPayee = new Map<string, RowAnswer>();
-    return rows.map((n) => {
-      const row = this.reader.row(this.options.runId, n);
-      if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
-      if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
-      // Rows of one payee once, for each payee name: an acceptance is for the name it was given on.
-      const key = `${row.account}|${row.ifsc}|${payeeNameKey(row.name)}`;
-      const done = byPayee.get(key) ?? this.decidePayee(verdict, row, note);
-      byPayee.set(key, done);
-      return { ...done, row: n };
+    return rows.map(({ row: n, seen }) => {
+      const { db, runId } = this.options;
+      // The check and the write in one transaction: a bank run or another reviewer's page writes the same state.
+      const answer = db.transaction((): RowAnswer => {
+        const row = this.reader.row(runId, n);
+        if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
+        if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
+        const evidence = this.reader.evidence(runId, row.account, row.ifsc);
+        const others = othersReview(this.reviews.ofPayee(row.account, row.ifsc), this.own);
+        const newer = this.newer(row.account, row.ifsc);
+        if (seen !== seenStamp(row, evidence, others, newer)) {
+          return { row: n, ok: false, message: 'the row changed since this page was drawn (a bank run answered it again, or another reviewer decided it): reload the page and look again' };
+        }
+        // Rows of one payee once, for each payee name: an acceptance is for the name it was given on.
+        const key = `${row.account}|${row.ifsc}|${payeeNameKey(row.name)}`;
+        const done = byPayee.get(key) ?? this.decidePayee(verdict, row, evidence, newer, note);
+        byPayee.set(key, done);
+        return { ...done, row: n };
+      }).immediate();
+      return answer;
     });
   }
 
-  private decidePayee(verdict: Verdict, row: RunRowRecord, note: string | null): RowAnswer {
+  private decidePayee(verdict: Verdict, row: RunRowRecord, evidence: PayeeEvidence | undefined, newer: string | null, note: string | null): RowAnswer {
     const { db, runId, policy, reviewer } = this.options;
     const account = row.account!;
     const ifsc = row.ifsc!;
-    const evidence = this.reader.evidence(runId, account, ifsc);
     const holder = evidence?.beneficiaryName ?? null;
-    // The check and the write in one transaction: two reviewers' pages write the same state.
     const problem = db.transaction((): string | null => {
-      const refused = refusal(verdict, row, evidence, standingOf(this.reviews.ofPayee(account, ifsc), holder, row.name), reviewer, policy);
+      const refused = refusal(verdict, row, evidence, standingOf(this.reviews.ofPayee(account, ifsc), holder, row.name), reviewer, policy, newer);
       if (refused) return refused;
-      recordPersonDecision(
+      const id = recordPersonDecision(
         db,
         {
           account, ifsc, holder: holder ?? '', verdict, reviewer, note, runId, row: row.row, approvals: policy.approvals, via: 'page',
@@ -109,10 +141,11 @@ export class ReviewSession {
         },
         this.options.now(),
       );
+      this.own.add(id);
       return null;
     }).immediate();
     if (problem === null) this.recorded += 1;
-    const standing = standingView(row, evidence, this.reviews.ofPayee(account, ifsc), policy);
+    const standing = standingView(row, evidence, this.reviews.ofPayee(account, ifsc), policy, newer);
     return { row: row.row, ok: problem === null, message: problem ?? undefined, payee: evidence?.firstRow, nameKey: payeeNameKey(row.name), standing };
   }
 }
@@ -125,11 +158,12 @@ export function refusal(
   standing: PayeeStanding | undefined,
   reviewer: string,
   policy: DecisionPolicy,
+  newer: string | null = null,
 ): string | null {
   if (verdict === 'REJECTED') {
     return standing?.verdict === 'REJECTED' ? `already rejected by ${standing.reviewers.join(', ')}` : null;
   }
-  const problem = acceptProblem(row, evidence);
+  const problem = acceptProblem(row, evidence, newer);
   if (problem) return problem;
   if (standing?.verdict !== 'ACCEPTED') return null;
   // One person once, however the name is typed ("asha", "Asha"): src/decision/identity.ts.

@@ -20,13 +20,24 @@ function describe(summary: ReleaseSummary, flags: ReleaseFlags): string[] {
   const { PAY, REVIEW, HOLD } = summary.decisions;
   const lines = [
     `release of run ${summary.runId} (${summary.input}): ${PAY} payee(s) to pay in ${flags.output}; left out: ${HOLD} on HOLD, ${REVIEW} to REVIEW${flags.exceptions !== undefined ? ` (in ${flags.exceptions})` : ''}`,
-    `policy: ${summary.policy}; approvals needed: ${summary.approvalsNeeded}`,
+    `policy: ${summary.policy}; approvals needed: ${summary.approvalsNeeded}${awaitingWords(summary)}`,
   ];
   if (summary.approvals.length > 0) {
     lines.push(`paid on reviewers' acceptances: ${summary.approvals.length} payee(s), by ${summary.reviewers.join(', ')} (rows ${summary.approvals.map((a) => a.row).join(', ')})`);
   } else lines.push('paid on reviewers\' acceptances: none');
   lines.push(`sha256 of the release: ${summary.sha256}; recorded in the audit trail as entry ${summary.audit.seq} (hash ${summary.audit.hash})`);
   return lines;
+}
+
+/**
+ * The payees left out until another reviewer accepts them: an acceptance given under
+ * `--approvals 2` needs a second reviewer whatever the policy the release runs under.
+ */
+function awaitingWords(summary: ReleaseSummary): string {
+  const { rows, approvals } = summary.awaiting;
+  if (rows.length === 0) return '';
+  const more = approvals > summary.approvalsNeeded ? `, accepted under approvals ${approvals}` : '';
+  return `; ${rows.length} payee row(s) left out awaiting another reviewer${more} (rows ${lineList(rows)}): a different reviewer accepts them with vas-verify review, then release again`;
 }
 
 /** At most this many lines are named in one warning. */
