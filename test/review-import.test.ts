@@ -12,6 +12,9 @@ import { test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { DEFAULT_POLICY } from '../src/decision/policy.js';
+import { readEditedRows, recordEditedRows } from '../src/review/import.js';
+import { openDatabase } from '../src/state/db.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 
 const holders = (ravi: string) =>
@@ -234,4 +237,32 @@ test("an import does not accept a payee on this run's answer when a newer answer
   assert.equal(imported.code, 0, imported.stderr);
   assert.equal(imported.stdout, '', 'nothing recorded');
   assert.match(imported.stderr, /row 2 \(line 3\): PAY not recorded: a newer answer than this run's names another holder or status \(\d{4}-\d{2}-\d{2}: beneficiary name "VIKRAM SINGH" -> "MALLORY FRAUDSTER" \(a newer answer than this run's\)\): review the run that got it/);
+});
+
+test('a bank run that answers a payee again while the file is being read: its acceptance is not recorded (a holder nobody saw is never accepted)', async (t) => {
+  const dir = tempDir(t);
+  setUp(dir);
+  assert.equal((await bank(dir, 'night1.csv')).code, 0);
+  editCsv(path.join(dir, 'night1.csv'), path.join(dir, 'reviewed.csv'), { 'Ravi Kumar': ['Accept', 'trading name of Vikram Singh'] });
+  const statePath = path.join(dir, 's.sqlite');
+  const db = openDatabase(statePath);
+  t.after(() => db.close());
+  // The import has read the file (Ravi's line shows VIKRAM SINGH)...
+  const { edited, rows } = await readEditedRows(db, 1, path.join(dir, 'reviewed.csv'));
+  assert.deepEqual(edited.map((e) => e.row.name), ['Ravi Kumar']);
+  // ...when a re-check of the same run commits another holder for Ravi's account.
+  fs.writeFileSync(path.join(dir, 'holders.csv'), holders('MALLORY FRAUDSTER'));
+  const recheck = await bank(dir, 'night1b.csv', ['--resume', '--max-age', '0s']);
+  assert.equal(recheck.code, 0, recheck.stderr);
+  assert.equal(decisionsOf(path.join(dir, 'night1b.csv'))['Ravi Kumar'], 'HOLD HOLDER_CHANGED');
+
+  const options = { db, statePath, file: path.join(dir, 'reviewed.csv'), reviewer: 'asha', now: Date.now, runId: 1 };
+  const result = recordEditedRows(options, DEFAULT_POLICY, edited, rows);
+  assert.deepEqual(result.recorded, []);
+  assert.equal(result.ignored.length, 1);
+  assert.match(result.ignored[0]!.why, /PAY not recorded: the bank answered this payee again while the file was being read/);
+  assert.equal(db.prepare('SELECT count(*) FROM reviews').pluck().get(), 0);
+
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), /Ravi Kumar/, release.stderr);
 });

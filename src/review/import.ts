@@ -97,11 +97,13 @@ export function findEnrichedHeader(fields: readonly string[], line: number): Enr
   return { headerLine: line, status, decision, reason: ownColumn(fields, 'decision_reason'), requestId: ownColumn(fields, 'verify_request_id'), note };
 }
 
-interface EditedRow {
+export interface EditedRow {
   row: RunRowRecord;
   line: number;
   word: Decision;
   note: string | null;
+  /** The payee's answer when its line was read and checked against the file's request id. */
+  answer: PayeeHolder | undefined;
 }
 
 /** The account and IFSC columns: those whose cells are the payee of the first rows the run knows a payee for. */
@@ -192,7 +194,7 @@ function checkedRow(p: { fields: string[]; line: number; run: RunRowRecord; answ
   if (word === undefined) throw new InputError(`line ${p.line}: decision ${JSON.stringify(cell.slice(0, 40))} is not PAY, REVIEW or HOLD (ACCEPT and REJECT are taken too): correct it and import again; nothing was recorded`);
   if (word === p.run.decision || word === 'REVIEW') return [];
   const note = columns.note >= 0 ? (p.fields[columns.note] ?? '').trim() || null : null;
-  return [{ row: p.run, line: p.line, word, note }];
+  return [{ row: p.run, line: p.line, word, note, answer: p.answer }];
 }
 
 /** Reads, checks and records the file's decisions (see the module's comment). */
@@ -202,15 +204,37 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
   const policy: DecisionPolicy = withApprovals(recordedPolicyOf(run.policy, run.id).policy, options.approvals);
   const approvals = policy.approvals;
   const { edited, rows } = await readEditedRows(options.db, run.id, options.file);
-  const result: ImportResult = { runId: run.id, approvals, recorded: [], ignored: [], rows };
+  return recordEditedRows({ ...options, runId: run.id }, policy, edited, rows);
+}
+
+/**
+ * Records what the rows read say, in one transaction: a bank run cannot answer a payee again
+ * between the check of its answer and the record. A payee answered again since its line was read
+ * (a run that committed while the file was being read) is not recorded: the file shows the answer
+ * the reviewer saw, and a holder nobody saw is never accepted.
+ */
+export function recordEditedRows(options: ImportOptions & { runId: number }, policy: DecisionPolicy, edited: readonly EditedRow[], rows: number): ImportResult {
+  const approvals = policy.approvals;
+  const result: ImportResult = { runId: options.runId, approvals, recorded: [], ignored: [], rows };
+  options.db.transaction(() => recordEach(options, policy, edited, result)).immediate();
+  return result;
+}
+
+function recordEach(options: ImportOptions & { runId: number }, policy: DecisionPolicy, edited: readonly EditedRow[], result: ImportResult): void {
+  const { approvals } = policy;
+  const run = { id: options.runId };
   const records = new RunRecords(options.db);
   const reviews = new Reviews(options.db);
   for (const e of edited) {
     const r = e.row;
-    const answer = records.holder(run.id, r.account!, r.ifsc!);
+    const answer = r.account === null || r.ifsc === null ? undefined : records.holder(run.id, r.account, r.ifsc);
     const ignored = (why: string) => result.ignored.push({ row: r.row, line: e.line, why });
     if (r.account === null || r.ifsc === null) {
       ignored(`${e.word} not recorded: the row failed its checks (${r.reasonCode}), there is no account to decide on`);
+      continue;
+    }
+    if (answer?.resultId !== e.answer?.resultId || answer?.holder !== e.answer?.holder) {
+      ignored(`${e.word} not recorded: the bank answered this payee again while the file was being read; import the file again (or decide on the review page, which shows the new answer)`);
       continue;
     }
     if (e.word === 'PAY' && (r.status !== 'VERIFIED' || !answer?.holder)) {
@@ -251,5 +275,4 @@ export async function importReviewedFile(options: ImportOptions): Promise<Import
     const now = currentDecision(r, answer, standing, policy).decision;
     result.recorded.push({ row: r.row, line: e.line, account: r.account, ifsc: r.ifsc, holder, verdict, note: e.note, now, reviewers: standing?.reviewers ?? [] });
   }
-  return result;
 }
