@@ -14,7 +14,7 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, openChromium } from './helpers/chromium.js';
+import { CHROMIUM, openChromium, textOf } from './helpers/chromium.js';
 import { runCli, spawnCli, tempDir, waitFor } from './helpers/cli.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
@@ -47,16 +47,6 @@ async function finish(page: Page, review: { result: Promise<{ code: number | nul
   await page.locator('[data-testid="done"]').click();
   await textOf(page, '[data-testid="finished"]', /Review finished/);
   assert.equal((await review.result).code, 0);
-}
-
-async function textOf(page: Page, selector: string, expected: RegExp): Promise<string> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const text = (await page.locator(selector).first().textContent()) ?? '';
-    if (expected.test(text)) return text;
-    if (Date.now() > until) throw new Error(`${selector}: "${text}" does not match ${expected}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const reviews = (dir: string) => {

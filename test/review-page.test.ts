@@ -16,7 +16,7 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, openChromium } from './helpers/chromium.js';
+import { CHROMIUM, openChromium, textOf } from './helpers/chromium.js';
 import { runCli, spawnCli, tempDir, waitFor, type Spawned } from './helpers/cli.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { AuditTrail } from '../src/state/audit.js';
@@ -82,17 +82,6 @@ async function startReview(t: TestContext, dir: string, args: string[]): Promise
   const url = spawned.stdout().trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/, `one URL with a 256-bit token on stdout\n${spawned.stderr()}`);
   return { spawned, url, origin: new URL(url).origin };
-}
-
-/** Waits until the locator's text matches (the page updates after the server answers). */
-async function textOf(page: Page, selector: string, expected: RegExp): Promise<string> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const text = (await page.locator(selector).first().textContent()) ?? '';
-    if (expected.test(text)) return text;
-    if (Date.now() > until) throw new Error(`${selector}: "${text}" does not match ${expected}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** An attribute of every element the selector finds, in page order. */

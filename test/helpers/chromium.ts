@@ -55,3 +55,14 @@ export function recordPageEvents(page: Page): string[] {
   page.on('console', (message) => events.push(`console ${message.text()}`));
   return events;
 }
+
+/** Waits until the locator's text matches (the page updates after the server answers). */
+export async function textOf(page: Page, selector: string, expected: RegExp): Promise<string> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const text = (await page.locator(selector).first().textContent()) ?? '';
+    if (expected.test(text)) return text;
+    if (Date.now() > until) throw new Error(`${selector}: "${text}" does not match ${expected}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
