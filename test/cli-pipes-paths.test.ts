@@ -189,3 +189,26 @@ test('an empty -o, --exceptions or report -o: exit 2, one line, before anything 
     assert.deepEqual(listing(), before, `${args.join(' ')}: the folder changed`);
   }
 });
+
+test('an empty path flag (an unset shell variable) is refused before anything is read or written: exit 2, one line naming the flag', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), 'Name,Account Number,IFSC\nAsha Rao,123456789012,SBIN0001234\n');
+  const listing = () => fs.readdirSync(dir).sort();
+  const before = listing();
+  const cases: Array<[string[], RegExp]> = [
+    [['bank', 'payees.csv', '--sandbox', '--summary', ''], /^error: --summary is empty: give a file name/],
+    [['bank', 'payees.csv', '--sandbox', '--report', ''], /^error: --report is empty: give a file name/],
+    [['bank', 'payees.csv', '--sandbox', '--state', ''], /^error: --state is empty: give a file name/],
+    [['bank', 'payees.csv', '--sandbox', '--policy', ''], /^error: --policy is empty: give a file name/],
+    [['bank', '', '--sandbox'], /^error: the payee file is empty: give a file name/],
+    [['review', '--import', ''], /^error: --import is empty: give a file name/],
+    [['sandbox', '--accounts', ''], /^error: --accounts is empty: give a file name/],
+  ];
+  for (const [args, pattern] of cases) {
+    const result = await runCli(args, { cwd: dir });
+    assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, pattern);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.deepEqual(listing(), before, `${args.join(' ')}: the folder changed`);
+  }
+});

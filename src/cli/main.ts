@@ -39,6 +39,18 @@ function refuseRepeatedFlags(args: Record<string, unknown>, parser: Argv): void 
   }
 }
 
+/** Flags that name a file or folder: an empty value (an unset shell variable) would name the current folder, or nothing. */
+const PATH_FLAGS = ['output', 'state', 'summary', 'report', 'policy', 'exceptions', 'download', 'sandbox-accounts', 'accounts', 'import', 'input'];
+
+/** `-o ""`, `--state "$UNSET"`: refused before anything is read or written, one line. */
+function refuseEmptyPaths(args: Record<string, unknown>): void {
+  for (const flag of PATH_FLAGS) {
+    if (args[flag] !== '') continue;
+    const named = flag === 'output' ? '-o' : flag === 'input' && (args._ as unknown[])[0] === 'bank' ? 'the payee file' : `--${flag}`;
+    throw new UsageError(`${named} is empty: give a file name`);
+  }
+}
+
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const offset = Number(io.env.VAS_TEST_CLOCK_OFFSET_MS ?? 0) || 0;
   const now = io.now ?? (() => Date.now() + offset);
@@ -81,7 +93,10 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     // Laying out help text costs ~45 ms of string-width work at every start: only for --help.
     .wrap(argv.includes('--help') || argv.includes('-h') ? Math.min(110, process.stdout.columns ?? 110) : null)
     .exitProcess(false)
-    .middleware((args) => refuseRepeatedFlags(args, parser), true)
+    .middleware((args) => {
+      refuseRepeatedFlags(args, parser);
+      refuseEmptyPaths(args);
+    }, true)
     .fail((message, error) => {
       if (error) throw error;
       throw new UsageError(message);
