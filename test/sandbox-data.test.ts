@@ -69,7 +69,7 @@ test('ifscDetailsFor: real banks, real places, deterministic, schema-valid', () 
     assert.equal(isoByState.get(place.state) ?? place.iso3166, place.iso3166, place.state);
     isoByState.set(place.state, place.iso3166);
   }
-  assert.equal(isoByState.get('TELANGANA'), 'IN-TG');
+  assert.equal(isoByState.get('TELANGANA'), 'IN-TS'); // ISO 3166-2:IN since 2023-11 (was IN-TG)
   assert.equal(isoByState.get('MAHARASHTRA'), 'IN-MH');
 });
 
