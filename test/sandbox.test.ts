@@ -15,6 +15,7 @@ import {
   successEnvelope,
   TokenResponseSchema,
 } from '../src/api/schemas.js';
+import { InputError, UsageError } from '../src/errors.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { waitFor } from './helpers/cli.js';
 
@@ -407,11 +408,15 @@ test('registry entries override names and statuses; test endings still apply', a
   assert.equal(BankEnvelope.parse(answer.json).body.beneficiaryName, 'PRIYA NAIR');
 
   await writeFile(file, '100000000001,SBIN0001234,OK NAME\n12AB,SBIN0001234,BAD\n');
-  await assert.rejects(startSandbox({ accounts: file }), /line 2/);
-  await assert.rejects(startSandbox({ accounts: join(dir, 'missing.csv') }), /cannot read accounts file/);
+  // The library's errors are one family (README, "As a library"): an input error, exit 2.
+  await assert.rejects(startSandbox({ accounts: file }), (error: unknown) => error instanceof InputError && /line 2/.test(error.message) && error.exitCode === 2);
+  await assert.rejects(startSandbox({ accounts: join(dir, 'missing.csv') }), (error: unknown) => error instanceof InputError && /cannot read accounts file/.test(error.message));
+  await assert.rejects(startSandbox({ accounts: [{ accountNumber: '12AB', ifsc: '', name: 'X' }] }), (error: unknown) => error instanceof InputError && /accounts\[0\]/.test(error.message));
 });
 
 test('options are checked', async () => {
+  // A usage error of the one family (exit 2), not a bare RangeError.
+  await assert.rejects(startSandbox({ port: -1 }), (error: unknown) => error instanceof UsageError && /port/.test(error.message) && error.exitCode === 2);
   await assert.rejects(startSandbox({ faultRate: 2 }), /faultRate/);
   await assert.rejects(startSandbox({ clientId: 'only-id' }), /clientSecret/);
   await assert.rejects(startSandbox({ latencyMs: [10, 5] }), /latencyMs/);

@@ -2,6 +2,7 @@
  * Sandbox options: the public shape, the defaults (one place), validation, and the parsers the
  * CLI uses for `--latency` and `--faults`.
  */
+import { UsageError } from '../errors.js';
 import type { RegistryEntry } from './registry.js';
 
 /** Faults the sandbox can inject before processing a request. */
@@ -82,9 +83,9 @@ export interface ResolvedOptions {
   readonly now: () => number;
 }
 
-/** An option out of its range: a RangeError, which a CLI reports as a usage error. */
+/** An option out of its range: a usage error (exit 2) naming it. */
 function check(condition: boolean, message: string): void {
-  if (!condition) throw new RangeError(`sandbox: ${message}`);
+  if (!condition) throw new UsageError(`sandbox: ${message}`);
 }
 
 const isNonNegative = (value: number): boolean => Number.isFinite(value) && value >= 0;
