@@ -261,6 +261,18 @@ test('rate limit: beyond N per second is 429 Quota Violation with Retry-After', 
   assert.equal(stats.faults, 0);
 });
 
+test('rate limit: a fractional quota is kept, not rounded down (2.5/s is 10 requests in 4 s)', async (t) => {
+  let now = Date.UTC(2024, 0, 10, 6, 0, 0);
+  const sandbox = await start(t, { rateLimit: 2.5, now: () => now });
+  let answered = 0;
+  for (let i = 0; i < 40; i += 1) {
+    if ((await verify(sandbox, 'pl', '123456789012')).status === 200) answered += 1;
+    now += 100;
+  }
+  assert.equal(answered, 10);
+  assert.deepEqual(sandbox.stats().responses, { '200': 10, '429': 30 });
+});
+
 test('daily limit per account resets at midnight Asia/Kolkata', async (t) => {
   // 23:50 IST on 1 Jan 2024 is 18:20 UTC.
   let now = Date.UTC(2024, 0, 1, 18, 20, 0);
