@@ -22,7 +22,11 @@ export async function sandboxCommand(args: Record<string, unknown>, io: CommandI
     set('rateLimit', args['rate-limit'] as number | undefined);
     set('dailyLimit', args['daily-limit'] as number | undefined);
     set('faultRate', args['fault-rate'] as number | undefined);
-    if (args.faults !== undefined) options.faults = parseFaults(String(args.faults));
+    if (args.faults !== undefined) {
+      // The kinds alone inject nothing (the rate defaults to 0): a test run would pass without a single fault.
+      if (args['fault-rate'] === undefined) throw new UsageError('--faults chooses the kinds of fault but injects none without --fault-rate P (the share of API requests that get one, 0..1): add e.g. --fault-rate 0.1');
+      options.faults = parseFaults(String(args.faults));
+    }
     set('seed', args.seed as number | undefined);
     set('autoAuthorizeMs', args['auto-authorize'] as number | undefined);
     set('sessionTtlSeconds', args['session-ttl'] as number | undefined);
