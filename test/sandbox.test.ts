@@ -433,6 +433,10 @@ test('options are checked', async () => {
   await assert.rejects(startSandbox({ clientId: 'only-id' }), /clientSecret/);
   await assert.rejects(startSandbox({ latencyMs: [10, 5] }), /latencyMs/);
   await assert.rejects(startSandbox({ dailyLimit: 0 }), /dailyLimit/);
+  // Past a Node timer's longest delay (about 24.8 days) the wait would end after 1 ms: a session
+  // meant to approve itself in a month approved at once, a huge latency answered at once.
+  await assert.rejects(startSandbox({ autoAuthorizeMs: 3_000_000_000 }), /autoAuthorizeMs must be 0 to 2147483647/);
+  await assert.rejects(startSandbox({ latencyMs: [0, 3_000_000_000] }), /latencyMs must be 0 to 2147483647/);
 });
 
 test('close() with a hung request outstanding finishes and is idempotent', async (t) => {
