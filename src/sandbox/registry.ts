@@ -4,6 +4,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { InputError } from '../errors.js';
+import { sniffDelimiter } from '../input/read-csv.js';
 import { IFSC_PATTERN } from './ifsc.js';
 
 /** One known account; an empty `ifsc` matches the account number at any branch. */
@@ -75,12 +76,14 @@ export function checkRegistryEntry(entry: RegistryEntry, where: string): Registr
 
 /**
  * Parses registry CSV text: `accountNumber,ifsc,name[,status]`, header optional (recognised by
- * its column names, in any order). Throws an Error naming the line of the first bad row.
+ * its column names, in any order), the delimiter (`,` `;` tab `|`) sniffed. Throws an Error naming the line of the first bad row.
  */
 export function loadRegistry(csvText: string): RegistryEntry[] {
   let rows: { record: string[]; info: { lines: number } }[];
   try {
     rows = parse(csvText, {
+      // `;` where Excel's list separator is one, tab-separated text: as the payee file is read.
+      delimiter: sniffDelimiter(csvText.replace(/^\uFEFF/, '')),
       info: true,
       bom: true,
       trim: true,
