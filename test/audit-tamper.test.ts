@@ -85,3 +85,24 @@ test('decisions changed beside the audit trail are found by audit and refused by
   assert.equal(release.code, 0, release.stderr);
   assert.equal(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), 'Payee Name,Account No,IFSC Code,Amount\nAsha Iyer,880000000011,SBIN0000300,700.00\n');
 });
+
+test('a held row turned PAY after the nightly --resume re-emitted the run by copying its output is found; so is the run entry deleted from the end of the trail', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
+  fs.writeFileSync(path.join(dir, 'holders.csv'), HOLDERS);
+  const bank = ['bank', 'payees.csv', '-o', 'out.csv', '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv', '--resume'];
+  const first = await runCli(bank, { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  const flip = `UPDATE run_rows SET decision = 'PAY', decision_reason = 'NAME_MATCH' WHERE name = 'Vikram Singh';`;
+  // The run's own entry, the last of the trail, deleted (the trigger is the file's, anyone can drop it).
+  await refused(dir, tamper(dir, 'tail', `DROP TRIGGER audit_no_delete; DELETE FROM audit WHERE kind = 'run'; ${flip}`), /run 1 has decisions but no entry of its own in the audit trail/);
+
+  // The cron line again: the finished run is re-emitted by copying its output (an entry with no digest).
+  const again = await runCli(bank, { cwd: dir });
+  assert.equal(again.code, 0, again.stderr);
+  const db = new Database(path.join(dir, 's.sqlite'), { readonly: true });
+  const last = db.prepare(`SELECT entry FROM audit WHERE kind = 'run' ORDER BY seq DESC LIMIT 1`).get() as { entry: string };
+  db.close();
+  assert.equal((JSON.parse(last.entry) as { reemitted?: string }).reemitted, 'copy');
+  await refused(dir, tamper(dir, 'copied', flip), /run 1's decisions differ from those its audit entry \d+ committed to/);
+});

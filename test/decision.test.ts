@@ -59,6 +59,10 @@ test('the policy file: over the defaults, unknown fields and a paid changed hold
   assert.match(unknown.problem, /nameMatch: unknown field "EXACT"/);
   assert.match((parsePolicy('{') as { problem: string }).problem, /not JSON/);
   assert.match((parsePolicy('{"approvals": 3}') as { problem: string }).problem, /approvals is 1 or 2/);
+  // Saved by Notepad or PowerShell's Out-File: UTF-8 with a byte-order mark.
+  const withBom = parsePolicy('\uFEFF{"approvals": 2}');
+  assert.ok(withBom.ok, JSON.stringify(withBom));
+  assert.equal(withBom.policy.approvals, 2);
 });
 
 test('verify_reason_code for every kind of reason the tool writes', () => {

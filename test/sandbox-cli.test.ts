@@ -43,10 +43,15 @@ test('vas-verify sandbox --accounts serves its registry; bank verdicts follow th
 
 test('vas-verify sandbox: bad options are usage errors (exit 2, one line)', async (t) => {
   const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'short.csv'), 'accountNumber,ifsc,name\r\n12345,SBIN0001234,RAVI KUMAR\r\n');
   for (const [args, pattern] of [
-    [['sandbox', '--port', '0', '--faults', '429,boom'], /boom/],
+    [['sandbox', '--port', '0', '--fault-rate', '0.5', '--faults', '429,boom'], /boom/],
+    // Kinds without a rate would inject nothing, silently.
+    [['sandbox', '--port', '0', '--faults', 'reset'], /^error: --faults chooses the kinds of fault but injects none without --fault-rate P/m],
     [['sandbox', '--port', '0', '--latency', 'slow'], /latency/i],
     [['sandbox', '--port', '0', '--accounts', 'missing.csv'], /missing\.csv/],
+    // A bad row names the flag, the file and the line.
+    [['sandbox', '--port', '0', '--accounts', 'short.csv'], /^error: --accounts short\.csv: registry line 2: account number "12345" must be 9 to 18 digits$/m],
   ] as const) {
     const r = await runCli(args, { cwd: dir });
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);

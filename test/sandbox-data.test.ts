@@ -69,7 +69,7 @@ test('ifscDetailsFor: real banks, real places, deterministic, schema-valid', () 
     assert.equal(isoByState.get(place.state) ?? place.iso3166, place.iso3166, place.state);
     isoByState.set(place.state, place.iso3166);
   }
-  assert.equal(isoByState.get('TELANGANA'), 'IN-TG');
+  assert.equal(isoByState.get('TELANGANA'), 'IN-TS'); // ISO 3166-2:IN since 2023-11 (was IN-TG)
   assert.equal(isoByState.get('MAHARASHTRA'), 'IN-MH');
 });
 
@@ -105,6 +105,12 @@ test('loadRegistry: header optional, statuses, errors name the line', () => {
   assert.throws(() => loadRegistry('123456789012,SBIN0001234\n'), /line 1: expected/);
   assert.throws(() => loadRegistry('123456789012,SBIN0001234,\n'), /line 1: name is empty/);
   assert.throws(() => loadRegistry('foo,bar\n'), /line 1: header/);
+  // Saved by Excel where the list separator is ';', or as tab-separated text: read as the payee file is.
+  assert.deepEqual(loadRegistry('\uFEFFAccount Number;IFSC;Name\r\n123456789012;SBIN0001234;"SHARMA; R K"\r\n123456789013;HDFC0000001;SITA DEVI\r\n'), [
+    { accountNumber: '123456789012', ifsc: 'SBIN0001234', name: 'SHARMA; R K' },
+    { accountNumber: '123456789013', ifsc: 'HDFC0000001', name: 'SITA DEVI' },
+  ]);
+  assert.deepEqual(loadRegistry('123456789012\tSBIN0001234\tRAVI KUMAR, JR\n'), [{ accountNumber: '123456789012', ifsc: 'SBIN0001234', name: 'RAVI KUMAR, JR' }]);
 });
 
 test('planBankRequest follows the test-account table', () => {

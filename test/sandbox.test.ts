@@ -15,6 +15,7 @@ import {
   successEnvelope,
   TokenResponseSchema,
 } from '../src/api/schemas.js';
+import { InputError, UsageError } from '../src/errors.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { waitFor } from './helpers/cli.js';
 
@@ -260,6 +261,18 @@ test('rate limit: beyond N per second is 429 Quota Violation with Retry-After', 
   assert.equal(stats.faults, 0);
 });
 
+test('rate limit: a fractional quota is kept, not rounded down (2.5/s is 10 requests in 4 s)', async (t) => {
+  let now = Date.UTC(2024, 0, 10, 6, 0, 0);
+  const sandbox = await start(t, { rateLimit: 2.5, now: () => now });
+  let answered = 0;
+  for (let i = 0; i < 40; i += 1) {
+    if ((await verify(sandbox, 'pl', '123456789012')).status === 200) answered += 1;
+    now += 100;
+  }
+  assert.equal(answered, 10);
+  assert.deepEqual(sandbox.stats().responses, { '200': 10, '429': 30 });
+});
+
 test('daily limit per account resets at midnight Asia/Kolkata', async (t) => {
   // 23:50 IST on 1 Jan 2024 is 18:20 UTC.
   let now = Date.UTC(2024, 0, 1, 18, 20, 0);
@@ -407,15 +420,23 @@ test('registry entries override names and statuses; test endings still apply', a
   assert.equal(BankEnvelope.parse(answer.json).body.beneficiaryName, 'PRIYA NAIR');
 
   await writeFile(file, '100000000001,SBIN0001234,OK NAME\n12AB,SBIN0001234,BAD\n');
-  await assert.rejects(startSandbox({ accounts: file }), /line 2/);
-  await assert.rejects(startSandbox({ accounts: join(dir, 'missing.csv') }), /cannot read accounts file/);
+  // The library's errors are one family (README, "As a library"): an input error, exit 2.
+  await assert.rejects(startSandbox({ accounts: file }), (error: unknown) => error instanceof InputError && /line 2/.test(error.message) && error.exitCode === 2);
+  await assert.rejects(startSandbox({ accounts: join(dir, 'missing.csv') }), (error: unknown) => error instanceof InputError && /cannot read accounts file/.test(error.message));
+  await assert.rejects(startSandbox({ accounts: [{ accountNumber: '12AB', ifsc: '', name: 'X' }] }), (error: unknown) => error instanceof InputError && /accounts\[0\]/.test(error.message));
 });
 
 test('options are checked', async () => {
+  // A usage error of the one family (exit 2), not a bare RangeError.
+  await assert.rejects(startSandbox({ port: -1 }), (error: unknown) => error instanceof UsageError && /port/.test(error.message) && error.exitCode === 2);
   await assert.rejects(startSandbox({ faultRate: 2 }), /faultRate/);
   await assert.rejects(startSandbox({ clientId: 'only-id' }), /clientSecret/);
   await assert.rejects(startSandbox({ latencyMs: [10, 5] }), /latencyMs/);
   await assert.rejects(startSandbox({ dailyLimit: 0 }), /dailyLimit/);
+  // Past a Node timer's longest delay (about 24.8 days) the wait would end after 1 ms: a session
+  // meant to approve itself in a month approved at once, a huge latency answered at once.
+  await assert.rejects(startSandbox({ autoAuthorizeMs: 3_000_000_000 }), /autoAuthorizeMs must be 0 to 2147483647/);
+  await assert.rejects(startSandbox({ latencyMs: [0, 3_000_000_000] }), /latencyMs must be 0 to 2147483647/);
 });
 
 test('close() with a hung request outstanding finishes and is idempotent', async (t) => {

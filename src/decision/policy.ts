@@ -59,7 +59,8 @@ const policyFile = z
 export function parsePolicy(text: string): { ok: true; policy: DecisionPolicy } | { ok: false; problem: string } {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A file saved as "UTF-8 with BOM" (Notepad, PowerShell) starts with U+FEFF, which JSON.parse refuses.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     return { ok: false, problem: `it is not JSON (${(error as Error).message})` };
   }

@@ -2,6 +2,7 @@
  * Sandbox options: the public shape, the defaults (one place), validation, and the parsers the
  * CLI uses for `--latency` and `--faults`.
  */
+import { UsageError } from '../errors.js';
 import type { RegistryEntry } from './registry.js';
 
 /** Faults the sandbox can inject before processing a request. */
@@ -82,12 +83,16 @@ export interface ResolvedOptions {
   readonly now: () => number;
 }
 
-/** An option out of its range: a RangeError, which a CLI reports as a usage error. */
+/** An option out of its range: a usage error (exit 2) naming it. */
 function check(condition: boolean, message: string): void {
-  if (!condition) throw new RangeError(`sandbox: ${message}`);
+  if (!condition) throw new UsageError(`sandbox: ${message}`);
 }
 
+/** The longest delay a Node timer keeps (about 24.8 days); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const isNonNegative = (value: number): boolean => Number.isFinite(value) && value >= 0;
+const isDelay = (ms: number): boolean => isNonNegative(ms) && ms <= MAX_TIMER_MS;
 
 /** Applies defaults and rejects out-of-range values with a message naming the option. */
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
@@ -107,8 +112,8 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
 
   const rawLatency = options.latencyMs ?? SANDBOX_DEFAULTS.latencyMs;
   const latency: [number, number] = typeof rawLatency === 'number' ? [rawLatency, rawLatency] : [rawLatency[0], rawLatency[1]];
-  check(isNonNegative(latency[0]) && isNonNegative(latency[1]) && latency[0] <= latency[1],
-    `latencyMs must be >= 0 (and min <= max), got ${JSON.stringify(rawLatency)}`);
+  check(isDelay(latency[0]) && isDelay(latency[1]) && latency[0] <= latency[1],
+    `latencyMs must be 0 to ${MAX_TIMER_MS} (and min <= max), got ${JSON.stringify(rawLatency)}`);
 
   const rateLimit = options.rateLimit ?? null;
   check(rateLimit === null || (Number.isFinite(rateLimit) && rateLimit > 0), `rateLimit must be > 0, got ${rateLimit}`);
@@ -125,7 +130,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
   const seed = options.seed ?? SANDBOX_DEFAULTS.seed;
   check(Number.isFinite(seed), `seed must be a number, got ${seed}`);
   const autoAuthorizeMs = options.autoAuthorizeMs ?? null;
-  check(autoAuthorizeMs === null || isNonNegative(autoAuthorizeMs), `autoAuthorizeMs must be >= 0, got ${autoAuthorizeMs}`);
+  check(autoAuthorizeMs === null || isDelay(autoAuthorizeMs), `autoAuthorizeMs must be 0 to ${MAX_TIMER_MS}, got ${autoAuthorizeMs}`);
   const sessionTtlSeconds = options.sessionTtlSeconds ?? SANDBOX_DEFAULTS.sessionTtlSeconds;
   check(Number.isFinite(sessionTtlSeconds) && sessionTtlSeconds > 0, `sessionTtlSeconds must be > 0, got ${sessionTtlSeconds}`);
 

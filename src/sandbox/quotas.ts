@@ -21,9 +21,10 @@ export class RateWindow {
   take(): number | null {
     const limit = this.limit;
     if (limit === null) return null;
-    // Below 1 rps the window stretches so that e.g. 0.5 means one request per two seconds.
-    const windowMs = limit >= 1 ? 1000 : 1000 / limit;
+    // `capacity` requests per window, the window as long as they take at the limit: 2 per second
+    // for 2, one per two seconds for 0.5, two per 0.8 s for 2.5 (not rounded down to 2 per second).
     const capacity = Math.max(1, Math.floor(limit));
+    const windowMs = (1000 * capacity) / limit;
     const now = this.now();
     while (this.stamps.length > 0 && (this.stamps[0] ?? now) <= now - windowMs) this.stamps.shift();
     if (this.stamps.length >= capacity) {

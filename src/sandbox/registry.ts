@@ -3,6 +3,8 @@
  * team can replay its own payee list against the sandbox and get the names it expects.
  */
 import { parse } from 'csv-parse/sync';
+import { InputError } from '../errors.js';
+import { sniffDelimiter } from '../input/read-csv.js';
 import { IFSC_PATTERN } from './ifsc.js';
 
 /** One known account; an empty `ifsc` matches the account number at any branch. */
@@ -40,7 +42,7 @@ function headerPositions(fields: readonly string[], line: number): Record<Column
   const positions = { accountNumber: find('accountNumber'), ifsc: find('ifsc'), name: find('name'), status: find('status') };
   for (const required of ['accountNumber', 'ifsc', 'name'] as const) {
     if (positions[required] === undefined) {
-      throw new Error(`registry line ${line}: header has no ${required} column (expected accountNumber,ifsc,name[,status])`);
+      throw new InputError(`registry line ${line}: header has no ${required} column (expected accountNumber,ifsc,name[,status])`);
     }
   }
   return positions;
@@ -50,7 +52,7 @@ function toStatus(raw: string, line: number): RegistryEntry['status'] {
   const normalised = raw.trim().toUpperCase().replace(/[\s-]+/g, '_');
   if (normalised === '') return undefined;
   if (normalised === 'VERIFIED' || normalised === 'NOT_VERIFIED') return normalised;
-  throw new Error(`registry line ${line}: status "${raw}" must be VERIFIED or NOT_VERIFIED`);
+  throw new InputError(`registry line ${line}: status "${raw}" must be VERIFIED or NOT_VERIFIED`);
 }
 
 /** Checks and normalises one entry (IFSC upper-cased); `where` prefixes error messages. */
@@ -59,13 +61,13 @@ export function checkRegistryEntry(entry: RegistryEntry, where: string): Registr
   const ifsc = entry.ifsc.trim().toUpperCase();
   const name = entry.name.trim();
   if (!ACCOUNT_PATTERN.test(accountNumber)) {
-    throw new Error(`${where}: account number "${entry.accountNumber}" must be 9 to 18 digits`);
+    throw new InputError(`${where}: account number "${entry.accountNumber}" must be 9 to 18 digits`);
   }
   if (ifsc !== '' && !IFSC_PATTERN.test(ifsc)) {
-    throw new Error(`${where}: IFSC "${entry.ifsc}" is not a valid IFSC (4 letters, 0, 6 letters or digits)`);
+    throw new InputError(`${where}: IFSC "${entry.ifsc}" is not a valid IFSC (4 letters, 0, 6 letters or digits)`);
   }
   if (name === '' && entry.status !== 'NOT_VERIFIED') {
-    throw new Error(`${where}: name is empty (only NOT_VERIFIED entries may omit it)`);
+    throw new InputError(`${where}: name is empty (only NOT_VERIFIED entries may omit it)`);
   }
   const checked: RegistryEntry = { accountNumber, ifsc, name };
   if (entry.status !== undefined) checked.status = entry.status;
@@ -74,12 +76,14 @@ export function checkRegistryEntry(entry: RegistryEntry, where: string): Registr
 
 /**
  * Parses registry CSV text: `accountNumber,ifsc,name[,status]`, header optional (recognised by
- * its column names, in any order). Throws an Error naming the line of the first bad row.
+ * its column names, in any order), the delimiter (`,` `;` tab `|`) sniffed. Throws an Error naming the line of the first bad row.
  */
 export function loadRegistry(csvText: string): RegistryEntry[] {
   let rows: { record: string[]; info: { lines: number } }[];
   try {
     rows = parse(csvText, {
+      // `;` where Excel's list separator is one, tab-separated text: as the payee file is read.
+      delimiter: sniffDelimiter(csvText.replace(/^\uFEFF/, '')),
       info: true,
       bom: true,
       trim: true,
@@ -88,7 +92,7 @@ export function loadRegistry(csvText: string): RegistryEntry[] {
       comment: '#',
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (error) {
-    throw new Error(`registry is not valid CSV: ${(error as Error).message}`, { cause: error });
+    throw new InputError(`registry is not valid CSV: ${(error as Error).message}`, { cause: error });
   }
 
   let positions: Record<Column, number | undefined> = { accountNumber: 0, ifsc: 1, name: 2, status: 3 };
@@ -104,7 +108,7 @@ export function loadRegistry(csvText: string): RegistryEntry[] {
       return at === undefined ? '' : (record[at] ?? '');
     };
     if (record.length < 3) {
-      throw new Error(`registry line ${line}: expected accountNumber,ifsc,name[,status] but found ${record.length} field(s)`);
+      throw new InputError(`registry line ${line}: expected accountNumber,ifsc,name[,status] but found ${record.length} field(s)`);
     }
     const status = toStatus(field('status'), line);
     const entry: RegistryEntry = { accountNumber: field('accountNumber'), ifsc: field('ifsc'), name: field('name') };

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { InputError } from '../errors.js';
 import { API_PREFIX, DEFAULT_TOKEN_PATH, MESSAGES, OPS, type OpName } from '../api/schemas.js';
 import { ApiOps } from './api.js';
 import { Attempts, BankHandler } from './bank.js';
@@ -234,12 +235,12 @@ async function loadAccounts(accounts: SandboxOptions['accounts']): Promise<reado
   try {
     text = await readFile(accounts, 'utf8');
   } catch (error) {
-    throw new Error(`sandbox: cannot read accounts file ${accounts}: ${(error as Error).message}`, { cause: error });
+    throw new InputError(`sandbox: cannot read accounts file ${accounts}: ${(error as Error).message}`, { cause: error });
   }
   try {
     return loadRegistry(text);
   } catch (error) {
-    throw new Error(`sandbox: ${accounts}: ${(error as Error).message}`, { cause: error });
+    throw new InputError(`sandbox: ${accounts}: ${(error as Error).message}`, { cause: error });
   }
 }
 

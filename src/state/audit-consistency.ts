@@ -54,21 +54,31 @@ export function reviewsProblem(db: Db): string | undefined {
 }
 
 /**
- * What a run's decisions and its last invocation's committed digest disagree on, or undefined. A
- * run whose last invocation recorded no end (killed, or still running) is not compared: its rows
- * may have been decided after the digest, by the tool. Entries written before the decisions digest
- * existed are not compared either.
+ * What a run's decisions and the digest its invocations last committed disagree on, or undefined.
+ * The digest is the latest run entry that has one (a re-emission by copy decides nothing and
+ * commits none). A run whose last invocation recorded no end (killed, or still running) is not
+ * compared: its rows may have been decided after the digest, by the tool. A run with decisions and
+ * no run entry at all lost it (the end of the chain cut off, which the hash chain cannot show: the
+ * entry and the invocation's end are written in one transaction). Entries written before the
+ * decisions digest existed are not compared.
  */
 export function runDecisionsProblem(db: Db, runId?: number): string | undefined {
-  const runs = db.prepare(
-    `SELECT a.run_id AS runId, a.seq, a.entry FROM audit a
-     WHERE a.kind = 'run' AND a.seq = (SELECT max(b.seq) FROM audit b WHERE b.kind = 'run' AND b.run_id = a.run_id)
-       AND (? IS NULL OR a.run_id = ?)
-       AND EXISTS (SELECT 1 FROM run_stats s WHERE s.run_id = a.run_id AND s.finished_at IS NOT NULL)`,
-  ).all(runId ?? null, runId ?? null) as { runId: number; seq: number; entry: string }[];
+  const finished = db.prepare(
+    `SELECT s.run_id AS runId FROM run_stats s
+     WHERE s.finished_at IS NOT NULL AND (? IS NULL OR s.run_id = ?)
+       AND EXISTS (SELECT 1 FROM run_rows r WHERE r.run_id = s.run_id)
+     ORDER BY s.run_id`,
+  ).all(runId ?? null, runId ?? null) as { runId: number }[];
+  const anyEntry = db.prepare(`SELECT 1 FROM audit WHERE kind = 'run' AND run_id = ? LIMIT 1`);
+  const digested = db.prepare(
+    `SELECT seq, entry FROM audit WHERE kind = 'run' AND run_id = ? AND json_extract(entry, '$.decisionsDigest') IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+  );
   const rows = db.prepare(`SELECT row, account, ifsc, decision, decision_reason AS reason FROM run_rows WHERE run_id = ? ORDER BY row LIMIT ?`);
-  for (const run of runs) {
-    const entry = JSON.parse(run.entry) as { rowsDecided?: unknown; decisionsDigest?: unknown };
+  for (const run of finished) {
+    if (anyEntry.get(run.runId) === undefined) return `run ${run.runId} has decisions but no entry of its own in the audit trail: its entry was deleted`;
+    const latest = digested.get(run.runId) as { seq: number; entry: string } | undefined;
+    if (latest === undefined) continue;
+    const entry = JSON.parse(latest.entry) as { rowsDecided?: unknown; decisionsDigest?: unknown };
     if (typeof entry.decisionsDigest !== 'string' || typeof entry.rowsDecided !== 'number') continue;
     const digest = createHash('sha256');
     let text = '';
@@ -80,7 +90,7 @@ export function runDecisionsProblem(db: Db, runId?: number): string | undefined 
       }
     }
     digest.update(text);
-    if (digest.digest('hex') !== entry.decisionsDigest) return `run ${run.runId}'s decisions differ from those its audit entry ${run.seq} committed to: a decision was changed after the run`;
+    if (digest.digest('hex') !== entry.decisionsDigest) return `run ${run.runId}'s decisions differ from those its audit entry ${latest.seq} committed to: a decision was changed after the run`;
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * Real Indian cities with their real district, state and ISO 3166-2 subdivision code, so that
  * generated branch details look like what a finance team sees from the live service.
- * ISO codes follow the current standard (Telangana IN-TG, Odisha IN-OD, Uttarakhand IN-UK).
+ * ISO codes follow the current standard (Telangana IN-TS since 2023, Odisha IN-OD, Uttarakhand IN-UK).
  */
 
 export interface Place {
@@ -48,9 +48,9 @@ export const PLACES: readonly Place[] = [
     branches: ['TALLAKULAM', 'K K NAGAR', 'WEST MASI STREET'] },
   { city: 'TIRUCHIRAPPALLI', district: 'TIRUCHIRAPPALLI', state: 'TAMIL NADU', iso3166: 'IN-TN', micrCity: '620',
     branches: ['CANTONMENT', 'THILLAI NAGAR'] },
-  { city: 'HYDERABAD', district: 'HYDERABAD', state: 'TELANGANA', iso3166: 'IN-TG', micrCity: '500',
+  { city: 'HYDERABAD', district: 'HYDERABAD', state: 'TELANGANA', iso3166: 'IN-TS', micrCity: '500',
     branches: ['ABIDS', 'BANJARA HILLS', 'AMEERPET', 'HIMAYATNAGAR', 'SECUNDERABAD', 'KOTI'] },
-  { city: 'WARANGAL', district: 'HANUMAKONDA', state: 'TELANGANA', iso3166: 'IN-TG', micrCity: '506',
+  { city: 'WARANGAL', district: 'HANUMAKONDA', state: 'TELANGANA', iso3166: 'IN-TS', micrCity: '506',
     branches: ['HANAMKONDA', 'STATION ROAD'] },
   { city: 'VISAKHAPATNAM', district: 'VISAKHAPATNAM', state: 'ANDHRA PRADESH', iso3166: 'IN-AP', micrCity: '530',
     branches: ['DWARAKA NAGAR', 'MVP COLONY', 'GAJUWAKA'] },

@@ -2,7 +2,7 @@
 import { EXIT } from '../../exit.js';
 import fs from 'node:fs';
 import { startSandbox, parseFaults, parseLatency, loadRegistry, type SandboxOptions } from '../../../sandbox/index.js';
-import { UsageError } from '../../../errors.js';
+import { isAppError, UsageError } from '../../../errors.js';
 import type { CommandIo } from '../../io.js';
 import { listenError } from '../../listen-error.js';
 
@@ -22,7 +22,11 @@ export async function sandboxCommand(args: Record<string, unknown>, io: CommandI
     set('rateLimit', args['rate-limit'] as number | undefined);
     set('dailyLimit', args['daily-limit'] as number | undefined);
     set('faultRate', args['fault-rate'] as number | undefined);
-    if (args.faults !== undefined) options.faults = parseFaults(String(args.faults));
+    if (args.faults !== undefined) {
+      // The kinds alone inject nothing (the rate defaults to 0): a test run would pass without a single fault.
+      if (args['fault-rate'] === undefined) throw new UsageError('--faults chooses the kinds of fault but injects none without --fault-rate P (the share of API requests that get one, 0..1): add e.g. --fault-rate 0.1');
+      options.faults = parseFaults(String(args.faults));
+    }
     set('seed', args.seed as number | undefined);
     set('autoAuthorizeMs', args['auto-authorize'] as number | undefined);
     set('sessionTtlSeconds', args['session-ttl'] as number | undefined);
@@ -33,14 +37,19 @@ export async function sandboxCommand(args: Record<string, unknown>, io: CommandI
       } catch (error) {
         throw new UsageError(`cannot read --accounts ${String(args.accounts)}: ${(error as Error).message}`);
       }
-      options.accounts = loadRegistry(text);
+      try {
+        options.accounts = loadRegistry(text);
+      } catch (error) {
+        // Its message names the line and what is wrong with it.
+        throw new UsageError(`--accounts ${String(args.accounts)}: ${(error as Error).message}`);
+      }
     }
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (isAppError(error)) throw error;
     throw new UsageError((error as Error).message);
   }
   const sandbox = await startSandbox(options).catch((error: unknown) => {
-    if (error instanceof RangeError) throw new UsageError(error.message);
+    if (isAppError(error)) throw error;
     throw listenError(error, options.host, options.port);
   });
   io.stdout(`sandbox listening on ${sandbox.url}\n`);
