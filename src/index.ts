@@ -31,6 +31,7 @@ export {
   ColumnError,
   OutputError,
   StateFileError,
+  AuditMismatchError,
   RunLockedError,
   EXIT_CODES,
 } from './errors.js';
