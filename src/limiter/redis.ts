@@ -103,6 +103,29 @@ export interface RedisSourceOptions {
 
 type TakeClient = RedisClient & { vasTake(key: string, interval: string, catchUp: string, want: string): Promise<[number, number]> };
 
+/** `work`, or a rejection once `timeoutMs` has passed or `signal` aborts (SIGINT/SIGTERM while connecting). */
+async function bounded(work: Promise<void>, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      }),
+      new Promise<never>((_, reject) => {
+        if (!signal) return;
+        onAbort = () => reject(new Error('stopped by signal while connecting'));
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
 /** Connects (bounded in time) and checks that the script runs; throws LimiterSetupError. */
 export async function createRedisSource(options: RedisSourceOptions): Promise<TokenSource> {
   const database = redisDatabase(checkRedisUrl(options.url)) ?? undefined; // checked: a number or none
@@ -133,10 +156,8 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
   redis.defineCommand('vasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   const key = `${options.limiterId}:gcra`;
 
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
   try {
-    await Promise.race([
+    await bounded(
       (async () => {
         await redis.connect();
         // ioredis reports a database this Redis lacks as an event and goes on in database 0.
@@ -146,24 +167,14 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
         await redis.vasTake(`${key}:probe`, '1', '0', '1');
         await redis.del(`${key}:probe`);
       })(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(setupTimeoutMs / 1000)} s`)), setupTimeoutMs);
-      }),
-      new Promise<never>((_, reject) => {
-        if (!options.signal) return;
-        onAbort = () => reject(new Error('stopped by signal while connecting'));
-        if (options.signal.aborted) onAbort();
-        else options.signal.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
+      setupTimeoutMs,
+      options.signal,
+    );
   } catch (error) {
     redis.disconnect();
     // ioredis's own rejection says only "Connection is closed"; the socket's error says why.
     const why = (lastError?.message ?? (error as Error).message ?? 'connection failed').replace(/\.+$/, '');
     throw new LimiterSetupError(`cannot use the Redis at --redis ${shown} for the shared rate limit: ${why}. Check the URL and that Redis is running; no call was made`, { cause: error });
-  } finally {
-    if (timer) clearTimeout(timer);
-    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   }
 
   let closed = false;
