@@ -360,3 +360,22 @@ test('clocks that agree: a penny-drop run is not slowed to one at a time once th
   assert.equal(sum(sandbox.stats().deposits), 60);
   assert.ok(sandbox.stats().maxConcurrentApiRequests > 1, `at most ${sandbox.stats().maxConcurrentApiRequests} at a time`);
 });
+
+test('a wrong clock, and the first answers an error (200 error, 400) or lost: still one penny-drop at a time until an answer tells the API\'s time', async (t) => {
+  const sandbox = await startSandbox({ now: () => Date.now() + 100 * DAY_MS });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  // Row 1 ends in 91 (a 200 error: Invalid Account Number), row 2 in 97 (processed, the rupee
+  // deposited, then the connection dropped: no answer, no Date), then ordinary payees.
+  const lines = ['Payee Name,Account Number,IFSC', 'Payee A,500000000191,SBIN0001234', 'Payee B,500000000297,SBIN0001234'];
+  for (let i = 0; i < 30; i += 1) lines.push(`Payee ${i},${500000001000 + i * 100 + 11},SBIN0001234`);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), lines.join('\n') + '\n');
+  const run = await runCli(['bank', 'payees.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '8', '--state', 'state.sqlite'], { cwd: dir });
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /this machine's clock is 100 days behind the API's/);
+  // The 200 error told the time? No deposit either way. The lost answer told nothing: the next
+  // payee went alone, and its answer stopped the run. Two deposits, never a batch.
+  const deposits = sandbox.stats().deposits;
+  assert.ok(sum(deposits) <= 2, `deposits: ${JSON.stringify(deposits)}`);
+  assert.ok(sandbox.stats().maxConcurrentApiRequests <= 1, `at most one request at a time: ${sandbox.stats().maxConcurrentApiRequests}`);
+});

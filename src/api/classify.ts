@@ -105,7 +105,7 @@ export function describeSchemaError(error: z.ZodError, what: string): string {
   return `${what} field "${path}" is invalid: ${issue.message}`;
 }
 
-type Classified<T> = { ok: true; value: T; requestId: string | undefined; serverTime: number | undefined } | { ok: false; error: VasError };
+type Classified<T> = { ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError };
 
 export interface ClassifyOptions {
   /**
@@ -188,7 +188,7 @@ function classify200<T>(
       }),
     };
   }
-  return { ok: true, value: body.data.body, requestId, serverTime: serverTimeOf(response.headers) };
+  return { ok: true, value: body.data.body, requestId };
 }
 
 /** The error a 200 carries in its body, by its message. */

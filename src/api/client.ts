@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
-import { classifyResponse, classifyTransportError, requestIdOf } from './classify.js';
+import { classifyResponse, classifyTransportError, requestIdOf, serverTimeOf } from './classify.js';
 import { AnswerTooLargeError, bodyText, DeadlineError, exchangeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, postJson, type BinaryExchange } from './exchange.js';
 import { registerSecret, registerUrlSecrets } from '../redact.js';
 import { checkBankResult } from './names.js';
@@ -100,6 +100,11 @@ export interface CallOptions {
   beforeRetry?: (() => Promise<unknown>) | undefined;
   /** Called before each retry's sleep, like ClientOptions.onRetry, for this call only (a rate limiter hears of 429s). Default: none. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /**
+   * Called with the Date header (ms since the epoch) of every answer of this call that has one,
+   * errors and retried attempts included, as it arrives: a check on this machine's clock. Default: none.
+   */
+  onServerTime?: ((serverTime: number) => void) | undefined;
 }
 
 export interface CallResult<T> {
@@ -159,7 +164,8 @@ export function createClient(options: ClientOptions): Client {
   return new ApiClient(options);
 }
 
-type SendOutcome<T> = { ok: true; value: T; requestId: string | undefined; serverTime: number | undefined } | { ok: false; error: VasError };
+/** An attempt's outcome, with the answer's Date (ms) when it had headers and one. */
+type SendOutcome<T> = ({ ok: true; value: T; requestId: string | undefined } | { ok: false; error: VasError }) & { serverTime?: number | undefined };
 
 /** The Client: its settings, the agent and the token source in fields, built once per client. */
 class ApiClient implements Client {
@@ -208,16 +214,16 @@ class ApiClient implements Client {
 
   verifyBankAccount(input: BankVerifyInput, callOptions?: CallOptions): Promise<CallResult<BankResult>> {
     const op = input.mode === 'pd' ? OPS.pennyDrop : OPS.pennyLess;
-    return this.#call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions?.signal, callOptions?.beforeRetry, callOptions?.onRetry)
+    return this.#call(op, { accountNumber: input.accountNumber, ifscNumber: input.ifsc }, BANK_ENVELOPE, input.mode === 'pd', callOptions)
       .then(withCheckedBankResult);
   }
 
   docInit(input: DocInitRequest, callOptions?: CallOptions): Promise<CallResult<DocInitResult>> {
-    return this.#call(OPS.docInit, input, INIT_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
+    return this.#call(OPS.docInit, input, INIT_ENVELOPE, false, { signal: callOptions?.signal, beforeRetry: callOptions?.beforeRetry });
   }
 
   docFetchStatus(sessionId: string, callOptions?: CallOptions): Promise<CallResult<DocFetchResult>> {
-    return this.#call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, callOptions?.signal, callOptions?.beforeRetry);
+    return this.#call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, { signal: callOptions?.signal, beforeRetry: callOptions?.beforeRetry });
   }
 
   documentSource(url: string): string {
@@ -336,6 +342,12 @@ class ApiClient implements Client {
   async #sendOnce<T>(op: OpName, payload: unknown, envelope: z.ZodType<{ body: T }>, token: Token, signal: AbortSignal | undefined): Promise<SendOutcome<T>> {
     const path = `${this.#basePath}${API_PREFIX}${op}`;
     const exchange = await postJson(this.#agent, this.#origin, path, this.#headersFor(token), JSON.stringify(payload), signal, MAX_ANSWER_BYTES, this.#deadlineMs, MAX_ERROR_BYTES);
+    const outcome = this.#outcomeOf(op, exchange, envelope, signal);
+    if (exchange.headers) outcome.serverTime = serverTimeOf(exchange.headers);
+    return outcome;
+  }
+
+  #outcomeOf<T>(op: OpName, exchange: Awaited<ReturnType<typeof postJson>>, envelope: z.ZodType<{ body: T }>, signal: AbortSignal | undefined): SendOutcome<T> {
     if (!exchange.ok) {
       const { error: cause, status, headers } = exchange;
       if (cause instanceof AnswerTooLargeError && status !== undefined && headers !== undefined) {
@@ -358,10 +370,9 @@ class ApiClient implements Client {
     payload: unknown,
     envelope: z.ZodType<{ body: T }>,
     pennyDrop: boolean,
-    signal: AbortSignal | undefined,
-    beforeRetry?: (() => Promise<unknown>) | undefined,
-    onRetry?: ((event: RetryEvent) => void) | undefined,
+    callOptions: CallOptions = {},
   ): Promise<CallResult<T>> {
+    const { signal, beforeRetry, onRetry, onServerTime } = callOptions;
     if (this.#closed) throw VasError.network({ code: 'aborted', message: 'client is closed' });
     let attempt = 0;
     let quotaWaits = 0;
@@ -377,6 +388,7 @@ class ApiClient implements Client {
       try {
         token = await this.#tokens.get(signal);
         outcome = await this.#sendOnce(op, payload, envelope, token, signal);
+        if (outcome.serverTime !== undefined) onServerTime?.(outcome.serverTime);
       } catch (error) {
         outcome = { ok: false, error: asVasError(error) };
       }

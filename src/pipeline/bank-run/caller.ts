@@ -90,7 +90,7 @@ export class Caller {
   /** The reader has read the whole input (inputEnded). */
   private inputRead = false;
   private finishing = false;
-  /** A request has been answered or has failed: the API's clock has been heard from, if it sends one. */
+  /** An answer has told the API's time (its Date header), or a success came without one (the API sends none). */
   private clockHeard = false;
   /** The one penny-drop allowed in flight before then (api-clock.ts). */
   private clockProbe = false;
@@ -261,8 +261,8 @@ export class Caller {
   }
 
   /**
-   * Until a request has come back, one penny-drop at a time (api-clock.ts): true when this call is
-   * that one; false once a request has come back (or the run stops).
+   * Until an answer has told the API's time, one penny-drop at a time (api-clock.ts): true when
+   * this call is that one; false once the time is known (or the run stops).
    */
   private async awaitClock(): Promise<boolean> {
     while (!this.clockHeard && this.clockProbe && !this.context.stop.reason) await this.clockHeardEvent.wait();
@@ -321,16 +321,15 @@ export class Caller {
     try {
       const answer = await client.verifyBankAccount(
         { accountNumber: task.account, ifsc: task.ifsc, mode },
-        { signal: stop.callAbort.signal, beforeRetry: this.spaceRetry, onRetry: this.noteRetry },
+        { signal: stop.callAbort.signal, beforeRetry: this.spaceRetry, onRetry: this.noteRetry, onServerTime: this.noteServerTime },
       );
-      // Before anything else moves: a stop for the clock must come before the next penny-drop.
-      this.checkClock(answer.serverTime);
+      // An answer without a Date: the API does not send one, and waiting would learn nothing.
+      if (answer.serverTime === undefined) this.clockHeard = true;
       return answer;
     } catch (error) {
       this.fail(task, mode, error);
       return undefined;
     } finally {
-      this.clockHeard = true;
       this.sending -= 1;
       if (this.follow) this.observe(performance.now() - grantedAt);
     }
@@ -371,13 +370,15 @@ export class Caller {
   }
 
   /**
-   * Reads the API's time from an answer (api-clock.ts). Clocks a day or more apart stop a run that
+   * Reads the API's time from an answer, an error's included (api-clock.ts), as it arrives, before
+   * the answer is kept or the call retried. Clocks a day or more apart stop a run that
    * sends penny-drops before its next one: the deposit memory is counted in this machine's time.
    * A penny-less run is told once.
    */
-  private checkClock(serverTime: number | undefined): void {
+  private readonly noteServerTime = (serverTime: number): void => {
     const { clock, stop, log } = this.context;
     clock.observe(serverTime);
+    this.clockHeard = true;
     const problem = clock.problem();
     if (!problem) return;
     if (this.options.mode !== 'pl') {
@@ -386,7 +387,7 @@ export class Caller {
       this.saidClock = true;
       log.warn(`${problem}: verified_at and the --max-age of answers are counted in this machine's time; set the clock right (NTP: timedatectl set-ntp true)`);
     }
-  }
+  };
 
   /** What a failed call comes to (failure.ts decides; the ledger records it). */
   private fail(task: PayeeTask, mode: VerifyMode, caught: unknown): void {
