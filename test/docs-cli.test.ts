@@ -185,6 +185,30 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     for (const id of sessions) assert.equal(state.getSession(id)?.files.length, 4, `${id} recorded as fetched`);
   });
 
+  test('a fetch that saved only some documents is not recorded as done: the next listener fetches the session again', async (t) => {
+    const sbx = await sandbox(t);
+    const dir = tempDir(t);
+    const downloads = path.join(dir, 'kyc');
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const first = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    const init = await runCli(['docs', 'init', '--listen', first.baseUrl, '--base-url', sbx.url, '--json'], env);
+    assert.equal(init.code, 0, init.stderr);
+    const session = JSON.parse(init.stdout) as InitJson;
+    // A folder where pan.xml is to go: that one file cannot be saved, the other three are.
+    fs.mkdirSync(path.join(downloads, session.sessionId, 'pan.xml'), { recursive: true });
+    assert.equal((await answerConsent(session.url, 'approve')).status, 200);
+    await first.waitForLine(new RegExp(`fetched ${session.sessionId} 2 document\\(s\\), 3 file\\(s\\) in .*, 1 failed`));
+    assert.equal(await first.stop(), 0);
+    assert.equal(readState(t, dir).getSession(session.sessionId)?.fetchedAt, null, 'not recorded as fetched');
+
+    fs.rmSync(path.join(downloads, session.sessionId, 'pan.xml'), { recursive: true });
+    const second = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    await second.waitForLine(new RegExp(`fetched ${session.sessionId} 2 document\\(s\\), 4 file\\(s\\)`));
+    assert.equal(await second.stop(), 0);
+    assertRealFiles(downloads, session.sessionId);
+    assert.notEqual(readState(t, dir).getSession(session.sessionId)?.fetchedAt, null);
+  });
+
   test('an expired session says to start a new one (exit 1)', async (t) => {
     let offset = 0;
     const sbx = await sandbox(t, { sessionTtlSeconds: 600, now: () => Date.now() + offset });

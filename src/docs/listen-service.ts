@@ -161,7 +161,7 @@ export class WebhookListenService {
     }
     const report = await saveDocuments(client, { dir, sessionId, documents: outcome.result.documents, signal });
     // Absolute: the listing is read from other directories than this one.
-    store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => path.resolve(f.path)));
+    store.recordFetch(sessionId, outcome.result.status, report.files.map((f) => path.resolve(f.path)), report.failures.length === 0);
     for (const failure of report.failures) log.error(`session ${sessionId} ${failure.docType} ${failure.format.toUpperCase()}: ${failure.reason}`);
     this.options.out(
       `${new Date(now()).toISOString()} fetched ${sessionId} ${outcome.result.documents.length} document(s), ${report.files.length} file(s) in ${report.directory}` +

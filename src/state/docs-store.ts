@@ -109,16 +109,20 @@ export class DocsStore {
       .run(sessionId, status, t, t);
   }
 
-  /** Records a completed fetch: status, when, and the files saved (added to earlier ones). */
-  recordFetch(sessionId: string, status: string, savedFiles: readonly string[]): void {
+  /**
+   * Records a fetch: status, the files saved (added to earlier ones), and, when every document was
+   * saved (`complete`), when: a session with a document not saved stays due, fetched again by the
+   * next listener or a repeated callback.
+   */
+  recordFetch(sessionId: string, status: string, savedFiles: readonly string[], complete = true): void {
     const t = this.now();
     this.db.transaction(() => {
       this.setStatus(sessionId, status);
       const previous = this.getSession(sessionId)?.files ?? [];
       const files = [...previous, ...savedFiles.filter((f) => !previous.includes(f))];
       this.db
-        .prepare('UPDATE doc_sessions SET fetched_at = ?, files = ?, updated_at = ? WHERE session_id = ?')
-        .run(t, JSON.stringify(files), t, sessionId);
+        .prepare('UPDATE doc_sessions SET fetched_at = CASE WHEN ? THEN ? ELSE fetched_at END, files = ?, updated_at = ? WHERE session_id = ?')
+        .run(complete ? 1 : 0, t, JSON.stringify(files), t, sessionId);
     })();
   }
 

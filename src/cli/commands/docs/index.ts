@@ -257,7 +257,7 @@ async function reportFetch(
     }
   }
   // Absolute: the listing is read from other directories than this one.
-  store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => path.resolve(f.path)));
+  store.recordFetch(sessionId, result.status, report === undefined ? [] : report.files.map((f) => path.resolve(f.path)), report === undefined || report.failures.length === 0);
   if (flags.json) {
     printFetchJson(io, result, requestId, report);
   } else {
