@@ -209,6 +209,32 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     assert.notEqual(readState(t, dir).getSession(session.sessionId)?.fetchedAt, null);
   });
 
+  test('a --fetch listener catches up the sessions of the last day only, not those a listener without --fetch recorded long ago', async (t) => {
+    const sbx = await sandbox(t);
+    const dir = tempDir(t);
+    const downloads = path.join(dir, 'kyc');
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const plain = await startListener(t, ['--base-url', sbx.url], env);
+    const init = await runCli(['docs', 'init', '--listen', plain.baseUrl, '--base-url', sbx.url, '--json'], env);
+    const session = JSON.parse(init.stdout) as InitJson;
+    assert.equal((await answerConsent(session.url, 'approve')).status, 200);
+    await plain.waitForLine(new RegExp(`success ${session.sessionId} Completed$`));
+    assert.equal(await plain.stop(), 0);
+
+    // Two days later (this machine's clock moved on), a listener with --fetch starts: nothing of then is fetched.
+    const fetchesBefore = sbx.stats().requests['doclocker-fetch-status'] ?? 0;
+    const later = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], cliEnv(path.join(dir, 'state.sqlite'), { VAS_TEST_CLOCK_OFFSET_MS: String(2 * 86_400_000) }));
+    assert.equal(await later.stop(), 0);
+    assert.equal(sbx.stats().requests['doclocker-fetch-status'] ?? 0, fetchesBefore);
+    assert.doesNotMatch(later.stderr(), /fetching \d+ session/);
+    assert.equal(fs.existsSync(path.join(downloads, session.sessionId)), false);
+
+    // The same day, it is fetched.
+    const sameDay = await startListener(t, ['--fetch', '--download', downloads, '--base-url', sbx.url], env);
+    await sameDay.waitForLine(new RegExp(`fetched ${session.sessionId} 2 document\\(s\\), 4 file\\(s\\)`));
+    assert.equal(await sameDay.stop(), 0);
+  });
+
   test('an expired session says to start a new one (exit 1)', async (t) => {
     let offset = 0;
     const sbx = await sandbox(t, { sessionTtlSeconds: 600, now: () => Date.now() + offset });

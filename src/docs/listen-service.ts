@@ -33,6 +33,9 @@ export interface ListenServiceOptions {
   pid: number;
 }
 
+
+/** How far back a starting listener fetches the sessions whose documents were not saved: a day. */
+export const CATCH_UP_MS = 86_400_000;
 export class WebhookListenService {
   private readonly options: ListenServiceOptions;
   private readonly stopFetches = new AbortController();
@@ -109,12 +112,13 @@ export class WebhookListenService {
 
   /**
    * Sessions whose success callback is recorded but whose documents were never saved (this
-   * listener was stopped or killed, or the fetch failed): fetched at start, one at a time.
+   * listener was stopped or killed, or the fetch failed): fetched at start, one at a time, those
+   * of the last CATCH_UP_MS only (not months of documents nobody asked this listener for).
    */
   private async catchUp(): Promise<void> {
-    const { store, log, client, download } = this.options;
+    const { store, log, client, download, now } = this.options;
     if (client === undefined || download === undefined) return;
-    const due = store.sessionsAwaitingFetch().filter((session) => classifyStatus(session.status) !== 'failed');
+    const due = store.sessionsAwaitingFetch(now() - CATCH_UP_MS).filter((session) => classifyStatus(session.status) !== 'failed');
     if (due.length === 0) return;
     log.info(`fetching ${due.length} session(s) whose success callback was recorded but whose documents were not saved`);
     for (const session of due) {

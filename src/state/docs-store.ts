@@ -140,18 +140,19 @@ export class DocsStore {
   }
 
   /**
-   * Sessions with a success callback received after their last fetch, or never fetched: a
-   * listener stopped, killed or failed before it saved their documents. Oldest first.
+   * Sessions with a success callback received since `since` and after their last fetch, or never
+   * fetched: a listener stopped, killed or failed before it saved their documents. Oldest first.
    */
-  sessionsAwaitingFetch(): DocSessionRecord[] {
+  sessionsAwaitingFetch(since: number): DocSessionRecord[] {
     const rows = this.db
       .prepare(
         `SELECT ${SESSION_COLUMNS} FROM doc_sessions s WHERE EXISTS (
            SELECT 1 FROM webhook_events w
-           WHERE w.session_id = s.session_id AND w.kind = 'success' AND (s.fetched_at IS NULL OR w.received_at > s.fetched_at))
+           WHERE w.session_id = s.session_id AND w.kind = 'success' AND w.received_at >= ?
+             AND (s.fetched_at IS NULL OR w.received_at > s.fetched_at))
          ORDER BY s.updated_at, s.rowid`,
       )
-      .all() as SessionRow[];
+      .all(since) as SessionRow[];
     return rows.map(toSession);
   }
 
