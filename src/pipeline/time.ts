@@ -45,3 +45,13 @@ export function formatDurationShort(ms: number): string {
   }
   return `${ms}ms`;
 }
+
+/** A span in rough words, for messages: "40 s", "12 min", "5 h", "100 days", "more than a year". */
+export function describeSpan(ms: number): string {
+  const minutes = ms / 60_000;
+  if (minutes < 2) return `${Math.round(ms / 1000)} s`;
+  if (minutes < 60) return `${Math.round(minutes)} min`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`;
+  if (minutes < 365 * 24 * 60) return `${Math.round(minutes / 60 / 24)} days`;
+  return 'more than a year';
+}

@@ -13,6 +13,7 @@
  * - Clocks further apart than CLOCK_SKEW_LIMIT_MS stop a run that sends penny-drops (`problem`);
  *   a penny-less run is warned (its answers' dates are off).
  */
+import { describeSpan } from '../time.js';
 
 /** How far apart the clocks may be: a day moves the 30-to-90-day deposit memory by too little to matter. */
 export const CLOCK_SKEW_LIMIT_MS = 86_400_000;
@@ -45,11 +46,4 @@ export class ApiClock {
     if (skew === undefined || Math.abs(skew) <= CLOCK_SKEW_LIMIT_MS) return undefined;
     return `this machine's clock is ${describeSpan(Math.abs(skew))} ${skew > 0 ? 'behind' : 'ahead of'} the API's (the Date of its answers)`;
   }
-}
-
-/** A span as whole days, or hours under two days. */
-function describeSpan(ms: number): string {
-  const hours = Math.round(ms / 3_600_000);
-  if (hours < 48) return `${hours} hours`;
-  return `${Math.round(ms / 86_400_000)} days`;
 }

@@ -14,7 +14,7 @@ import { ConcurrencyTarget, createLimiter as createRateLimiter, LATENCY_WINDOW, 
 import { describeHolder } from '../../state/run-lock.js';
 import type { Claim, VerifyMode } from '../../state/types.js';
 import { maskAccount, maskDigits } from '../checks.js';
-import { nextIstMidnight } from '../time.js';
+import { describeSpan, nextIstMidnight } from '../time.js';
 import type { ApiClock } from './api-clock.js';
 import { Breaker, DEFAULT_BREAKER_THRESHOLD } from './breaker.js';
 import { Budget, type BudgetStop } from './budget.js';
@@ -413,7 +413,7 @@ export class Caller {
         this.ledger.release(task);
         const why = error.code === 'rate-limit' ? "the API's quota refuses calls" : 'the API is not available';
         const meaning = error.code === 'rate-limit' ? "the credential's quota looks used up for now" : 'it is down for a while';
-        return stop.stop('breaker', `${why} and asks to wait ${formatWait(error.retryAfterMs!)} (${maskDigits(error.describe())}, Retry-After longer than a run waits): ${meaning}; the rows not answered stay pending`);
+        return stop.stop('breaker', `${why} and asks to wait ${describeSpan(error.retryAfterMs!)} (${maskDigits(error.describe())}, Retry-After longer than a run waits): ${meaning}; the rows not answered stay pending`);
       }
       case 'service': {
         const down = this.breaker.failed(error);
@@ -442,16 +442,6 @@ export class Caller {
     const down = error.code === 'aborted' ? undefined : this.breaker.failed(error);
     if (down) this.context.stop.stop('breaker', down);
   }
-}
-
-/** A wait for a message: 90 s, 59 min, 1 h, 47 h, 3 days; an absurd Retry-After as what it is. */
-function formatWait(ms: number): string {
-  const minutes = ms / 60_000;
-  if (minutes < 2) return `${Math.round(ms / 1000)} s`;
-  if (minutes < 60) return `${Math.round(minutes)} min`;
-  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`;
-  if (minutes < 365 * 24 * 60) return `${Math.round(minutes / 60 / 24)} days`;
-  return 'more than a year';
 }
 
 /**
