@@ -419,6 +419,9 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--timeout', '5m'], /--timeout only applies with --wait/],
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--wait', '--timeout', 'soon'], /--timeout: "soon" is not a duration/],
       [['docs', 'listen', '--fetch'], /--fetch needs --download DIR/],
+      // Every interface is no address the API can call back: refused before anything binds.
+      [['docs', 'listen', '--host', '0.0.0.0', '--port', '0'], /--host 0\.0\.0\.0 listens on every interface, but the API cannot call back 0\.0\.0\.0: add --public-url/],
+      [['docs', 'listen', '--host', '::', '--port', '0'], /--host :: listens on every interface.*add --public-url/],
       // Longer than a timer can hold: it used to fire at once and fail every request.
       [['docs', 'init', '--deadline', '30d'], /--deadline "30d" is longer than 24 days.*0 for none/],
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--deadline', '100000d'], /--deadline "100000d" is longer than 24 days/],

@@ -367,6 +367,10 @@ function checkListenFlags(flags: DocsListenFlags): string | undefined {
   if (!flags.fetch && flags.download !== undefined) throw new UsageError('--download on `docs listen` needs --fetch');
   if (flags.download !== undefined && flags.download.trim() === '') throw new UsageError('--download needs a directory');
   if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0-65535');
+  // Every interface is no address to call: the sessions would be told to call back 0.0.0.0, and every callback would be lost.
+  if (flags.publicUrl === undefined && ['0.0.0.0', '::', '[::]'].includes(flags.host)) {
+    throw new UsageError(`--host ${flags.host} listens on every interface, but the API cannot call back ${flags.host}: add --public-url with the address the API reaches (http://THIS-HOST:PORT, or your proxy's)`);
+  }
   if (flags.publicUrl === undefined) return undefined;
   const check = checkWebhookUrl(flags.publicUrl);
   if (!check.ok) throw new UsageError(`--public-url "${flags.publicUrl}" is not usable: ${check.reason}`);
