@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decideRetry, DEFAULT_RETRY_POLICY } from '../src/api/retry.js';
 import { parseRetryAfter } from '../src/api/retry-after.js';
+import { serverTimeOf } from '../src/api/classify.js';
 import { VasError, type VasErrorInit } from '../src/api/errors.js';
 
 const err = (init: Partial<VasErrorInit>) => VasError.of({ kind: 'server', message: 'x', ...init });
@@ -65,9 +66,9 @@ test('parseRetryAfter: seconds, HTTP-date, junk', () => {
   assert.equal(parseRetryAfter(undefined, now), undefined);
   assert.equal(parseRetryAfter(['3', '9'], now), 3000);
   // An HTTP-date is read against the answer's own Date when it has one: the server's clock, not ours.
-  const ahead = 'Sat, 21 Nov 2026 10:10:00 GMT'; // the server's clock runs 10 minutes ahead
+  const ahead = serverTimeOf({ date: 'Sat, 21 Nov 2026 10:10:00 GMT' }); // the server's clock runs 10 minutes ahead
   assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:10:02 GMT', now, ahead), 2000);
   assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:09:00 GMT', now, ahead), 0);
-  assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:00:05 GMT', now, 'not a date'), 5000);
+  assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:00:05 GMT', now, serverTimeOf({ date: 'not a date' })), 5000);
   assert.equal(parseRetryAfter('7', now, ahead), 7000);
 });

@@ -207,7 +207,7 @@ function errorOfStatus(response: RawResponse, parsed: ReturnType<typeof tryJson>
   let code = base.code;
   if (status === 400 && found !== undefined) ({ kind, code } = codeForMessage(found));
   const retryAfterMs =
-    status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs, response.headers.date) : undefined;
+    status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], nowMs, serverTimeOf(response.headers)) : undefined;
   const raw = message === undefined ? boundedText(text) : undefined;
   const shown = message === undefined ? bodyForMessage(text, quote) : '';
   const fallback = shown ? shown : `HTTP ${status} with an empty body`;

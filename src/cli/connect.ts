@@ -6,6 +6,7 @@
 import { createClient, type Client, type RetryEvent } from '../api/client.js';
 import { parseDuration } from '../pipeline/time.js';
 import { UsageError } from '../errors.js';
+import { MAX_TIMER_MS } from '../timers.js';
 import type { RetryPolicy } from '../api/retry.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
 import { DEFAULT_DEADLINE, plainHttpRemoteHost, resolveConnection, type Connection, type ConnectionFlags, type Env } from './config.js';
@@ -27,9 +28,6 @@ export function resolveApiConnection(flags: ConnectionFlags, env: Env, log: CliL
   }
   return connection;
 }
-
-/** The longest delay a Node.js timer takes (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** --deadline (a duration, 0 for none) and --docs-allow-host (repeatable) as client options. */
 export function limitOptions(flags: { deadline?: string | undefined; docsAllowHost?: readonly string[] | undefined }): Pick<ConnectOptions, 'deadlineMs' | 'documentHosts'> {

@@ -6,12 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../api/client.js';
 import { isVasError, VasError } from '../api/errors.js';
 import type { DocFetchResult } from '../api/schemas.js';
+import { MAX_TIMER_MS } from '../timers.js';
 import { classifyStatus, nextPollDelay, DEFAULT_POLL_POLICY, type PollPolicy } from './poll.js';
 
 /** A request still running at the deadline may finish within this grace. */
 const DEADLINE_GRACE_MS = 5_000;
-/** The longest delay a timer takes (about 24.8 days); a longer --timeout is bounded per poll by it instead of failing. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WaitOptions {
   /** Poll until the session completes or fails; false: ask once. */
@@ -43,7 +42,8 @@ export async function fetchDocuments(client: Client, sessionId: string, options:
   for (let attempt = 1; ; attempt += 1) {
     if (options.signal.aborted) return { kind: 'stopped', lastStatus, polls: attempt - 1 };
     const signal = options.wait
-      ? AbortSignal.any([options.signal, AbortSignal.timeout(Math.min(MAX_TIMER_MS, Math.max(1, deadline - now()) + DEADLINE_GRACE_MS))])
+      ? // A --timeout longer than a timer holds is bounded per poll by it instead of failing.
+        AbortSignal.any([options.signal, AbortSignal.timeout(Math.min(MAX_TIMER_MS, Math.max(1, deadline - now()) + DEADLINE_GRACE_MS))])
       : options.signal;
     let answer: Awaited<ReturnType<Client['docFetchStatus']>>;
     try {

@@ -3,6 +3,7 @@
  * CLI uses for `--latency` and `--faults`.
  */
 import { UsageError } from '../errors.js';
+import { MAX_TIMER_MS } from '../timers.js';
 import type { RegistryEntry } from './registry.js';
 
 /** Faults the sandbox can inject before processing a request. */
@@ -87,9 +88,6 @@ export interface ResolvedOptions {
 function check(condition: boolean, message: string): void {
   if (!condition) throw new UsageError(`sandbox: ${message}`);
 }
-
-/** The longest delay a Node timer keeps (about 24.8 days); a longer one fires after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const isNonNegative = (value: number): boolean => Number.isFinite(value) && value >= 0;
 const isDelay = (ms: number): boolean => isNonNegative(ms) && ms <= MAX_TIMER_MS;

@@ -6,8 +6,8 @@
  * Date header says when the API answered; the first answers of an invocation tell how far apart
  * the clocks are.
  *
- * - Until an answer has told the API's time, at most one penny-drop is in flight (FirstAnswerGate
- *   in caller.ts), so a wrong clock costs at most that one.
+ * - Until an answer has told the API's time, at most one penny-drop is in flight (Caller's
+ *   awaitClock), so a wrong clock costs the one whose answer told it (and one per answer lost before).
  * - A penny-drop settled while this clock is known to be behind is dated by the API's time
  *   (`datingShiftMs`): never remembered for less than the memory.
  * - Clocks further apart than CLOCK_SKEW_LIMIT_MS stop a run that sends penny-drops (`problem`);
@@ -27,9 +27,8 @@ export class ApiClock {
     this.now = now;
   }
 
-  /** An answer's Date header (ms since the epoch), if it had one, read as it arrives. */
-  observe(serverTime: number | undefined): void {
-    if (serverTime === undefined) return;
+  /** An answer's Date header (ms since the epoch), read as it arrives. */
+  observe(serverTime: number): void {
     // The header has whole seconds: a skew under 2 s is the rounding, not the clock.
     const skew = serverTime - this.now();
     this.skew = Math.abs(skew) < 2_000 ? 0 : skew;
