@@ -50,9 +50,9 @@ export function recordedPolicyOf(text: string | null, runId: number): { policy: 
  * What a newer answer in the state (a later run of this file or of another) says against the
  * answer run `runId` decided the payee on — `changed_since` words ending "(a newer answer than
  * this run's)" — or null when none contradicts it. Such a payee is never paid on the run's answer.
+ * `own`: the run's answer for the payee, when the caller has already read it.
  */
-export function newerAnswerAgainst(records: RunRecords, runId: number, account: string, ifsc: string): string | null {
-  const own = records.holder(runId, account, ifsc);
+export function newerAnswerAgainst(records: RunRecords, runId: number, account: string, ifsc: string, own = records.holder(runId, account, ifsc)): string | null {
   if (!own) return null;
   const change = contradiction({ id: own.resultId, mode: own.mode, status: own.status as ResultRecord['status'], beneficiaryName: own.holder, verifiedAt: own.verifiedAt }, records.newestAnswer(account, ifsc));
   return change === null ? null : `${change} ${NEWER_ANSWER} this run's)`;
@@ -105,7 +105,7 @@ export class RunDecisions {
     const decided = this.decidedByRun(row);
     if (!this.laterAnswers || decided.decision !== 'PAY' || row.account === null || row.ifsc === null) return decided;
     const own = this.records.holder(this.runId, row.account, row.ifsc);
-    const newer = newerAnswerAgainst(this.records, this.runId, row.account, row.ifsc);
+    const newer = newerAnswerAgainst(this.records, this.runId, row.account, row.ifsc, own);
     if (!own || newer === null) return decided;
     return { row, decision: 'HOLD', reason: 'HOLDER_CHANGED', holder: own.holder, changedSince: newer, standing: undefined };
   }

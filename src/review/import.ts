@@ -242,7 +242,7 @@ function recordEach(options: ImportOptions & { runId: number }, policy: Decision
       continue;
     }
     // The release never pays on an answer a newer one contradicts (src/release/decisions.ts): an acceptance of it would say PAY for nothing.
-    const newer = e.word === 'PAY' ? newerAnswerAgainst(records, run.id, r.account, r.ifsc) : null;
+    const newer = e.word === 'PAY' ? newerAnswerAgainst(records, run.id, r.account, r.ifsc, answer) : null;
     if (newer !== null) {
       ignored(`PAY not recorded: a newer answer than this run's names another holder or status (${maskLongDigits(newer)}): review the run that got it`);
       continue;
