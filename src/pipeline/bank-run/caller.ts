@@ -300,11 +300,14 @@ export class Caller {
       else stop.stop('lock-lost', lostLockMessage(claim));
       return undefined;
     }
-    try {
-      await this.ledger.flush();
-    } catch (error) {
-      turn.cancel();
-      throw error;
+    if (mode === 'pl') this.ledger.commitSoon();
+    else {
+      try {
+        await this.ledger.flush();
+      } catch (error) {
+        turn.cancel();
+        throw error;
+      }
     }
     if (stop.reason && stop.reason !== 'max-calls' && stop.reason !== 'max-spend') {
       // Stopped while the claim was being committed: nothing was sent, so nothing is in doubt.
