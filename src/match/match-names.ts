@@ -241,10 +241,13 @@ function wordSimilarity(x: NameToken, y: NameToken, surname: boolean): Similarit
   // A word read from a script: the spellings the script does not tell apart cannot tell the words apart.
   const fold = x.scriptFold ?? y.scriptFold;
   if (fold !== undefined) {
-    const [fx, fy] = [toPhoneticKey(foldAsScript(fold, x.text)), toPhoneticKey(foldAsScript(fold, y.text))];
-    if (fx === fy) return { sim: 1, how: 'transliteration' };
+    const keysOf = (t: NameToken) => (t.readings ?? [t.text]).map((text) => toPhoneticKey(foldAsScript(fold, text)));
+    const [kx, ky] = [keysOf(x), keysOf(y)];
+    // Any reading of the word (a Bengali inherent vowel printed a or o) against the other's.
+    if (kx.some((fx) => ky.includes(fx))) return { sim: 1, how: 'transliteration' };
     // A vowel inside the word the script writes and the speech drops (প্রসেনজিৎ: Prosenjit).
-    if (fx[0] === fy[0] && withoutInnerSchwa(fx) === withoutInnerSchwa(fy)) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
+    const bare = ky.map(withoutInnerSchwa);
+    if (kx.some((fx) => fx[0] === ky[0]?.[0] && bare.includes(withoutInnerSchwa(fx)))) return { sim: VOWEL_VARIANT_SIMILARITY, how: 'transliteration' };
   }
   // Most pairs of words in two names are plainly different words: settle those before any rule.
   if (x.text[0] !== y.text[0] && x.key[0] !== y.key[0] && x.spelling[0] !== y.spelling[0] && !(BV.has(x.key[0] as string) && BV.has(y.key[0] as string))) {

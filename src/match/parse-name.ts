@@ -21,7 +21,7 @@ import {
 } from './lexicon.js';
 import { toPhoneticKey, toSpellingKey } from './phonetic.js';
 import { LONGEST_REMEMBERED_WORD } from './remembered.js';
-import { hasIndicScript, scriptFoldOf, transliterateIndic, type ScriptFold } from './script.js';
+import { easternReadings, hasIndicScript, scriptFoldOf, transliterateIndic, type ScriptFold } from './script.js';
 
 export type TokenKind = 'word' | 'initial' | 'filler' | 'descriptor';
 export type Generation = 'senior' | 'junior' | 'third';
@@ -43,6 +43,8 @@ export interface NameToken {
   readonly fromScript?: boolean;
   /** Read from a script that writes two Latin spellings alike (Tamil k and g; Bengali b and v): they are no difference (script.ts foldAsScript). */
   readonly scriptFold?: ScriptFold;
+  /** Every Latin spelling the word read from Bengali or Odia is printed in, `text` first (script.ts easternReadings). */
+  readonly readings?: readonly string[];
 }
 
 export interface Holder {
@@ -215,7 +217,7 @@ interface Collected {
   respect: string[];
 }
 
-function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean, scriptFold?: ScriptFold): Holder {
+function parseHolder(list: readonly string[], isFirm: boolean, collected: Collected, fromScript: boolean, scriptFold?: ScriptFold, readings?: Map<string, readonly string[]>): Holder {
   let rest = [...list];
   // Titles come first, possibly several ("Mr. Dr."); only there, since several are also names.
   let title: string | null = null;
@@ -271,7 +273,9 @@ function parseHolder(list: readonly string[], isFirm: boolean, collected: Collec
   }
   const tokens = kept.map((w, i) => {
     if (!fromScript) return makeToken(w, i, isFirm);
-    return scriptFold ? { ...makeToken(w, i, isFirm), fromScript, scriptFold } : { ...makeToken(w, i, isFirm), fromScript };
+    if (!scriptFold) return { ...makeToken(w, i, isFirm), fromScript };
+    const spellings = readings?.get(w);
+    return spellings ? { ...makeToken(w, i, isFirm), fromScript, scriptFold, readings: spellings } : { ...makeToken(w, i, isFirm), fromScript, scriptFold };
   });
   return { tokens, generation, title };
 }
@@ -306,9 +310,10 @@ export function parseName(raw: string): ParsedName {
   }
   // Bounded work whatever the input: a real name has a few holders of a few words each.
   const scriptFold = script === null ? undefined : scriptFoldOf(raw);
+  const readings = scriptFold === 'eastern' ? easternReadings(raw) : undefined;
   const holders = parts
     .slice(0, MAX_HOLDERS)
-    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null, scriptFold))
+    .map((part) => parseHolder(joinLetterRuns(part, isFirm).slice(0, MAX_WORDS), isFirm, collected, script !== null, scriptFold, readings))
     .filter((h) => h.tokens.length > 0);
   const plain = PLAIN_WORDS.test(folded) ? folded : folded.replace(/['’`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
   const plainWords = plain.split(' ');

@@ -53,12 +53,13 @@ export function scriptFoldOf(text: string): ScriptFold | undefined {
  * cluster of a borrowed word takes a vowel (சுப்பிரமணியன்: Subramanian), the vowel r is written ru
  * (கிருஷ்ணன்: Krishnan), and ஜெ before y is Ja or Je (ஜெயா: Jaya / Jeya).
  *
- * Bengali has one letter for b and v (বিকাশ: Bikash / Vikash). (The inherent vowel, spoken o and
- * printed a or o, is not folded: once read into Latin letters it cannot be told from a written ā or
- * o, and Rani / Roni, Raja / Roja are two names.)
+ * Bengali has one letter for b and v (বিকাশ: Bikash / Vikash), and three for s and sh that it
+ * speaks alike and banks print either way (শুভজিৎ: Subhajit / Shubhajit). Its inherent vowel,
+ * spoken o and printed a or o, is not folded here: once read into Latin letters it cannot be told
+ * from a written ā or o (Rani / Roni are two names); the word's readings carry it (easternReadings).
  */
 export function foldAsScript(fold: ScriptFold, word: string): string {
-  if (fold === 'eastern') return word.replace(/v/g, 'b');
+  if (fold === 'eastern') return word.replace(/v/g, 'b').replace(/sh/g, 's');
   return word
     .replace(/zh/g, 'l')
     .replace(/ch/g, 's')
@@ -143,6 +144,59 @@ function tamilToLatin(text: string): string {
   return out;
 }
 
+/** A run of Bengali, Devanagari… as ISO 15919 letters, with what the script's reading needs first. */
+function isoOf(run: string, scheme: string): string {
+  // Nukta signs (য়, ड़) mark a sound close to the letter's own; a bank prints the letter.
+  const bare = run.replace(/[\u093c\u09bc\u0a3c\u0abc\u0b3c\u0cbc]/g, '');
+  const source = scheme === 'malayalam' ? bare.replace(/[ൺൻർൽൾൿ]/g, (c) => CHILLU[c] ?? c) : bare;
+  const iso = Sanscript.t(scheme === 'bengali' ? source.replace(/ৎ/g, 'ত্') : source, scheme, 'iso');
+  // Bengali has one letter for b and v: ব is b, and w as the second of a cluster (বিশ্বজিৎ:
+  // Biswajit, সাত্ত্বিক: Satwik) except after r or m (অনির্বাণ: Anirban, অম্বিকা: Ambika).
+  return scheme === 'bengali' ? iso.replace(/([^aeiouāīūēōṛṝḷḹṃṁḥ\srm])v/g, '$1w').replace(/v/g, 'b') : iso;
+}
+
+/** Most inherent vowels of one word whose readings are all spelled out (2 × 2 × … for each). */
+const MAX_INHERENT_VOWELS = 5;
+/** An inherent vowel in ISO 15919: an a that is not ā, nor the first letter of ai or au. */
+const INHERENT_A = /a(?![iu])/g;
+
+/**
+ * The Latin spellings a Bengali or Odia word is printed in (issue #28): its inherent vowel is
+ * spoken o and printed a or o (মণ্ডল: Mandal / Mondal, ମହାନ୍ତି: Mahanti / Mohanty, সুব্রত: Subrata
+ * / Subroto), and at the end of a word it is spoken or not (বিপ্লব: Biplab, সুব্রত: Subrata) — the
+ * script does not say which, so each reading is one the name has. A written ā or o is no inherent
+ * vowel and is read one way only (রানী is Rani, never Roni). Keyed by the word as transliterateIndic
+ * reads it; words of other scripts, and words with no inherent vowel, have none.
+ */
+export function easternReadings(text: string): Map<string, readonly string[]> {
+  const readings = new Map<string, readonly string[]>();
+  for (const word of text.normalize('NFC').split(/\s+/)) {
+    const scheme = schemeOf(word[0] ?? '');
+    if ((scheme !== 'bengali' && scheme !== 'oriya') || [...word].some((ch) => schemeOf(ch) !== scheme)) continue;
+    const iso = isoOf(word, scheme).toLowerCase().normalize('NFC');
+    const plain = foldIso(iso, true, true);
+    const at = [...iso.matchAll(INHERENT_A)].map((m) => m.index);
+    if (at.length === 0 || at.length > MAX_INHERENT_VOWELS || plain === '') continue;
+    // A final inherent vowel the reading keeps (after a cluster: সুব্রত, Subrata) may go unspoken
+    // (বিপ্লব, Biplab); one it drops is not added (কমল is Kamal, never Kamala).
+    const final = iso.length > 1 && at[at.length - 1] === iso.length - 1;
+    const keptFinal = final && plain === foldIso(iso, false);
+    const spelled = new Set<string>();
+    for (let choice = 0; choice < 1 << at.length; choice += 1) {
+      const letters = [...iso];
+      at.forEach((index, i) => {
+        if (choice & (1 << i)) letters[index] = 'o';
+      });
+      const spelling = letters.join('');
+      if (!final || keptFinal) spelled.add(foldIso(spelling, false));
+      if (final) spelled.add(foldIso(spelling.slice(0, -1), false));
+    }
+    spelled.delete(plain);
+    readings.set(plain, [plain, ...spelled]);
+  }
+  return readings;
+}
+
 /** Each run of one Indian script in `text` read into Latin letters; other characters are kept. */
 export function transliterateIndic(text: string): string {
   if (!hasIndicScript(text)) return text;
@@ -153,16 +207,9 @@ export function transliterateIndic(text: string): string {
     if (runScheme === null) return;
     if (runScheme === 'tamil') out += tamilToLatin(run);
     else {
-      // Nukta signs (য়, ड़) mark a sound close to the letter's own; a bank prints the letter.
-      const bare = run.replace(/[\u093c\u09bc\u0a3c\u0abc\u0b3c\u0cbc]/g, '');
-      const source = runScheme === 'malayalam' ? bare.replace(/[ൺൻർൽൾൿ]/g, (c) => CHILLU[c] ?? c) : bare;
       // The south writes a name's final vowel (Manjunatha); the north does not (Ram).
       const south = runScheme === 'telugu' || runScheme === 'kannada' || runScheme === 'malayalam';
-      let iso = Sanscript.t(runScheme === 'bengali' ? source.replace(/ৎ/g, 'ত্') : source, runScheme, 'iso');
-      // Bengali has one letter for b and v: ব is b, and w as the second of a cluster (বিশ্বজিৎ:
-      // Biswajit, সাত্ত্বিক: Satwik) except after r or m (অনির্বাণ: Anirban, অম্বিকা: Ambika).
-      if (runScheme === 'bengali') iso = iso.replace(/([^aeiouāīūēōṛṝḷḹṃṁḥ\srm])v/g, '$1w').replace(/v/g, 'b');
-      out += foldIso(iso, !south, runScheme === 'bengali' || runScheme === 'oriya');
+      out += foldIso(isoOf(run, runScheme), !south, runScheme === 'bengali' || runScheme === 'oriya');
     }
     run = '';
     runScheme = null;
