@@ -122,6 +122,32 @@ test('Aimd: a quota far below the target is converged on (violations only above 
   }
 });
 
+test('Aimd: a measured quota below the rate cuts straight under it (even within an edge cut\'s hold), and the rate probes past it slowly', () => {
+  const aimd = new Aimd({ target: 100 });
+  // The burst's first 429 looked like the edge: a tenth off, held for the quota's window.
+  assert.equal(aimd.onViolation(1000, 1000, 1030), true);
+  assert.equal(aimd.rate(1000), 90);
+  // Its later 429s show what the quota let through (10/s): under that, at once.
+  assert.equal(aimd.onViolation(1100, 1100, undefined, 10), true);
+  assert.ok(Math.abs(aimd.rate(1100) - 9.7) < 1e-9, `${aimd.rate(1100)}`);
+  assert.equal(aimd.onViolation(1200, 1200, undefined, 9), false, 'one measured cut per burst');
+  // Back to the quota found in a fraction of a second, then past it slowly at first.
+  const second = aimd.rate(2100);
+  assert.ok(second > 10 && second < 10.3, `${second}`);
+  assert.ok(aimd.rate(4100) < 11.5, 'three seconds on, still near the quota');
+  assert.ok(aimd.rate(11_100) > 15, 'a quota measured too low is found again within seconds');
+  // Met again: the quota is below that rate; a tenth off, and the probe starts again from there.
+  const before = aimd.rate(6100);
+  assert.equal(aimd.onViolation(6100), true);
+  const met = aimd.rate(6100);
+  assert.ok(Math.abs(met - 0.9 * before) < 1e-9 && aimd.rate(7100) < met * 1.04, `${before} ${met} ${aimd.rate(7100)}`);
+  // A measure above the rate says nothing new: the usual cut.
+  const other = new Aimd({ target: 100 });
+  assert.equal(other.onViolation(1000, 1000, undefined, 95), true);
+  assert.equal(other.rate(1000), 90);
+  assert.equal(other.rate(3000), 100, 'recovered at the usual pace');
+});
+
 test('RateLimiter: the rate is kept at 200/s and 3,000/s (within the GCRA bound, loosely from below)', async () => {
   for (const rate of [200, 3000]) {
     const limiter = new RateLimiter({ rate });

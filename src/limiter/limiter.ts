@@ -32,6 +32,8 @@ export interface Limiter {
    * then (at most MAX_PAUSE_MS; pace.ts, pausesEveryone).
    */
   penalize(retryAfterMs?: number): void;
+  /** An answer that was no 429: the quota let its request through (what a cut below the rate is measured by). */
+  passed(): void;
   /**
    * The run's last requests are being sent: from now on the pace keeps a wider margin
    * (FINISH_SHARE of the usual pace; not with a shared quota, whose pace every run shares). A 429
@@ -127,6 +129,9 @@ export const SLOW_START_SHARE = 0.9;
  */
 export const FINISH_SHARE = RATE_CUT;
 
+/** The least time a quota is measured over (acceptedRate): a shorter stretch is one burst of it. */
+const MIN_MEASURE_MS = 500;
+
 export class RateLimiter implements Limiter {
   private readonly source: TokenSource;
   private readonly now: () => number;
@@ -152,6 +157,9 @@ export class RateLimiter implements Limiter {
   private burstPauses = false;
   /** When each 429 of the last second came (pausesEveryone weighs them against the requests sent). */
   private readonly recent429s: number[] = [];
+  /** When each answer the quota let through came, over its last window (passed()). */
+  private readonly recentPasses: number[] = [];
+  private readonly startedAt: number;
   /** The source answers with a promise (Redis): asked by the timer only, not by every caller. */
   private asynchronous = false;
   /** The round trip of an asynchronous source's ask (ms, smoothed): its pace catches up that much. */
@@ -163,7 +171,8 @@ export class RateLimiter implements Limiter {
     if (!(options.rate > 0 && Number.isFinite(options.rate))) throw new RangeError(`rate must be a finite number > 0, got ${options.rate}`);
     this.source = options.source ?? createLocalSource(options.now);
     this.now = options.now ?? (() => performance.now());
-    this.aimd = new Aimd({ target: options.rate, startShare: SLOW_START_SHARE, startAt: this.now() });
+    this.startedAt = this.now();
+    this.aimd = new Aimd({ target: options.rate, startShare: SLOW_START_SHARE, startAt: this.startedAt });
     this.log = new SendLog(options.rate);
     this.lostAfterMs = options.lostAfterMs ?? 3000;
     this.pollMs = options.pollMs ?? 5;
@@ -188,6 +197,7 @@ export class RateLimiter implements Limiter {
     const now = this.now();
     while (this.recent429s.length > 0 && this.recent429s[0]! <= now - 1000) this.recent429s.shift();
     this.recent429s.push(now);
+    const accepted = this.acceptedRate(now);
     if (now - this.burstAt >= BURST_MS) {
       this.sinceLastBurst = now - this.burstAt;
       this.burstAt = now;
@@ -202,7 +212,39 @@ export class RateLimiter implements Limiter {
     // At the quota's edge one cut per quota window: a cut shows only once the window has slid
     // past the requests sent before it, and cutting again meanwhile (a 1,500/s run saw four cuts
     // in one crowded second) only throws quota away. A larger share cuts at each burst.
-    this.aimd.onViolation(now, this.pausedUntil, atQuotaEdge(this.recent429s.length, sends) ? this.log.windowMs : undefined);
+    const edge = atQuotaEdge(this.recent429s.length, sends);
+    // Beyond the edge the quota is below the rate: what it let through says where.
+    this.aimd.onViolation(now, this.pausedUntil, edge ? this.log.windowMs : undefined, edge ? undefined : accepted);
+  }
+
+  passed(): void {
+    const now = this.now();
+    this.forgetPasses(now);
+    this.recentPasses.push(now);
+  }
+
+  private forgetPasses(now: number): void {
+    const since = now - this.log.windowMs;
+    let old = 0;
+    while (old < this.recentPasses.length && this.recentPasses[old]! <= since) old += 1;
+    if (old > 0) this.recentPasses.splice(0, old);
+  }
+
+  /**
+   * What the quota let through over its last window, per second: a measure of a quota below the
+   * rate, taken over the part of the window the run was sending (not paused: a pause lets less
+   * through than the quota allows), at least MIN_MEASURE_MS. Undefined otherwise, and for a shared
+   * quota, whose window also holds the other runs' requests.
+   */
+  private acceptedRate(now: number): number | undefined {
+    if (this.source.shared === true || this.pausedUntil > now) return undefined;
+    // Over the window, or the part of it since the run started or its last pause ended.
+    const since = Math.max(now - this.log.windowMs, this.startedAt, this.pausedUntil);
+    if (now - since < MIN_MEASURE_MS) return undefined;
+    this.forgetPasses(now);
+    let passes = 0;
+    for (let i = this.recentPasses.length - 1; i >= 0 && this.recentPasses[i]! > since; i -= 1) passes += 1;
+    return (passes * 1000) / (now - since);
   }
 
   acquire(signal?: AbortSignal): Promise<Turn> {

@@ -328,6 +328,7 @@ export class Caller {
       );
       // An answer without a Date: the API does not send one, and waiting would learn nothing.
       if (answer.serverTime === undefined) this.clockHeard = true;
+      this.context.limiter?.passed();
       return answer;
     } catch (error) {
       this.fail(task, mode, error);
