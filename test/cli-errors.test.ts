@@ -88,3 +88,17 @@ test('a flag given twice, a sandbox port out of range, a --timeout under a secon
   const filtered = await runCli(['filter', 'o.csv', '--where', 'verify_status=VERIFIED', '--where', 'decision=PAY,REVIEW,HOLD'], { cwd: dir });
   assert.equal(filtered.code, 0, filtered.stderr);
 });
+
+test('a --max-spend that is not a number (5,000, ₹500, -1) is refused (exit 2, one line, no call), not run as a run with no cap', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir);
+  for (const value of ['5,000', '₹500', '-1', 'NaN']) {
+    const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--price-pl', '1', '--max-spend', value], { cwd: dir });
+    assert.equal(r.code, 2, `${value}\n${r.stderr}`);
+    assert.match(r.stderr, /^error: --max-spend must be a number ≥ 0, in the unit of --price-pl and --price-pd, without commas or a currency sign \(e\.g\. --max-spend 5000\)\n$/, value);
+  }
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+  assert.ok(!fs.existsSync(path.join(dir, 'o.csv')));
+});
