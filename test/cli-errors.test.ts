@@ -102,3 +102,35 @@ test('a --max-spend that is not a number (5,000, ₹500, -1) is refused (exit 2,
   assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
   assert.ok(!fs.existsSync(path.join(dir, 'o.csv')));
 });
+
+test('a number flag left empty by an unset shell variable is refused (exit 2, one line, no call), not taken as no cap, no rate or a price of 0', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir);
+  const bank = ['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url];
+  const cases: Array<[string[], string]> = [
+    // `--max-calls $LIMIT` with LIMIT unset, last on the line or before another flag.
+    [[...bank, '--max-calls'], 'max-calls'],
+    [[...bank, '--rate', '--quiet'], 'rate'],
+    // `--price-pd "$PRICE"` with PRICE unset, and `--max-spend=`.
+    [[...bank, '--price-pl', '', '--max-spend', '1'], 'price-pl'],
+    [[...bank, '--max-spend='], 'max-spend'],
+    // A number flag with a default: the bare flag was its default.
+    [['sandbox', '--port'], 'port'],
+  ];
+  for (const [args, flag] of cases) {
+    const r = await runCli(args, { cwd: dir });
+    assert.equal(r.code, 2, `${args.join(' ')}\n${r.stderr}`);
+    assert.equal(r.stderr, `error: --${flag} is empty: give a number\n`, args.join(' '));
+  }
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+  assert.ok(!fs.existsSync(path.join(dir, 'o.csv')));
+  // A negative value is a value (refused by its own check), and --flag=N is given.
+  const negative = await runCli([...bank, '--max-calls', '-1'], { cwd: dir });
+  assert.equal(negative.code, 2);
+  assert.equal(negative.stderr, 'error: --max-calls must be a whole number ≥ 0\n');
+  const capped = await runCli([...bank, '--max-calls=2', '--concurrency', '1'], { cwd: dir });
+  assert.equal(capped.code, 3, capped.stderr);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+});
