@@ -28,6 +28,9 @@ const onSignal = (name: string) => {
 };
 process.on('SIGINT', () => onSignal('SIGINT'));
 process.on('SIGTERM', () => onSignal('SIGTERM'));
+// A closed terminal or SSH session: left to its default, SIGHUP killed a run mid-call (a penny-drop
+// in flight became UNCONFIRMED, no resume line). Node drops nohup's ignoring of it at start-up.
+process.on('SIGHUP', () => onSignal('SIGHUP'));
 
 const problem = nodeVersionProblem(process.version, requiredNodeRange() ?? '>=22.19');
 if (problem) {
