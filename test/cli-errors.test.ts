@@ -134,3 +134,18 @@ test('a number flag left empty by an unset shell variable is refused (exit 2, on
   assert.equal(capped.code, 3, capped.stderr);
   assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
 });
+
+test('a value outside a flag\'s choices is one line on stderr (exit 2), as a cron mail or a grep for ^error: reads it', async (t) => {
+  const dir = tempDir(t);
+  payees(dir);
+  const cases: Array<[string[], string]> = [
+    [['bank', 'p.csv', '--sandbox', '--mode', 'cheap'], 'error: Invalid values: Argument: mode, Given: "cheap", Choices: "pl", "pd", "hybrid"\n'],
+    [['--log-format', 'xml', 'bank', 'p.csv', '--sandbox'], 'error: Invalid values: Argument: log-format, Given: "xml", Choices: "text", "json"\n'],
+  ];
+  for (const [args, line] of cases) {
+    const r = await runCli(args, { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, line);
+  }
+  assert.ok(!fs.existsSync(path.join(dir, 'vas-verify.sqlite')), 'nothing opened');
+});

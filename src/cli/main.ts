@@ -121,7 +121,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     }, true)
     .fail((message, error) => {
       if (error) throw error;
-      throw new UsageError(message);
+      // yargs breaks some of its messages over lines ("Invalid values:\n  Argument: mode, …"): one line, as every error is.
+      throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
     });
 
   let helpShown = false;
