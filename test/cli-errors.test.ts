@@ -58,6 +58,8 @@ test('usage errors: unknown flag, missing command, help', async (t) => {
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--resume/);
   assert.match(help.stdout, /Examples:/);
+  // --sheet's default as the reader chooses it (README "Your file"), not "the first".
+  assert.match(help.stdout.replace(/\s+/g, ' '), /--sheet Sheet of a spreadsheet input, \.xlsx, \.xls or \.ods \(default: the first sheet if it is a payee list, else the one visible sheet that is\)/);
 });
 
 test('a flag given twice, a sandbox port out of range, a --timeout under a second and an unreadable --sandbox-accounts file are usage errors (exit 2, one line), not internal errors', async (t) => {
