@@ -254,6 +254,21 @@ test('SIGHUP (the terminal closed) stops a penny-drop run like SIGTERM: the depo
   assert.ok(Object.values(deposits).every((n) => n === 1), 'one rupee each');
 });
 
+test('a second SIGTERM while the stop waits for the calls in flight exits at once with 143, as a shell reports SIGTERM (130 is SIGINT\'s)', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 5_000 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payeeFile(dir, 'p.csv', 20);
+  const run = spawnCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--concurrency', '2'], { cwd: dir });
+  await waitFor(() => (sandbox.stats().requests['account-verification-pl'] ?? 0) >= 1, 20_000, 'a call in flight');
+  run.child.kill('SIGTERM');
+  await waitFor(() => /./.test(run.stderr()) && run.child.exitCode === null, 20_000, 'the first stop');
+  run.child.kill('SIGTERM');
+  const ended = await run.result;
+  assert.equal(ended.code, 143, ended.stderr);
+  assert.match(ended.stderr, /second SIGTERM: exiting now/);
+});
+
 test('a second concurrent run on the same state is refused, naming the holder, with no calls', async (t) => {
   const sandbox = await startSandbox({ latencyMs: 40 });
   t.after(() => sandbox.close());
