@@ -229,6 +229,46 @@ test('SIGTERM mid-run stops promptly with the resume hint; the resume completes'
   assert.equal(sandbox.stats().requests['account-verification-pl'], 200, 'no account was called twice');
 });
 
+test('SIGHUP (the terminal closed) stops a penny-drop run like SIGTERM: the deposits in flight are answered, exit 3 with the resume line, the resume sends nobody a second rupee', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 300 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payeeFile(dir, 'p.csv', 60);
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--mode', 'pd', '--base-url', sandbox.url, '--concurrency', '4'];
+  const run = spawnCli(args, { cwd: dir });
+  await waitFor(() => (sandbox.stats().requests['account-verification-pd'] ?? 0) >= 6, 20_000, 'six penny-drops');
+  run.child.kill('SIGHUP');
+  const stopped = await run.result;
+  assert.equal(stopped.signal, null, 'not killed by the signal');
+  assert.equal(stopped.code, 3, stopped.stderr);
+  assert.match(stopped.stderr, /stopped by signal; every answered row is checkpointed in vas-verify\.sqlite\. Resume with: vas-verify bank p\.csv -o out\.csv --mode pd --resume/);
+  assert.deepEqual(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary output left');
+  const sent = sandbox.stats().requests['account-verification-pd']!;
+  assert.ok(sent < 60, 'it stopped dispatching');
+  const resumed = await runCli([...args, '--resume'], { cwd: dir });
+  assert.equal(resumed.code, 0, `no penny-drop left UNCONFIRMED by the stop\n${resumed.stderr}`);
+  const rows = readCsvObjects(path.join(dir, 'out.csv'));
+  assert.ok(rows.every((row) => row.verify_status === 'VERIFIED'));
+  const deposits = sandbox.stats().deposits;
+  assert.equal(Object.keys(deposits).length, 60);
+  assert.ok(Object.values(deposits).every((n) => n === 1), 'one rupee each');
+});
+
+test('a second SIGTERM while the stop waits for the calls in flight exits at once with 143, as a shell reports SIGTERM (130 is SIGINT\'s)', async (t) => {
+  const sandbox = await startSandbox({ latencyMs: 5_000 });
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payeeFile(dir, 'p.csv', 20);
+  const run = spawnCli(['bank', 'p.csv', '-o', 'out.csv', '--base-url', sandbox.url, '--concurrency', '2'], { cwd: dir });
+  await waitFor(() => (sandbox.stats().requests['account-verification-pl'] ?? 0) >= 1, 20_000, 'a call in flight');
+  run.child.kill('SIGTERM');
+  await waitFor(() => /./.test(run.stderr()) && run.child.exitCode === null, 20_000, 'the first stop');
+  run.child.kill('SIGTERM');
+  const ended = await run.result;
+  assert.equal(ended.code, 143, ended.stderr);
+  assert.match(ended.stderr, /second SIGTERM: exiting now/);
+});
+
 test('a second concurrent run on the same state is refused, naming the holder, with no calls', async (t) => {
   const sandbox = await startSandbox({ latencyMs: 40 });
   t.after(() => sandbox.close());

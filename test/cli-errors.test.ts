@@ -58,6 +58,8 @@ test('usage errors: unknown flag, missing command, help', async (t) => {
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--resume/);
   assert.match(help.stdout, /Examples:/);
+  // --sheet's default as the reader chooses it (README "Your file"), not "the first".
+  assert.match(help.stdout.replace(/\s+/g, ' '), /--sheet Sheet of a spreadsheet input, \.xlsx, \.xls or \.ods \(default: the first sheet if it is a payee list, else the one visible sheet that is\)/);
 });
 
 test('a flag given twice, a sandbox port out of range, a --timeout under a second and an unreadable --sandbox-accounts file are usage errors (exit 2, one line), not internal errors', async (t) => {
@@ -87,4 +89,65 @@ test('a flag given twice, a sandbox port out of range, a --timeout under a secon
   assert.equal(run.code, 0, run.stderr);
   const filtered = await runCli(['filter', 'o.csv', '--where', 'verify_status=VERIFIED', '--where', 'decision=PAY,REVIEW,HOLD'], { cwd: dir });
   assert.equal(filtered.code, 0, filtered.stderr);
+});
+
+test('a --max-spend that is not a number (5,000, ₹500, -1) is refused (exit 2, one line, no call), not run as a run with no cap', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir);
+  for (const value of ['5,000', '₹500', '-1', 'NaN']) {
+    const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--price-pl', '1', '--max-spend', value], { cwd: dir });
+    assert.equal(r.code, 2, `${value}\n${r.stderr}`);
+    assert.match(r.stderr, /^error: --max-spend must be a number ≥ 0, in the unit of --price-pl and --price-pd, without commas or a currency sign \(e\.g\. --max-spend 5000\)\n$/, value);
+  }
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+  assert.ok(!fs.existsSync(path.join(dir, 'o.csv')));
+});
+
+test('a number flag left empty by an unset shell variable is refused (exit 2, one line, no call), not taken as no cap, no rate or a price of 0', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir);
+  const bank = ['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url];
+  const cases: Array<[string[], string]> = [
+    // `--max-calls $LIMIT` with LIMIT unset, last on the line or before another flag.
+    [[...bank, '--max-calls'], 'max-calls'],
+    [[...bank, '--rate', '--quiet'], 'rate'],
+    // `--price-pd "$PRICE"` with PRICE unset, and `--max-spend=`.
+    [[...bank, '--price-pl', '', '--max-spend', '1'], 'price-pl'],
+    [[...bank, '--max-spend='], 'max-spend'],
+    // A number flag with a default: the bare flag was its default.
+    [['sandbox', '--port'], 'port'],
+  ];
+  for (const [args, flag] of cases) {
+    const r = await runCli(args, { cwd: dir });
+    assert.equal(r.code, 2, `${args.join(' ')}\n${r.stderr}`);
+    assert.equal(r.stderr, `error: --${flag} is empty: give a number\n`, args.join(' '));
+  }
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+  assert.ok(!fs.existsSync(path.join(dir, 'o.csv')));
+  // A negative value is a value (refused by its own check), and --flag=N is given.
+  const negative = await runCli([...bank, '--max-calls', '-1'], { cwd: dir });
+  assert.equal(negative.code, 2);
+  assert.equal(negative.stderr, 'error: --max-calls must be a whole number ≥ 0\n');
+  const capped = await runCli([...bank, '--max-calls=2', '--concurrency', '1'], { cwd: dir });
+  assert.equal(capped.code, 3, capped.stderr);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+});
+
+test('a value outside a flag\'s choices is one line on stderr (exit 2), as a cron mail or a grep for ^error: reads it', async (t) => {
+  const dir = tempDir(t);
+  payees(dir);
+  const cases: Array<[string[], string]> = [
+    [['bank', 'p.csv', '--sandbox', '--mode', 'cheap'], 'error: Invalid values: Argument: mode, Given: "cheap", Choices: "pl", "pd", "hybrid"\n'],
+    [['--log-format', 'xml', 'bank', 'p.csv', '--sandbox'], 'error: Invalid values: Argument: log-format, Given: "xml", Choices: "text", "json"\n'],
+  ];
+  for (const [args, line] of cases) {
+    const r = await runCli(args, { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, line);
+  }
+  assert.ok(!fs.existsSync(path.join(dir, 'vas-verify.sqlite')), 'nothing opened');
 });

@@ -12,7 +12,7 @@ export interface MainIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   stderrIsTty: boolean;
-  /** Aborted by SIGINT/SIGTERM. */
+  /** Aborted by SIGINT/SIGTERM/SIGHUP. */
   stopSignal: AbortSignal;
   /** Clock; default Date.now shifted by VAS_TEST_CLOCK_OFFSET_MS. */
   now?: () => number;
@@ -25,7 +25,7 @@ export interface CommandIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   stderrIsTty: boolean;
-  /** Aborted by SIGINT/SIGTERM. */
+  /** Aborted by SIGINT/SIGTERM/SIGHUP. */
   stopSignal: AbortSignal;
   quiet: boolean;
   /** Test hook: shifts the clock (VAS_TEST_CLOCK_OFFSET_MS). */

@@ -51,6 +51,27 @@ function refuseEmptyPaths(args: Record<string, unknown>): void {
   }
 }
 
+/**
+ * A number flag with no value (`--max-calls $UNSET --quiet`, or last on the line) reaches yargs as
+ * not given, or as its default (`sandbox --port`: 8080); one with an empty value
+ * (`--price-pd "$UNSET"`, `--rate=`) as 0. Either way a cap or the rate was silently off, or a
+ * price was nothing (so `--max-spend` never stopped): refused like an empty path. A word after the
+ * flag that starts with `-` and is not a number (`-5`, `-.5`) is the next flag, not its value.
+ */
+function refuseEmptyNumbers(parser: Argv, argv: readonly string[]): void {
+  // getOptions() is yargs's own (untyped): the options of the command being parsed.
+  const numbers = new Set((parser as unknown as { getOptions(): { number: string[] } }).getOptions().number);
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  words.forEach((word, i) => {
+    const flag = /^--([a-z-]+)(=?)$/.exec(word);
+    if (!flag || !numbers.has(flag[1]!)) return;
+    const next = words[i + 1];
+    const empty = flag[2] === '=' || next === undefined || next === '' || /^-(?![\d.])/.test(next);
+    if (empty) throw new UsageError(`--${flag[1]} is empty: give a number`);
+  });
+}
+
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const offset = Number(io.env.VAS_TEST_CLOCK_OFFSET_MS ?? 0) || 0;
   const now = io.now ?? (() => Date.now() + offset);
@@ -96,10 +117,12 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .middleware((args) => {
       refuseRepeatedFlags(args, parser);
       refuseEmptyPaths(args);
+      refuseEmptyNumbers(parser, argv);
     }, true)
     .fail((message, error) => {
       if (error) throw error;
-      throw new UsageError(message);
+      // yargs breaks some of its messages over lines ("Invalid values:\n  Argument: mode, …"): one line, as every error is.
+      throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
     });
 
   let helpShown = false;

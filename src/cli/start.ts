@@ -45,7 +45,7 @@ function guarded(stream: NodeJS.WriteStream, clean: boolean, onLost?: (error: No
   };
 }
 
-/** Runs the CLI; `stopSignal` is aborted by SIGINT/SIGTERM. */
+/** Runs the CLI; `stopSignal` is aborted by SIGINT/SIGTERM/SIGHUP. */
 export function start(stopSignal: AbortSignal): void {
   const stderr = guarded(process.stderr, false);
   const stdout = guarded(process.stdout, true, (error) => {

@@ -43,7 +43,7 @@ export class StopControl {
     }
   }
 
-  /** Stops on SIGINT/SIGTERM (an aborted `signal`) until `detach()`. */
+  /** Stops on SIGINT/SIGTERM/SIGHUP (an aborted `signal`) until `detach()`. */
   follow(signal: AbortSignal): { detach(): void } {
     const onAbort = () => this.stop('signal', 'stopped by signal');
     if (signal.aborted) onAbort();

@@ -91,7 +91,7 @@ export interface BankRunDeps {
   client: Client | undefined;
   store: BankStore;
   now: () => number;
-  /** Aborted on SIGINT/SIGTERM: stop dispatching, wait for calls in flight, checkpoint. */
+  /** Aborted on SIGINT/SIGTERM/SIGHUP: stop dispatching, wait for calls in flight, checkpoint. */
   stopSignal: AbortSignal;
   log: Logger;
   pid: number;

@@ -120,6 +120,8 @@ function resolveSettings(flags: BankFlags, env: Env): BankSettings {
   if (flags.rate !== undefined && !(flags.rate > 0 && Number.isFinite(flags.rate))) throw new UsageError('--rate must be a finite number of requests per second > 0 (your credential\'s quota, e.g. --rate 50)');
   const redis = sharedQuotaRedis(flags, env);
   if (flags.maxCalls !== undefined && !(Number.isInteger(flags.maxCalls) && flags.maxCalls >= 0)) throw new UsageError('--max-calls must be a whole number ≥ 0');
+  // yargs reads `--max-spend 5,000` or `₹500` as NaN, and no spend is ever over NaN: the cap would be off.
+  if (flags.maxSpend !== undefined && !(Number.isFinite(flags.maxSpend) && flags.maxSpend >= 0)) throw new UsageError('--max-spend must be a number ≥ 0, in the unit of --price-pl and --price-pd, without commas or a currency sign (e.g. --max-spend 5000)');
   if (flags.headerRow !== undefined && !(Number.isInteger(flags.headerRow) && flags.headerRow >= 1)) throw new UsageError('--header-row must be a line number ≥ 1');
   if (flags.sheet !== undefined && !isSpreadsheetPath(flags.input)) throw new UsageError('--sheet applies to a spreadsheet input (.xlsx, .xls, .ods) only');
   if (flags.delimiter !== undefined && isSpreadsheetPath(flags.input)) throw new UsageError('--delimiter applies to a CSV input only');

@@ -72,7 +72,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('ifsc-col', { type: 'string', describe: 'Header of the IFSC column' })
     .option('name-col', { type: 'string', describe: 'Header of the payee name column' })
     .option('header-row', { type: 'number', describe: 'Line of the header (default: found in the first 20 lines)' })
-    .option('sheet', { type: 'string', describe: 'Sheet of an .xlsx input (default: the first)' })
+    .option('sheet', { type: 'string', describe: 'Sheet of a spreadsheet input, .xlsx, .xls or .ods (default: the first sheet if it is a payee list, else the one visible sheet that is)' })
     .option('delimiter', { choices: ['comma', 'semicolon', 'tab', 'pipe'] as const, describe: 'CSV delimiter (default: sniffed from the first lines; the output keeps it)' })
     .option('explain-columns', { type: 'boolean', default: false, describe: 'Log how each column scored (header, IFSCs, account numbers, names) when the columns are chosen' })
     .option('reuse', { type: 'string', describe: 'Reuse results younger than this from the state, e.g. 30d' })
