@@ -9,6 +9,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { classifyResponse, classifyTransportError, requestIdOf, serverTimeOf } from './classify.js';
 import { AnswerTooLargeError, bodyText, DeadlineError, exchangeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, postJson, type BinaryExchange } from './exchange.js';
 import { registerSecret, registerUrlSecrets } from '../redact.js';
+import { VERIFIED_TLS } from '../tls.js';
 import { checkBankResult } from './names.js';
 import { VasError } from './errors.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy, type RetryReason } from './retry.js';
@@ -207,6 +208,7 @@ class ApiClient implements Client {
       keepAliveMaxTimeout: keepAlive,
       headersTimeout,
       bodyTimeout: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      connect: VERIFIED_TLS,
     });
     this.#tokens = createTokenSource(options, this.baseUrl, this.#agent, this.#now, headersTimeout, this.#deadlineMs);
     this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
