@@ -521,3 +521,24 @@ test('a fetch-status answer about another session than the one asked is refused:
   assert.doesNotMatch(docs.stderr, /\n\s+at /);
   assert.ok(!fs.existsSync(path.join(dir, 'docs')) || fs.readdirSync(path.join(dir, 'docs'), { recursive: true }).length === 0, 'no document saved');
 });
+
+test('a document-locker answer that echoes the Authorization header (the consent URL of docs init, the status of docs fetch): the token is not in the state file', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-upstream-docs-echo-');
+  const token = `tok_${randomBytes(12).toString('hex')}`;
+  const base = await startTestServer(t, async (req, res) => {
+    const body = await readBody(req);
+    const auth = encodeURIComponent(req.headers.authorization ?? '');
+    res.setHeader('content-type', 'application/json');
+    const answer = req.url === `${API}doclocker-init`
+      ? { sessionId: SESSION, url: `http://${req.headers.host}/consent?echo=${auth}` }
+      : { sessionId: (JSON.parse(body) as { sessionId: string }).sessionId, status: `Pending ${req.headers.authorization ?? ''}`, documents: [] };
+    res.end(JSON.stringify({ ok: true, responseCode: 200, message: 'Transmission OK', body: answer }));
+  });
+  const env = { VAS_TOKEN: token };
+  const init = await runCli(['docs', 'init', '--state', 'state.sqlite', '--base-url', base], { cwd: dir, env });
+  assert.equal(init.code, 0, init.stderr);
+  const fetched = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base], { cwd: dir, env });
+  assert.match(fetched.stdout, /Pending Bearer \[redacted\]/, 'the echo reached the answer (so the test tests something)');
+  for (const [what, text] of [['init', init.stdout + init.stderr], ['fetch', fetched.stdout + fetched.stderr]] as const) assertNoSecret(what, text, [token]);
+  for (const [name, bytes] of everyWrittenFile(dir, '')) assertNoSecret(name, bytes, [token]);
+});
