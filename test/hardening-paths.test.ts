@@ -110,3 +110,36 @@ test('findCollision: same resolved path, same inode, a temporary file, a sidecar
   assert.match(findCollision([state, at('-o', '/d/s-wal', 'writer')])!, /-o \/d\/s-wal is the write-ahead log of --state \/d\/s/);
   assert.equal(findCollision([state, at('-o', '/d/s-wal2', 'writer')]), undefined);
 });
+
+test('a link or a file already at a writer\'s temporary name (.<name>.<pid>.tmp) is replaced, never written through: -o (CSV, .xlsx, a re-emitted copy), --summary, --report', { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-paths-temp-');
+  fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
+  fs.writeFileSync(path.join(dir, 'victim.txt'), 'precious\n', { mode: 0o644 });
+  fs.chmodSync(path.join(dir, 'victim.txt'), 0o644);
+  // What someone who can write in the folder plants before the run starts: `exec` keeps the shell's
+  // pid ($$) for node, so the names are the ones the run's writers use. A loose file (0666) for the summary.
+  const plant = (names: string[]) => [
+    'sh', '-c',
+    `${names.map((n) => `ln -s victim.txt .${n}.$$.tmp;`).join(' ')} : > .summary.json.$$.tmp; chmod 666 .summary.json.$$.tmp; exec "$@"`,
+    'sh',
+  ];
+  const run = (args: string[], names: string[]) => runCli(['bank', 'payees.csv', '--state', 'state.sqlite', '--sandbox', '--summary', 'summary.json', ...args], { cwd: dir, wrapper: plant(names) });
+
+  const first = await run(['-o', 'out.csv', '--report', 'run.html'], ['out.csv', 'run.html']);
+  assert.equal(first.code, 0, first.stderr);
+  // A finished run again: its output is copied into place, not written row by row.
+  const copied = await run(['-o', 'copy.csv', '--resume'], ['copy.csv']);
+  assert.equal(copied.code, 0, copied.stderr);
+  const workbook = await run(['-o', 'out.xlsx', '--resume'], ['out.xlsx']);
+  assert.equal(workbook.code, 0, workbook.stderr);
+
+  assert.equal(fs.readFileSync(path.join(dir, 'victim.txt'), 'utf8'), 'precious\n', 'the file the links point at is untouched');
+  assert.equal(fs.statSync(path.join(dir, 'victim.txt')).mode & 0o777, 0o644, 'and keeps its mode');
+  for (const name of ['out.csv', 'run.html', 'copy.csv', 'out.xlsx', 'summary.json']) {
+    const stat = fs.lstatSync(path.join(dir, name));
+    assert.ok(stat.isFile(), `${name} is a file of its own, not a link`);
+    assert.equal(stat.mode & 0o777, 0o600, `${name} is 0600`);
+  }
+  assert.match(fs.readFileSync(path.join(dir, 'out.csv'), 'utf8'), /verify_status/);
+  assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left behind');
+});

@@ -154,6 +154,27 @@ function hostileApi(issued: string[]): http.RequestListener {
         res.end(JSON.stringify(answer));
         return;
       }
+      case '07':
+        // A gateway that echoes a request header into the answer's request id, on a success answer...
+        res.setHeader('x-request-id', `gw ${req.headers.authorization ?? ''}`);
+        res.end(bankAnswer(account, 'Asha Rao'));
+        return;
+      case '08':
+        // ...and on an error.
+        res.setHeader('x-request-id', `gw ${req.headers.authorization ?? ''}`);
+        res.statusCode = 422;
+        res.end('{}');
+        return;
+      case '09': {
+        // A success answer whose branch details echo the request, one of them far longer than a branch name.
+        const answer = JSON.parse(bankAnswer(account, 'Asha Rao')) as { body: Record<string, unknown> };
+        answer.body.ifscDetails = {
+          ifsc: 'SBIN0001234', name: `State Bank ${echo}`, branch: `Fort ${echo}`, district: 'Mumbai', state: 'Maharashtra', city: 'x'.repeat(5000),
+          imps: true, rtgs: true, neft: true, upi: true, micr: echo, iso3166: 'IN-MH', swift: null,
+        };
+        res.end(JSON.stringify(answer));
+        return;
+      }
       default:
         res.end(bankAnswer(account, 'Asha Rao'));
     }
@@ -163,7 +184,7 @@ function hostileApi(issued: string[]): http.RequestListener {
 function writeEchoPayees(dir: string): string {
   const lines = ['Name,Account Number,IFSC'];
   // Each echo class between two good rows: the breaker (3 failures in a row) does not stop the run.
-  for (const ending of ['01', '02', '03', '04', '05', '06']) {
+  for (const ending of ['01', '02', '03', '04', '05', '06', '07', '08', '09']) {
     lines.push(`Good ${ending},7100000000${ending}90,SBIN0001234`);
     lines.push(`Echo ${ending},71000000009${ending},SBIN0001234`);
   }
@@ -177,16 +198,23 @@ async function echoScenario(t: TestContext, env: Record<string, string | undefin
   const base = await startTestServer(t, hostileApi(issued));
   const input = writeEchoPayees(dir);
   const runs: Array<[string, CliResult]> = [];
-  const bank = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', base, '--summary', 'summary.json', '--retry-unconfirmed'], { cwd: dir, env });
+  const bank = await runCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', base, '--summary', 'summary.json', '--report', 'report.html', '--retry-unconfirmed'], { cwd: dir, env });
   runs.push(['bank', bank]);
   const rows = readCsvObjects(path.join(dir, 'out.csv'));
-  assert.equal(rows.length, 12, bank.stderr);
+  assert.equal(rows.length, 18, bank.stderr);
   const byName = Object.fromEntries(rows.map((r) => [r.Name, r]));
   // The echo reached the rows (so the test does test something), redacted.
   for (const ending of ['02', '03', '04', '05', '06']) {
     assert.match(byName[`Echo ${ending}`]!.verify_reason!, /\[redacted\]/, `Echo ${ending}: ${byName[`Echo ${ending}`]!.verify_reason}`);
     assert.ok(byName[`Echo ${ending}`]!.verify_reason!.length < 400, 'an echoed body is cut to an excerpt');
   }
+  // The request id a gateway filled with the Authorization header: kept, redacted (output, state, report).
+  for (const ending of ['07', '08']) assert.match(byName[`Echo ${ending}`]!.verify_request_id!, /^gw Bearer \[redacted\]$/);
+  assert.ok(fs.existsSync(path.join(dir, 'report.html')), 'the report was searched');
+  // The branch details a gateway echoed the request into: redacted, and cut like a name.
+  const branch = byName['Echo 09']!;
+  for (const column of ['bank_name', 'bank_branch', 'bank_micr']) assert.match(branch[column]!, /\[redacted\]/, `${column}: ${branch[column]}`);
+  assert.equal(branch.bank_city!.length, 300);
   // A run of failures (HTML pages that echo the request) stops with the breaker's line on stderr,
   // which quotes the last failure.
   const failing = ['Name,Account Number,IFSC', ...[1, 2, 3, 4, 5].map((i) => `F${i},7200000${i}0005,SBIN0001234`)].join('\n');
@@ -214,7 +242,7 @@ async function echoScenario(t: TestContext, env: Record<string, string | undefin
   for (const [name, bytes] of written) assertNoSecret(name, bytes, secrets);
 }
 
-test('echoed Authorization headers (500, 400, 422, a 200 error, an HTML page, a success remark, a document error page): the static token is nowhere in CSV, state, WAL, summary, stdout, stderr', { timeout: 120_000 }, async (t) => {
+test('echoed Authorization headers (500, 400, 422, a 200 error, an HTML page, a success remark, the request id header, branch details, a document error page): the static token is nowhere in CSV, state, WAL, summary, report, stdout, stderr', { timeout: 120_000 }, async (t) => {
   const token = `tok_${randomBytes(12).toString('hex')}`;
   await echoScenario(t, { VAS_TOKEN: token }, [token]);
 });
@@ -492,4 +520,25 @@ test('a fetch-status answer about another session than the one asked is refused:
   assert.match(docs.stderr, /^error: .*the API answered about another session \("\.\.\/\.\.\/\.\.\/\.\.\/tmp\/escaped"\) than [0-9a-f-]+: nothing was saved/m);
   assert.doesNotMatch(docs.stderr, /\n\s+at /);
   assert.ok(!fs.existsSync(path.join(dir, 'docs')) || fs.readdirSync(path.join(dir, 'docs'), { recursive: true }).length === 0, 'no document saved');
+});
+
+test('a document-locker answer that echoes the Authorization header (the consent URL of docs init, the status of docs fetch): the token is not in the state file', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-upstream-docs-echo-');
+  const token = `tok_${randomBytes(12).toString('hex')}`;
+  const base = await startTestServer(t, async (req, res) => {
+    const body = await readBody(req);
+    const auth = encodeURIComponent(req.headers.authorization ?? '');
+    res.setHeader('content-type', 'application/json');
+    const answer = req.url === `${API}doclocker-init`
+      ? { sessionId: SESSION, url: `http://${req.headers.host}/consent?echo=${auth}` }
+      : { sessionId: (JSON.parse(body) as { sessionId: string }).sessionId, status: `Pending ${req.headers.authorization ?? ''}`, documents: [] };
+    res.end(JSON.stringify({ ok: true, responseCode: 200, message: 'Transmission OK', body: answer }));
+  });
+  const env = { VAS_TOKEN: token };
+  const init = await runCli(['docs', 'init', '--state', 'state.sqlite', '--base-url', base], { cwd: dir, env });
+  assert.equal(init.code, 0, init.stderr);
+  const fetched = await runCli(['docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base], { cwd: dir, env });
+  assert.match(fetched.stdout, /Pending Bearer \[redacted\]/, 'the echo reached the answer (so the test tests something)');
+  for (const [what, text] of [['init', init.stdout + init.stderr], ['fetch', fetched.stdout + fetched.stderr]] as const) assertNoSecret(what, text, [token]);
+  for (const [name, bytes] of everyWrittenFile(dir, '')) assertNoSecret(name, bytes, [token]);
 });

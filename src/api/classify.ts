@@ -27,8 +27,14 @@ function headerValue(headers: RawResponse['headers'], name: string): string | un
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * The answer's x-request-id, as support asks for it: one line of at most 200 characters with every
+ * known secret redacted. It is written to the output, the state and the report, and a gateway that
+ * echoes request headers may put the Authorization header in it.
+ */
 export function requestIdOf(headers: RawResponse['headers']): string | undefined {
-  return headerValue(headers, 'x-request-id');
+  const value = headerValue(headers, 'x-request-id');
+  return value === undefined ? undefined : excerpt(value);
 }
 
 /** The last Date header read and its time: consecutive answers mostly carry the same second. */

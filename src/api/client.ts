@@ -8,7 +8,8 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { classifyResponse, classifyTransportError, requestIdOf, serverTimeOf } from './classify.js';
 import { AnswerTooLargeError, bodyText, DeadlineError, exchangeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, postJson, type BinaryExchange } from './exchange.js';
-import { registerSecret, registerUrlSecrets } from '../redact.js';
+import { redact, registerSecret, registerUrlSecrets } from '../redact.js';
+import { VERIFIED_TLS } from '../tls.js';
 import { checkBankResult } from './names.js';
 import { VasError } from './errors.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy, type RetryReason } from './retry.js';
@@ -207,6 +208,7 @@ class ApiClient implements Client {
       keepAliveMaxTimeout: keepAlive,
       headersTimeout,
       bodyTimeout: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      connect: VERIFIED_TLS,
     });
     this.#tokens = createTokenSource(options, this.baseUrl, this.#agent, this.#now, headersTimeout, this.#deadlineMs);
     this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
@@ -219,11 +221,13 @@ class ApiClient implements Client {
   }
 
   docInit(input: DocInitRequest, callOptions?: CallOptions): Promise<CallResult<DocInitResult>> {
-    return this.#call(OPS.docInit, input, INIT_ENVELOPE, false, { signal: callOptions?.signal, beforeRetry: callOptions?.beforeRetry });
+    return this.#call(OPS.docInit, input, INIT_ENVELOPE, false, { signal: callOptions?.signal, beforeRetry: callOptions?.beforeRetry })
+      .then((answer) => withRedacted(answer, 'url'));
   }
 
   docFetchStatus(sessionId: string, callOptions?: CallOptions): Promise<CallResult<DocFetchResult>> {
-    return this.#call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, { signal: callOptions?.signal, beforeRetry: callOptions?.beforeRetry });
+    return this.#call(OPS.docFetch, { sessionId }, FETCH_ENVELOPE, false, { signal: callOptions?.signal, beforeRetry: callOptions?.beforeRetry })
+      .then((answer) => withRedacted(answer, 'status'));
   }
 
   documentSource(url: string): string {
@@ -432,6 +436,16 @@ class ApiClient implements Client {
 function withCheckedBankResult(answer: CallResult<BankResult>): CallResult<BankResult> {
   const checked = checkBankResult(answer.result);
   return checked === answer.result ? answer : { ...answer, result: checked };
+}
+
+/**
+ * A document-locker answer with the text the state file keeps (the consent page's URL, the
+ * session's status) redacted, as a bank answer's name is (src/api/names.ts): a gateway that echoes
+ * request headers into a success answer must not get the token into the state.
+ */
+function withRedacted<T extends Record<K, string>, K extends string>(answer: CallResult<T>, field: K): CallResult<T> {
+  const clean = redact(answer.result[field]);
+  return clean === answer.result[field] ? answer : { ...answer, result: { ...answer.result, [field]: clean } };
 }
 
 /** A 401 that a new token cannot cure: says which credentials to check. */

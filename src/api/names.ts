@@ -3,10 +3,11 @@
  * cut at MAX_STORED_NAME_CHARS (a 900,000-character "name" is not one, and would be written whole
  * into the state file and the CSV), and a name that arrived as invalid UTF-8 — decoded to U+FFFD —
  * is not passed off as verified: the row becomes NOT_VERIFIED with a reason that says why. The
- * name and the remark are stored and written, so they are redacted like error text (a gateway
- * that echoes headers into a success answer must not get a token into the CSV).
+ * name, the remark and the branch details are stored and written, so they are redacted like error
+ * text (a gateway that echoes headers into a success answer must not get a token into the CSV),
+ * and each is cut like the name.
  */
-import type { BankResult } from './schemas.js';
+import type { BankResult, IfscDetails } from './schemas.js';
 import { redact } from '../redact.js';
 
 /** Longest beneficiary name (and transaction remark) stored and written; longer ones are cut and end in "…". */
@@ -18,6 +19,8 @@ export const UNDECODABLE_NAME_REASON =
 
 export function checkBankResult(result: BankResult): BankResult {
   let checked = result;
+  const details = result.ifscDetails === null ? null : checkedDetails(result.ifscDetails);
+  if (details !== result.ifscDetails) checked = { ...checked, ifscDetails: details };
   const remark = result.transactionRemark;
   if (remark !== null) {
     const clean = cut(redact(remark));
@@ -29,6 +32,17 @@ export function checkBankResult(result: BankResult): BankResult {
   if (name.length > MAX_STORED_NAME_CHARS) checked = { ...checked, beneficiaryName: cut(name) };
   if (name.includes('\ufffd') && result.verificationStatus === 'VERIFIED') {
     checked = { ...checked, verificationStatus: 'NOT_VERIFIED', transactionRemark: UNDECODABLE_NAME_REASON };
+  }
+  return checked;
+}
+
+/** The branch details with every text field redacted and cut (the same object when nothing changed). */
+function checkedDetails(details: IfscDetails): IfscDetails {
+  let checked = details;
+  for (const [field, value] of Object.entries(details)) {
+    if (typeof value !== 'string') continue;
+    const clean = cut(redact(value));
+    if (clean !== value) checked = { ...checked, [field]: clean };
   }
   return checked;
 }

@@ -40,6 +40,11 @@ export interface GlobalFlags {
 
 export function createCommandIo(io: MainIo, now: () => number, flags: GlobalFlags): CommandIo {
   const log = createLogger({ format: (flags.logFormat as LogFormat) ?? 'text', quiet: flags.quiet ?? false, write: io.stderr, now });
+  if (io.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+    log.warn('NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: vas-verify always verifies TLS certificates (for a private CA, give its certificate in NODE_EXTRA_CA_CERTS)');
+    // Certificates are checked whatever it says (src/tls.ts); Node would still warn at the first TLS connection that they are not.
+    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  }
   return { env: io.env, log, stdout: io.stdout, stderr: io.stderr, stderrIsTty: io.stderrIsTty, stopSignal: io.stopSignal, now, quiet: flags.quiet ?? false };
 }
 

@@ -14,6 +14,7 @@
 import type { Redis as RedisClient } from 'ioredis';
 import { LimiterSetupError, type TokenSource } from './limiter.js';
 import type { Pace } from './pace.js';
+import { VERIFIED_TLS } from '../tls.js';
 
 /** How long setting up the connection may take before the run fails (exit 2). Default 8 s (< 10 s). */
 export const REDIS_SETUP_TIMEOUT_MS = 8_000;
@@ -128,7 +129,8 @@ async function bounded(work: Promise<void>, timeoutMs: number, signal: AbortSign
 
 /** Connects (bounded in time) and checks that the script runs; throws LimiterSetupError. */
 export async function createRedisSource(options: RedisSourceOptions): Promise<TokenSource> {
-  const database = redisDatabase(checkRedisUrl(options.url)) ?? undefined; // checked: a number or none
+  const url = checkRedisUrl(options.url);
+  const database = redisDatabase(url) ?? undefined; // checked: a number or none
   const shown = maskRedisUrl(options.url);
   const setupTimeoutMs = options.setupTimeoutMs ?? REDIS_SETUP_TIMEOUT_MS;
   let Redis: typeof import('ioredis').Redis;
@@ -146,6 +148,10 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: (times: number) => Math.min(100 * times, 1_000),
+    // rediss:// by the parsed URL (ioredis only knows it spelled in lower case: REDISS:// went in
+    // clear text), and its certificate always checked: left to Node, NODE_TLS_REJECT_UNAUTHORIZED=0
+    // in the environment turned the check off (README, Security).
+    ...(url.protocol === 'rediss:' ? { tls: VERIFIED_TLS } : {}),
   };
   const redis = new Redis(options.url, clientOptions) as TakeClient;
   let lastError: Error | undefined;

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { removeLeftovers, symlinkProblem } from '../safe-path.js';
 import { OutputError } from '../errors.js';
+import { clearTemp } from './temp-file.js';
 import type { CsvFormat } from '../input/read-csv.js';
 import { openCsvSink } from './csv.js';
 import { openXlsxSink } from './xlsx-sink.js';
@@ -127,7 +128,8 @@ export function copyOutput(from: string, outputPath: string, isAlive: (pid: numb
   removeStaleTemps(target, isAlive);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   try {
-    fs.copyFileSync(from, temp);
+    clearTemp(temp);
+    fs.copyFileSync(from, temp, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(temp, 0o600);
     fs.renameSync(temp, target);
   } catch (error) {

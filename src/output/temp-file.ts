@@ -14,7 +14,8 @@ export class TempFile {
   private readonly closing: Promise<void>;
 
   constructor(readonly path: string) {
-    this.stream = fs.createWriteStream(path, { mode: 0o600 });
+    clearTemp(path);
+    this.stream = fs.createWriteStream(path, { mode: 0o600, flags: 'wx' });
     // Always listened to: a write still in progress when the stream is destroyed (a discarded
     // output) reports ERR_STREAM_DESTROYED when it completes, which, unheard, ended the process.
     this.stream.on('error', (error) => {
@@ -41,6 +42,20 @@ export class TempFile {
   /** Renames the finished file to `target` (renameOutput). */
   renameTo(target: string, outputPath: string): Promise<void> {
     return renameOutput(this.path, target, outputPath);
+  }
+}
+
+/**
+ * Makes room for a fresh temporary file at `temp` (`.<name>.<pid>.tmp` beside its target): whatever
+ * is there — a file this pid left before a reboot, a link or a file planted by someone who can write
+ * in the folder — is removed, never written through. The caller then creates it exclusively (O_EXCL),
+ * so a link planted in between fails the write instead of being followed (README, Security).
+ */
+export function clearTemp(temp: string): void {
+  try {
+    fs.rmSync(temp, { force: true });
+  } catch {
+    // A directory by that name: the exclusive create fails and says so.
   }
 }
 
