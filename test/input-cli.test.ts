@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
 test('the IFSC registry: an unknown bank is INVALID with no call; an unlisted branch is called and noted; bank_name filled where the API gives none', async (t) => {
   const sandbox = await startSandbox();
@@ -37,6 +38,36 @@ test('the IFSC registry: an unknown bank is INVALID with no call; an unlisted br
   assert.equal(out[5]!.verify_status, 'INVALID');
   assert.match(out[5]!.verify_reason!, /it has 5; IFSC SBIN0999999 is not in the IFSC registry of \d{4}-\d{2}-\d{2} \(it lags new branches\)$/);
   assert.equal(sandbox.stats().requests['account-verification-pl'], 3, 'no call for the unknown bank or the short accounts');
+});
+
+test('a payroll sheet whose IFSCs come from a VLOOKUP: the #N/A rows are INVALID with the error named, the column still the IFSC column, the others verified (CSV and .xlsx error cells)', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'Employee Name,Account Number,IFSC Code,Net Pay',
+    'Asha Verma,500100000011,SBIN0000001,1000',
+    'Ravi Kumar,500100000048,#N/A,2000',
+    'Meena Iyer,#REF!,#N/A,3000',
+    'Farah Khan,500100000122,#N/A,4000',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'INVALID', 'INVALID', 'INVALID']);
+  assert.match(out[1]!.verify_reason!, /^line 3: IFSC is the spreadsheet error #N\/A: the formula that fills the cell failed/);
+  assert.equal(out[1]!.verify_reason_code, 'IFSC_INVALID');
+  assert.match(out[2]!.verify_reason!, /^line 4: account number is the spreadsheet error #REF!.*; IFSC is the spreadsheet error #N\/A/);
+  assert.equal(out[2]!.verify_reason_code, 'ACCOUNT_INVALID');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 1);
+  await writeWorkbook(path.join(dir, 'p.xlsx'), [{ name: 'Payroll', xml: sheetXml([
+    rowXml(1, ['Employee Name', 'Account Number', 'IFSC Code']),
+    rowXml(2, ['Asha Verma', '500100000011', 'SBIN0000001']),
+    '<row r="3"><c t="inlineStr"><is><t>Ravi Kumar</t></is></c><c t="inlineStr"><is><t>500100000048</t></is></c><c t="e"><f>VLOOKUP(A3,Master!A:C,3,FALSE)</f><v>#N/A</v></c></row>',
+  ]) }]);
+  const x = await runCli(['bank', 'p.xlsx', '-o', 'x.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(x.code, 0, x.stderr);
+  assert.match(readCsvObjects(path.join(dir, 'x.csv'))[1]!.verify_reason!, /^line 3: IFSC is the spreadsheet error #N\/A/);
 });
 
 test('vas-verify ifsc CODE prints what the registry knows', async (t) => {

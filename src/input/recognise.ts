@@ -7,6 +7,7 @@
 import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
 import { headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
+import { isSpreadsheetError } from './xlsx-stream.js';
 
 export interface ColumnOverrides {
   account?: string | undefined;
@@ -184,7 +185,8 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
   const seen = new Set<string>();
   for (const record of sample) {
     const value = cellOf(record.fields, index);
-    if (value === '') continue;
+    // A formula's error value (#N/A) tells nothing of what the column holds.
+    if (value === '' || isSpreadsheetError(value)) continue;
     stats.n += 1;
     seen.add(value.toUpperCase());
     const compact = value.toUpperCase().replace(/[\s-]/g, '');
@@ -478,7 +480,8 @@ export class HeaderRecogniser {
   /** The first rows of columns taken by their header alone must look like what they are said to be. */
   private checkContent(account: Candidate, ifsc: Candidate, name: Candidate | undefined, sample: readonly SourceRecord[]): void {
     if (ifsc.by === 'header') {
-      const values = sample.map((r) => (r.fields[ifsc.index] ?? '').trim().toUpperCase().replace(/\s+/g, '')).filter((v) => v !== '');
+      // A formula's error value (#N/A) is the row's trouble, named by its check, not the column's.
+      const values = sample.map((r) => (r.fields[ifsc.index] ?? '').trim().toUpperCase().replace(/\s+/g, '')).filter((v) => v !== '' && !isSpreadsheetError(v));
       const shaped = values.filter((v) => IFSC_SHAPE.test(v.replace(/^="?|"$|^'/g, ''))).length;
       if (values.length > 0 && shaped * 2 < values.length) {
         const examples = values.slice(0, 3).map((v) => JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v)).join(', ');
