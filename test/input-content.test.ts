@@ -49,6 +49,25 @@ test('the header line is found by content: the line above the first rows of IFSC
   assert.equal(headerMeaning("Beneficiary's Account Number (Mandatory) Typically 9-18 digits")?.role, 'account');
 });
 
+test('two lines of column names one under the other: the header is the one the payees follow (SAP labels over technical names; a template\'s list of mandatory fields above its header)', () => {
+  const sap = new HeaderRecogniser().recognise(lines(
+    ['Vendor', 'Bank Country Key', 'Bank Key', 'Bank Account', 'Account Holder'],
+    ['LIFNR', 'BANKS', 'BANKL', 'BANKN', 'KOINH'],
+    ...rows(3, (i) => [`x${i}`, 'IN', IFSCS[i]!, `50010001001${i}`, `Vendor ${'ABC'[i]}`]),
+  ));
+  assert.equal(sap.headerLine, 2);
+  assert.deepEqual(sap.columns, { account: 3, ifsc: 2, name: 4 });
+  const template = new HeaderRecogniser().recognise(lines(
+    ['Trace Account', '917020034567', '', 'File Remarks', 'Salary Nov'],
+    ['Mandatory:', 'Account Number', 'IFSC', '', ''],
+    [''],
+    ['Beneficiary Name', 'Beneficiary Account Number', 'IFSC Code', 'Amount', 'Remarks'],
+    ...rows(3, (i) => [`Vendor ${'ABC'[i]}`, `50010001001${i}`, IFSCS[i]!, '1000', 'Nov']),
+  ));
+  assert.equal(template.headerLine, 4, 'not the list of mandatory fields, whose columns hold no IFSCs');
+  assert.deepEqual(template.columns, { account: 1, ifsc: 2, name: 0, amount: 3 });
+});
+
 test('Indian-language headers: Hindi, Tamil, Bengali…', () => {
   const choice = new HeaderRecogniser().recognise(lines(['लाभार्थी का नाम', 'खाता संख्या', 'आईएफएससी कोड'], ['अजय कुमार', '500100010011', 'SBIN0000001']));
   assert.deepEqual(choice.decidedBy, { account: 'header and content', ifsc: 'header and content', name: 'header and content' });

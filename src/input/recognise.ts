@@ -284,7 +284,8 @@ export class HeaderRecogniser {
   }
 
   /**
-   * The first line (of the first 20) whose headers name an account and an IFSC column; else the
+   * The first line (of the first 20) whose headers name an account and an IFSC column and is not
+   * followed by another such line (the last of such lines one under another); else the
    * line above the first row whose cells hold an IFSC and an account number; or the forced one.
    */
   private findHeader(records: readonly SourceRecord[]): number {
@@ -296,9 +297,15 @@ export class HeaderRecogniser {
       return index;
     }
     const within = (i: number) => i < records.length && records[i]!.line <= HEADER_SEARCH_LINES;
+    const namesBoth = (i: number) => !isBlank(records[i]!.fields) && this.hasRole('account', records[i]!.fields) && this.hasRole('ifsc', records[i]!.fields);
     for (let i = 0; within(i); i += 1) {
-      const fields = records[i]!.fields;
-      if (!isBlank(fields) && this.hasRole('account', fields) && this.hasRole('ifsc', fields)) return i;
+      if (!namesBoth(i)) continue;
+      // Payees follow their header: a line of column names with another one under it (a template's
+      // list of mandatory fields, a group line above the header) is not it; the last of them is.
+      let next = i + 1;
+      while (next < records.length && isBlank(records[next]!.fields)) next += 1;
+      if (within(next) && namesBoth(next)) continue;
+      return i;
     }
     for (let i = 0; within(i + 1); i += 1) {
       if (!looksLikePayeeRow(records[i + 1]!.fields)) continue;
