@@ -70,6 +70,26 @@ test('a payroll sheet whose IFSCs come from a VLOOKUP: the #N/A rows are INVALID
   assert.match(readCsvObjects(path.join(dir, 'x.csv'))[1]!.verify_reason!, /^line 3: IFSC is the spreadsheet error #N\/A/);
 });
 
+test('a Hindi payroll sheet\'s total row (कुल योग) is SKIPPED, not a payee on HOLD whose amount is counted as held', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'क्रम सं.,लाभार्थी का नाम,खाता संख्या,आईएफएससी कोड,राशि',
+    '1,आशा वर्मा,500100000011,SBIN0000001,1000',
+    '2,कुलदीप सिंह,500100000048,HDFC0000001,2000',
+    ',कुल योग,,,3000',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'VERIFIED', 'SKIPPED']);
+  assert.equal(out[2]!.verify_reason, 'not a payee row: a total row');
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { statuses: Record<string, number> };
+  assert.equal(summary.statuses.INVALID, 0);
+  assert.doesNotMatch(r.stderr, /HOLD 1/);
+});
+
 test('vas-verify ifsc CODE prints what the registry knows', async (t) => {
   const dir = tempDir(t);
   const known = await runCli(['ifsc', 'hdfc0caacob'], { cwd: dir });

@@ -142,6 +142,17 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
   }
 });
 
+test('total rows in the Indian languages (कुल योग, মোট, மொத்தம்…) are total rows; names that start with the same letters are payees', () => {
+  const header = ['क्रम सं.', 'नाम', 'खाता संख्या', 'आईएफएससी कोड', 'राशि'];
+  const columns = { account: 2, ifsc: 3, name: 1, amount: 4 };
+  const kind = (name: string) => notPayeeReason(['', name, '', '', '6000'], header, columns);
+  for (const total of ['कुल योग', 'कुल', 'कुल:', 'कुल राशि', 'कुल 3 कर्मचारी', 'महायोग', 'एकूण', 'કુલ', 'মোট', 'সর্বমোট', 'மொத்தம்', 'மொத்தம் தொகை', 'మొత్తం', 'ಒಟ್ಟು', 'ആകെ', 'ਕੁੱਲ', 'ମୋଟ']) {
+    assert.equal(kind(total), 'a total row', total);
+  }
+  assert.equal(kind('उप योग'), 'a subtotal row');
+  for (const name of ['कुलदीप सिंह', 'योगेश कुमार', 'योग राज', 'कुल भूषण', 'মোটা রহিম']) assert.equal(kind(name), undefined, `${name} is a payee (INVALID without an account)`);
+});
+
 test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not count', () => {
   assert.equal(sniffDelimiter('Name;Account Number;IFSC\nA;1;S\nB;2;T\n'), ';');
   assert.equal(sniffDelimiter('Name\tAccount\tIFSC\nA\t1\tS\n'), '\t');

@@ -8,7 +8,16 @@ import type { ColumnMap } from './recognise.js';
 import { BUSINESS_DESCRIPTORS, LEGAL_FORMS } from '../match/lexicon.js';
 
 const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
-const SUBTOTAL = /sub\s*-?\s*total/i;
+/**
+ * The total words of the Indian languages whose headers the aliases read (src/input/aliases.ts):
+ * Hindi कुल / योग / महायोग, Marathi एकूण, Gujarati કુલ, Bengali মোট / সর্বমোট, Tamil மொத்தம்,
+ * Telugu మొత్తం, Kannada ಒಟ್ಟು, Malayalam ആകെ / മൊത്തം, Punjabi ਕੁੱਲ, Odia ମୋଟ; at the cell's start,
+ * alone or before a sum word (कुल योग, कुल राशि, மொத்தம் தொகை), a colon, a number or a bracket
+ * (कुल: 6000, कुल 5 कर्मचारी). A name that goes on in letters is a name: कुलदीप, योगेश, योग राज.
+ */
+const TOTAL_INDIAN = /^(उप\s*-?\s*|উপ\s*-?\s*|துணை\s*)?(कुल|योग|महायोग|एकूण|કુલ|মোট|সর্বমোট|மொத்தம்|మొత్తం|ಒಟ್ಟು|ആകെ|മൊത്തം|ਕੁੱਲ|ਕੁਲ|ମୋଟ)(\s*(योग|जोड़|राशि|रकम|रक्कम|धनराशि|தொகை|మొత్తం|ಮೊತ್ತ|തുക|টাকা|রাশি|રકમ|ਰਕਮ))?(?=\s*($|[^\p{L}\p{M}\s]))/u;
+const SUBTOTAL = /sub\s*-?\s*total|^(उप|উপ|துணை)\s*-?\s*(कुल|योग|মোট|மொத்தம்)/iu;
+const isTotal = (cell: string) => TOTAL.test(cell) || TOTAL_INDIAN.test(cell);
 /** An amount or a count: what a control-total row holds. */
 const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
 const ACCOUNT = /^\d{9,18}$/;
@@ -44,7 +53,7 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // "Total" makes it a total row.
   const noAccount = account === '' || !ACCOUNT.test(account.replace(/[\s-]/g, ''));
   const name = cell(columns.name);
-  if (ifsc === '' && (noAccount || name === '') && filled.some((c) => TOTAL.test(c)) && !namesAFirm(name)) {
+  if (ifsc === '' && (noAccount || name === '') && filled.some(isTotal) && !namesAFirm(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
