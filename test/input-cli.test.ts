@@ -90,6 +90,21 @@ test('a Hindi payroll sheet\'s total row (कुल योग) is SKIPPED, not a
   assert.doesNotMatch(r.stderr, /HOLD 1/);
 });
 
+test('a workbook renamed .csv (not saved as CSV) is exit 2 saying what it is and how to run it, not only "binary data"', async (t) => {
+  const dir = tempDir(t);
+  await writeWorkbook(path.join(dir, 'payees.csv'), [{ name: 'Payees', xml: sheetXml([rowXml(1, ['Name', 'Account No', 'IFSC']), rowXml(2, ['Asha Verma', '500100000048', 'SBIN0000001'])]) }]);
+  const zip = await runCli(['bank', 'payees.csv', '--sandbox', '--dry-run'], { cwd: dir });
+  assert.equal(zip.code, 2, zip.stderr);
+  assert.match(zip.stderr, /input payees\.csv is not a text CSV file: it is a zip file, most likely an \.xlsx or \.ods workbook renamed; give it its own name \(payees\.xlsx\) and run that/);
+  fs.renameSync(path.join(dir, 'payees.csv'), path.join(dir, 'payees.xlsx'));
+  const renamedBack = await runCli(['bank', 'payees.xlsx', '--sandbox', '--dry-run'], { cwd: dir });
+  assert.equal(renamedBack.code, 0, renamedBack.stderr);
+  fs.writeFileSync(path.join(dir, 'statement.csv'), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(64, 0)]));
+  const pdf = await runCli(['bank', 'statement.csv', '--sandbox', '--dry-run'], { cwd: dir });
+  assert.equal(pdf.code, 2, pdf.stderr);
+  assert.match(pdf.stderr, /is not a text CSV file: it is a PDF; export the payee list from its source as CSV or \.xlsx/);
+});
+
 test('vas-verify ifsc CODE prints what the registry knows', async (t) => {
   const dir = tempDir(t);
   const known = await runCli(['ifsc', 'hdfc0caacob'], { cwd: dir });
