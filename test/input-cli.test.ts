@@ -105,6 +105,25 @@ test('a workbook renamed .csv (not saved as CSV) is exit 2 saying what it is and
   assert.match(pdf.stderr, /is not a text CSV file: it is a PDF; export the payee list from its source as CSV or \.xlsx/);
 });
 
+test('a salary sheet signed off across its columns (Prepared by, Checked by, … Authorised Signatory): the footer is SKIPPED, not a payee on HOLD', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'Sl,Name,Account No,IFSC,Amount',
+    '1,Asha Verma,500100000011,SBIN0000001,1000',
+    '2,Ravi Kumar,500100000048,HDFC0000001,2000',
+    ',,,Total,3000',
+    ',,,,',
+    'Prepared by,Checked by,Verified by,Approved by,Authorised Signatory',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'VERIFIED', 'SKIPPED', 'SKIPPED', 'SKIPPED']);
+  assert.equal(out[4]!.verify_reason, 'not a payee row: a note');
+});
+
 test('vas-verify ifsc CODE prints what the registry knows', async (t) => {
   const dir = tempDir(t);
   const known = await runCli(['ifsc', 'hdfc0caacob'], { cwd: dir });

@@ -153,6 +153,16 @@ test('total rows in the Indian languages (कुल योग, মোট, மொ
   for (const name of ['कुलदीप सिंह', 'योगेश कुमार', 'योग राज', 'कुल भूषण', 'মোটা রহিম']) assert.equal(kind(name), undefined, `${name} is a payee (INVALID without an account)`);
 });
 
+test('a sign-off footer across every column (Prepared by … Authorised Signatory) is a note, under the account and IFSC headers too; a lone name or a cell with digits is not', () => {
+  const header = ['Sl', 'Name', 'Account No', 'IFSC', 'Amount'];
+  const columns = { account: 2, ifsc: 3, name: 1, amount: 4 };
+  assert.equal(notPayeeReason(['Prepared by', 'Checked by', 'Verified by', 'Approved by', 'Authorised Signatory'], header, columns), 'a note');
+  assert.equal(notPayeeReason(['', 'Maker', 'Checker', 'Approver', ''], header, columns), 'a note');
+  assert.equal(notPayeeReason(['', 'Manager Singh', '', '', ''], header, columns), undefined, 'a name alone is a payee without an account');
+  assert.equal(notPayeeReason(['1', 'Manager Singh', 'Checked', 'SBIN0000001', '500'], header, columns), undefined, 'digits: a payee row, INVALID');
+  assert.equal(notPayeeReason(['', 'Director Foods', '500100000048', 'SBIN0000001', ''], header, columns), undefined);
+});
+
 test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not count', () => {
   assert.equal(sniffDelimiter('Name;Account Number;IFSC\nA;1;S\nB;2;T\n'), ';');
   assert.equal(sniffDelimiter('Name\tAccount\tIFSC\nA\t1\tS\n'), '\t');

@@ -23,6 +23,13 @@ const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
 const ACCOUNT = /^\d{9,18}$/;
 const NOTE = /^(prepared|checked|verified|approved|authori[sz]ed|signature|signatory|note|notes|remarks?|generated|printed|page \d)\b|^[^:]{1,30}:\s/i;
 /**
+ * A sign-off cell: who prepared, checked and approved the sheet. A footer of them spans as many
+ * columns as there are signatories (`Prepared by, Checked by, Verified by, Approved by, Authorised
+ * Signatory`), so under the account and the IFSC headers too; it holds no digit, which every
+ * account number and IFSC has.
+ */
+const SIGN_OFF = /^(prepared|checked|verified|reviewed|approved|authori[sz]ed|signature|signatory|sign|maker|checker|approver|accountant|manager|director|cashier)\b/i;
+/**
  * Whether a name cell names a firm: a legal form (Ltd, Pvt, LLP) or a line of business (Traders,
  * Solutions, Enterprises), from the name matcher's lexicon. Such a cell is a payee's, whatever
  * total word it holds (`Amount Payable Ltd`, `Total Solutions`, `Net Amount Traders`): INVALID
@@ -41,6 +48,8 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   if (cells.length === header.length && cells.every((c, i) => c.toLowerCase() === header[i]!.trim().toLowerCase())) return 'a repeated header line';
   const cell = (index: number) => (index >= 0 ? (cells[index] ?? '') : '');
   const filled = cells.filter((c) => c !== '');
+  // Two or more sign-off cells and nothing else: a lone name cell (`Manager Singh`) stays a payee's.
+  if (filled.length >= 2 && filled.every((c) => SIGN_OFF.test(c) && !/\d/.test(c))) return 'a note';
   // In a footer's few cells, words without a digit under the account or the IFSC header are a
   // label ("Total", "Approved by"), not a mistyped account or IFSC: every account number and IFSC
   // has digits. A row of many cells is a payee's, however wrong its account (INVALID, not skipped:
