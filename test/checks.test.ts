@@ -13,6 +13,16 @@ import { openOutput } from '../src/output/sink.js';
 import { tempDir } from './helpers/cli.js';
 import { nextIstMidnight, parseDuration } from '../src/pipeline/time.js';
 
+test('a spreadsheet error value (#N/A from a failed VLOOKUP, #REF!, Calc\'s Err:502) is named as such in the account or the IFSC', () => {
+  for (const value of ['#N/A', '#REF!', '#VALUE!', '#NAME?', '#DIV/0!', 'Err:502', ' #n/a ']) {
+    const account = checkAccount(value);
+    assert.ok(!account.ok && /^account number is the spreadsheet error .*: the formula that fills the cell failed/.test(account.reason), `${value}: ${JSON.stringify(account)}`);
+    const ifsc = checkIfsc(value);
+    assert.ok(!ifsc.ok && /^IFSC is the spreadsheet error .*fix the formula, or copy the column and paste it as values$/.test(ifsc.reason), `${value}: ${JSON.stringify(ifsc)}`);
+  }
+  assert.ok(!checkAccount('#12345678901').ok && !/spreadsheet error/.test((checkAccount('#12345678901') as { reason: string }).reason), 'a stray # before digits is not an error value');
+});
+
 test('checkAccount: normalises and recognises spreadsheet damage', () => {
   assert.deepEqual(checkAccount(' 1234 5678-9012 '), { ok: true, account: '123456789012' });
   assert.deepEqual(checkAccount('="001234567890"'), { ok: true, account: '001234567890' });

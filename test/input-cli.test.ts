@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
 test('the IFSC registry: an unknown bank is INVALID with no call; an unlisted branch is called and noted; bank_name filled where the API gives none', async (t) => {
   const sandbox = await startSandbox();
@@ -37,6 +38,90 @@ test('the IFSC registry: an unknown bank is INVALID with no call; an unlisted br
   assert.equal(out[5]!.verify_status, 'INVALID');
   assert.match(out[5]!.verify_reason!, /it has 5; IFSC SBIN0999999 is not in the IFSC registry of \d{4}-\d{2}-\d{2} \(it lags new branches\)$/);
   assert.equal(sandbox.stats().requests['account-verification-pl'], 3, 'no call for the unknown bank or the short accounts');
+});
+
+test('a payroll sheet whose IFSCs come from a VLOOKUP: the #N/A rows are INVALID with the error named, the column still the IFSC column, the others verified (CSV and .xlsx error cells)', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'Employee Name,Account Number,IFSC Code,Net Pay',
+    'Asha Verma,500100000011,SBIN0000001,1000',
+    'Ravi Kumar,500100000048,#N/A,2000',
+    'Meena Iyer,#REF!,#N/A,3000',
+    'Farah Khan,500100000122,#N/A,4000',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'INVALID', 'INVALID', 'INVALID']);
+  assert.match(out[1]!.verify_reason!, /^line 3: IFSC is the spreadsheet error #N\/A: the formula that fills the cell failed/);
+  assert.equal(out[1]!.verify_reason_code, 'IFSC_INVALID');
+  assert.match(out[2]!.verify_reason!, /^line 4: account number is the spreadsheet error #REF!.*; IFSC is the spreadsheet error #N\/A/);
+  assert.equal(out[2]!.verify_reason_code, 'ACCOUNT_INVALID');
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 1);
+  await writeWorkbook(path.join(dir, 'p.xlsx'), [{ name: 'Payroll', xml: sheetXml([
+    rowXml(1, ['Employee Name', 'Account Number', 'IFSC Code']),
+    rowXml(2, ['Asha Verma', '500100000011', 'SBIN0000001']),
+    '<row r="3"><c t="inlineStr"><is><t>Ravi Kumar</t></is></c><c t="inlineStr"><is><t>500100000048</t></is></c><c t="e"><f>VLOOKUP(A3,Master!A:C,3,FALSE)</f><v>#N/A</v></c></row>',
+  ]) }]);
+  const x = await runCli(['bank', 'p.xlsx', '-o', 'x.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(x.code, 0, x.stderr);
+  assert.match(readCsvObjects(path.join(dir, 'x.csv'))[1]!.verify_reason!, /^line 3: IFSC is the spreadsheet error #N\/A/);
+});
+
+test('a Hindi payroll sheet\'s total row (कुल योग) is SKIPPED, not a payee on HOLD whose amount is counted as held', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'क्रम सं.,लाभार्थी का नाम,खाता संख्या,आईएफएससी कोड,राशि',
+    '1,आशा वर्मा,500100000011,SBIN0000001,1000',
+    '2,कुलदीप सिंह,500100000048,HDFC0000001,2000',
+    ',कुल योग,,,3000',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--summary', 's.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'VERIFIED', 'SKIPPED']);
+  assert.equal(out[2]!.verify_reason, 'not a payee row: a total row');
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { statuses: Record<string, number> };
+  assert.equal(summary.statuses.INVALID, 0);
+  assert.doesNotMatch(r.stderr, /HOLD 1/);
+});
+
+test('a workbook renamed .csv (not saved as CSV) is exit 2 saying what it is and how to run it, not only "binary data"', async (t) => {
+  const dir = tempDir(t);
+  await writeWorkbook(path.join(dir, 'payees.csv'), [{ name: 'Payees', xml: sheetXml([rowXml(1, ['Name', 'Account No', 'IFSC']), rowXml(2, ['Asha Verma', '500100000048', 'SBIN0000001'])]) }]);
+  const zip = await runCli(['bank', 'payees.csv', '--sandbox', '--dry-run'], { cwd: dir });
+  assert.equal(zip.code, 2, zip.stderr);
+  assert.match(zip.stderr, /input payees\.csv is not a text CSV file: it is a zip file, most likely an \.xlsx or \.ods workbook renamed; give it its own name \(payees\.xlsx\) and run that/);
+  fs.renameSync(path.join(dir, 'payees.csv'), path.join(dir, 'payees.xlsx'));
+  const renamedBack = await runCli(['bank', 'payees.xlsx', '--sandbox', '--dry-run'], { cwd: dir });
+  assert.equal(renamedBack.code, 0, renamedBack.stderr);
+  fs.writeFileSync(path.join(dir, 'statement.csv'), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(64, 0)]));
+  const pdf = await runCli(['bank', 'statement.csv', '--sandbox', '--dry-run'], { cwd: dir });
+  assert.equal(pdf.code, 2, pdf.stderr);
+  assert.match(pdf.stderr, /is not a text CSV file: it is a PDF; export the payee list from its source as CSV or \.xlsx/);
+});
+
+test('a salary sheet signed off across its columns (Prepared by, Checked by, … Authorised Signatory): the footer is SKIPPED, not a payee on HOLD', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), [
+    'Sl,Name,Account No,IFSC,Amount',
+    '1,Asha Verma,500100000011,SBIN0000001,1000',
+    '2,Ravi Kumar,500100000048,HDFC0000001,2000',
+    ',,,Total,3000',
+    ',,,,',
+    'Prepared by,Checked by,Verified by,Approved by,Authorised Signatory',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'VERIFIED', 'SKIPPED', 'SKIPPED', 'SKIPPED']);
+  assert.equal(out[4]!.verify_reason, 'not a payee row: a note');
 });
 
 test('vas-verify ifsc CODE prints what the registry knows', async (t) => {

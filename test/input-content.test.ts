@@ -49,6 +49,25 @@ test('the header line is found by content: the line above the first rows of IFSC
   assert.equal(headerMeaning("Beneficiary's Account Number (Mandatory) Typically 9-18 digits")?.role, 'account');
 });
 
+test('two lines of column names one under the other: the header is the one the payees follow (SAP labels over technical names; a template\'s list of mandatory fields above its header)', () => {
+  const sap = new HeaderRecogniser().recognise(lines(
+    ['Vendor', 'Bank Country Key', 'Bank Key', 'Bank Account', 'Account Holder'],
+    ['LIFNR', 'BANKS', 'BANKL', 'BANKN', 'KOINH'],
+    ...rows(3, (i) => [`x${i}`, 'IN', IFSCS[i]!, `50010001001${i}`, `Vendor ${'ABC'[i]}`]),
+  ));
+  assert.equal(sap.headerLine, 2);
+  assert.deepEqual(sap.columns, { account: 3, ifsc: 2, name: 4 });
+  const template = new HeaderRecogniser().recognise(lines(
+    ['Trace Account', '917020034567', '', 'File Remarks', 'Salary Nov'],
+    ['Mandatory:', 'Account Number', 'IFSC', '', ''],
+    [''],
+    ['Beneficiary Name', 'Beneficiary Account Number', 'IFSC Code', 'Amount', 'Remarks'],
+    ...rows(3, (i) => [`Vendor ${'ABC'[i]}`, `50010001001${i}`, IFSCS[i]!, '1000', 'Nov']),
+  ));
+  assert.equal(template.headerLine, 4, 'not the list of mandatory fields, whose columns hold no IFSCs');
+  assert.deepEqual(template.columns, { account: 1, ifsc: 2, name: 0, amount: 3 });
+});
+
 test('Indian-language headers: Hindi, Tamil, Bengali…', () => {
   const choice = new HeaderRecogniser().recognise(lines(['लाभार्थी का नाम', 'खाता संख्या', 'आईएफएससी कोड'], ['अजय कुमार', '500100010011', 'SBIN0000001']));
   assert.deepEqual(choice.decidedBy, { account: 'header and content', ifsc: 'header and content', name: 'header and content' });
@@ -121,6 +140,27 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
   for (const label of ['Total Amount Paid', 'Total Salary Payable for March 2024', 'Grand Total (A+B)', 'Total Disbursement', 'TOTAL AMOUNT TO BE TRANSFERRED', 'Net Amount Transferred', 'Total (in Rupees)']) {
     assert.equal(withAmount(['', label, '', '', '22120']), 'a total row', label);
   }
+});
+
+test('total rows in the Indian languages (कुल योग, মোট, மொத்தம்…) are total rows; names that start with the same letters are payees', () => {
+  const header = ['क्रम सं.', 'नाम', 'खाता संख्या', 'आईएफएससी कोड', 'राशि'];
+  const columns = { account: 2, ifsc: 3, name: 1, amount: 4 };
+  const kind = (name: string) => notPayeeReason(['', name, '', '', '6000'], header, columns);
+  for (const total of ['कुल योग', 'कुल', 'कुल:', 'कुल राशि', 'कुल 3 कर्मचारी', 'महायोग', 'एकूण', 'કુલ', 'মোট', 'সর্বমোট', 'மொத்தம்', 'மொத்தம் தொகை', 'మొత్తం', 'ಒಟ್ಟು', 'ആകെ', 'ਕੁੱਲ', 'ମୋଟ']) {
+    assert.equal(kind(total), 'a total row', total);
+  }
+  assert.equal(kind('उप योग'), 'a subtotal row');
+  for (const name of ['कुलदीप सिंह', 'योगेश कुमार', 'योग राज', 'कुल भूषण', 'মোটা রহিম']) assert.equal(kind(name), undefined, `${name} is a payee (INVALID without an account)`);
+});
+
+test('a sign-off footer across every column (Prepared by … Authorised Signatory) is a note, under the account and IFSC headers too; a lone name or a cell with digits is not', () => {
+  const header = ['Sl', 'Name', 'Account No', 'IFSC', 'Amount'];
+  const columns = { account: 2, ifsc: 3, name: 1, amount: 4 };
+  assert.equal(notPayeeReason(['Prepared by', 'Checked by', 'Verified by', 'Approved by', 'Authorised Signatory'], header, columns), 'a note');
+  assert.equal(notPayeeReason(['', 'Maker', 'Checker', 'Approver', ''], header, columns), 'a note');
+  assert.equal(notPayeeReason(['', 'Manager Singh', '', '', ''], header, columns), undefined, 'a name alone is a payee without an account');
+  assert.equal(notPayeeReason(['1', 'Manager Singh', 'Checked', 'SBIN0000001', '500'], header, columns), undefined, 'digits: a payee row, INVALID');
+  assert.equal(notPayeeReason(['', 'Director Foods', '500100000048', 'SBIN0000001', ''], header, columns), undefined);
 });
 
 test('sniffDelimiter: comma, semicolon, tab, pipe; quoted delimiters do not count', () => {

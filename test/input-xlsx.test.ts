@@ -87,6 +87,29 @@ test('sheet choice through the CLI: no payee sheet lists the sheets and --sheet;
   assert.match(two.stderr, /several sheets that look like payee lists: "North", "South"; choose one with --sheet NAME/);
 });
 
+test('sheet choice: a batch sheet of the debit account before the payees sheet gives way to it (its one account is the payer\'s)', async (t) => {
+  const dir = tempDir(t);
+  const debit = () => sheetXml([rowXml(1, ['Company', 'Account Number', 'IFSC Code', 'Total Amount', 'No of Records']), rowXml(2, ['Acme Industries Pvt Ltd', '917020034567', 'UTIB0000004', 600, 3])]);
+  const payees = sheetXml([
+    rowXml(1, ['Beneficiary Name', 'Account Number', 'IFSC Code', 'Amount']),
+    rowXml(2, ['Asha Verma', '500100000048', 'SBIN0000001', 100]),
+    rowXml(3, ['Ravi Kumar', '500100000049', 'HDFC0000001', 200]),
+    rowXml(4, ['Meena Iyer', '500100000050', 'ICIC0000002', 300]),
+  ]);
+  await writeWorkbook(path.join(dir, 'batch.xlsx'), [{ name: 'Batch Header', xml: debit() }, { name: 'Transactions', xml: payees }]);
+  const r = await runCli(['bank', 'batch.xlsx', '-o', 'out.csv', '--sandbox', '--summary', 'sum.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 'sum.json'), 'utf8')) as { input: { sheet: string } };
+  assert.equal(summary.input.sheet, 'Transactions', 'the payees\' sheet, not the debit account\'s');
+  const rows = parse(fs.readFileSync(path.join(dir, 'out.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+  assert.deepEqual(rows.map((row) => row['Account Number']), ['500100000048', '500100000049', '500100000050']);
+  // A list of one payee first, with another one-account sheet after it: the first, as before.
+  await writeWorkbook(path.join(dir, 'one.xlsx'), [{ name: 'Payee', xml: sheetXml([rowXml(1, ['Name', 'Account No', 'IFSC']), rowXml(2, ['Asha Verma', '500100000048', 'SBIN0000001'])]) }, { name: 'Debit', xml: debit() }]);
+  const one = await runCli(['bank', 'one.xlsx', '-o', 'one.csv', '--sandbox', '--dry-run', '--summary', 'one.json'], { cwd: dir });
+  assert.equal(one.code, 0, one.stderr);
+  assert.equal((JSON.parse(fs.readFileSync(path.join(dir, 'one.json'), 'utf8')) as { input: { sheet: string } }).input.sheet, 'Payee');
+});
+
 /**
  * payroll.xlsx as a payroll tool gives it: a title, an empty row 2 (no element in the sheet), the
  * header on row 3, an empty row between payees, and an account typed into a number cell past

@@ -108,10 +108,22 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
       throw new InputError(`input ${inputPath} looks like UTF-16 without a byte-order mark: save it as "CSV UTF-8" and run again`);
     }
     if (head.includes(0) || controlShare(head) > 0.01) {
-      throw new InputError(`input ${inputPath} is not a text CSV file (it contains binary data)`);
+      throw new InputError(`input ${inputPath} is not a text CSV file${binaryKind(head)}`);
     }
   }
   return { fingerprint: hash.digest('hex'), bytes, encoding, lines, ...(encoding === 'utf8' && invalidUtf8 ? { invalidUtf8 } : {}) };
+}
+
+/**
+ * What a binary file under a CSV's name is, by its first bytes (the end of the message): a
+ * workbook renamed rather than saved as CSV says so and how to run it; anything else is binary data.
+ */
+function binaryKind(head: Buffer): string {
+  const starts = (magic: number[]) => magic.every((byte, i) => head[i] === byte);
+  if (starts([0x50, 0x4b, 0x03, 0x04])) return ': it is a zip file, most likely an .xlsx or .ods workbook renamed; give it its own name (payees.xlsx) and run that, or save it from Excel as CSV';
+  if (starts([0xd0, 0xcf, 0x11, 0xe0])) return ': it is an Office file, most likely an Excel 97-2003 .xls workbook renamed; give it its own name (payees.xls) and run that, or save it from Excel as CSV';
+  if (starts([0x25, 0x50, 0x44, 0x46])) return ': it is a PDF; export the payee list from its source as CSV or .xlsx';
+  return ' (it contains binary data)';
 }
 
 /**

@@ -7,6 +7,7 @@
 import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
 import { headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
+import { isSpreadsheetError } from './xlsx-stream.js';
 
 export interface ColumnOverrides {
   account?: string | undefined;
@@ -184,7 +185,8 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
   const seen = new Set<string>();
   for (const record of sample) {
     const value = cellOf(record.fields, index);
-    if (value === '') continue;
+    // A formula's error value (#N/A) tells nothing of what the column holds.
+    if (value === '' || isSpreadsheetError(value)) continue;
     stats.n += 1;
     seen.add(value.toUpperCase());
     const compact = value.toUpperCase().replace(/[\s-]/g, '');
@@ -282,7 +284,8 @@ export class HeaderRecogniser {
   }
 
   /**
-   * The first line (of the first 20) whose headers name an account and an IFSC column; else the
+   * The first line (of the first 20) whose headers name an account and an IFSC column and is not
+   * followed by another such line (the last of such lines one under another); else the
    * line above the first row whose cells hold an IFSC and an account number; or the forced one.
    */
   private findHeader(records: readonly SourceRecord[]): number {
@@ -294,9 +297,15 @@ export class HeaderRecogniser {
       return index;
     }
     const within = (i: number) => i < records.length && records[i]!.line <= HEADER_SEARCH_LINES;
+    const namesBoth = (i: number) => !isBlank(records[i]!.fields) && this.hasRole('account', records[i]!.fields) && this.hasRole('ifsc', records[i]!.fields);
     for (let i = 0; within(i); i += 1) {
-      const fields = records[i]!.fields;
-      if (!isBlank(fields) && this.hasRole('account', fields) && this.hasRole('ifsc', fields)) return i;
+      if (!namesBoth(i)) continue;
+      // Payees follow their header: a line of column names with another one under it (a template's
+      // list of mandatory fields, a group line above the header) is not it; the last of them is.
+      let next = i + 1;
+      while (next < records.length && isBlank(records[next]!.fields)) next += 1;
+      if (within(next) && namesBoth(next)) continue;
+      return i;
     }
     for (let i = 0; within(i + 1); i += 1) {
       if (!looksLikePayeeRow(records[i + 1]!.fields)) continue;
@@ -478,7 +487,8 @@ export class HeaderRecogniser {
   /** The first rows of columns taken by their header alone must look like what they are said to be. */
   private checkContent(account: Candidate, ifsc: Candidate, name: Candidate | undefined, sample: readonly SourceRecord[]): void {
     if (ifsc.by === 'header') {
-      const values = sample.map((r) => (r.fields[ifsc.index] ?? '').trim().toUpperCase().replace(/\s+/g, '')).filter((v) => v !== '');
+      // A formula's error value (#N/A) is the row's trouble, named by its check, not the column's.
+      const values = sample.map((r) => (r.fields[ifsc.index] ?? '').trim().toUpperCase().replace(/\s+/g, '')).filter((v) => v !== '' && !isSpreadsheetError(v));
       const shaped = values.filter((v) => IFSC_SHAPE.test(v.replace(/^="?|"$|^'/g, ''))).length;
       if (values.length > 0 && shaped * 2 < values.length) {
         const examples = values.slice(0, 3).map((v) => JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v)).join(', ');

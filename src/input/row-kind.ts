@@ -8,11 +8,27 @@ import type { ColumnMap } from './recognise.js';
 import { BUSINESS_DESCRIPTORS, LEGAL_FORMS } from '../match/lexicon.js';
 
 const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
-const SUBTOTAL = /sub\s*-?\s*total/i;
+/**
+ * The total words of the Indian languages whose headers the aliases read (src/input/aliases.ts):
+ * Hindi कुल / योग / महायोग, Marathi एकूण, Gujarati કુલ, Bengali মোট / সর্বমোট, Tamil மொத்தம்,
+ * Telugu మొత్తం, Kannada ಒಟ್ಟು, Malayalam ആകെ / മൊത്തം, Punjabi ਕੁੱਲ, Odia ମୋଟ; at the cell's start,
+ * alone or before a sum word (कुल योग, कुल राशि, மொத்தம் தொகை), a colon, a number or a bracket
+ * (कुल: 6000, कुल 5 कर्मचारी). A name that goes on in letters is a name: कुलदीप, योगेश, योग राज.
+ */
+const TOTAL_INDIAN = /^(उप\s*-?\s*|উপ\s*-?\s*|துணை\s*)?(कुल|योग|महायोग|एकूण|કુલ|মোট|সর্বমোট|மொத்தம்|మొత్తం|ಒಟ್ಟು|ആകെ|മൊത്തം|ਕੁੱਲ|ਕੁਲ|ମୋଟ)(\s*(योग|जोड़|राशि|रकम|रक्कम|धनराशि|தொகை|మొత్తం|ಮೊತ್ತ|തുക|টাকা|রাশি|રકમ|ਰਕਮ))?(?=\s*($|[^\p{L}\p{M}\s]))/u;
+const SUBTOTAL = /sub\s*-?\s*total|^(उप|উপ|துணை)\s*-?\s*(कुल|योग|মোট|மொத்தம்)/iu;
+const isTotal = (cell: string) => TOTAL.test(cell) || TOTAL_INDIAN.test(cell);
 /** An amount or a count: what a control-total row holds. */
 const NUMBER = /^[-+]?[\d,. ]*\d[\d,. ]*$/;
 const ACCOUNT = /^\d{9,18}$/;
 const NOTE = /^(prepared|checked|verified|approved|authori[sz]ed|signature|signatory|note|notes|remarks?|generated|printed|page \d)\b|^[^:]{1,30}:\s/i;
+/**
+ * A sign-off cell: who prepared, checked and approved the sheet. A footer of them spans as many
+ * columns as there are signatories (`Prepared by, Checked by, Verified by, Approved by, Authorised
+ * Signatory`), so under the account and the IFSC headers too; it holds no digit, which every
+ * account number and IFSC has.
+ */
+const SIGN_OFF = /^(prepared|checked|verified|reviewed|approved|authori[sz]ed|signature|signatory|sign|maker|checker|approver|accountant|manager|director|cashier)\b/i;
 /**
  * Whether a name cell names a firm: a legal form (Ltd, Pvt, LLP) or a line of business (Traders,
  * Solutions, Enterprises), from the name matcher's lexicon. Such a cell is a payee's, whatever
@@ -32,6 +48,8 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   if (cells.length === header.length && cells.every((c, i) => c.toLowerCase() === header[i]!.trim().toLowerCase())) return 'a repeated header line';
   const cell = (index: number) => (index >= 0 ? (cells[index] ?? '') : '');
   const filled = cells.filter((c) => c !== '');
+  // Two or more sign-off cells and nothing else: a lone name cell (`Manager Singh`) stays a payee's.
+  if (filled.length >= 2 && filled.every((c) => SIGN_OFF.test(c) && !/\d/.test(c))) return 'a note';
   // In a footer's few cells, words without a digit under the account or the IFSC header are a
   // label ("Total", "Approved by"), not a mistyped account or IFSC: every account number and IFSC
   // has digits. A row of many cells is a payee's, however wrong its account (INVALID, not skipped:
@@ -44,7 +62,7 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // "Total" makes it a total row.
   const noAccount = account === '' || !ACCOUNT.test(account.replace(/[\s-]/g, ''));
   const name = cell(columns.name);
-  if (ifsc === '' && (noAccount || name === '') && filled.some((c) => TOTAL.test(c)) && !namesAFirm(name)) {
+  if (ifsc === '' && (noAccount || name === '') && filled.some(isTotal) && !namesAFirm(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.

@@ -437,6 +437,18 @@ export function isLostDigitsText(text: string): boolean {
   return false;
 }
 
+/**
+ * A spreadsheet's error value: what a formula cell shows when it fails (`#N/A` from a VLOOKUP that
+ * found nothing, `#REF!` after its source was deleted); an .xlsx holds it as an error cell (`e`),
+ * and a CSV saved from Excel or LibreOffice Calc (`Err:502`) as its text. It says nothing of what
+ * the column holds, and the account and IFSC checks name it.
+ */
+const SPREADSHEET_ERROR = /^(#(NULL!|DIV\/0!|VALUE!|REF!|NAME\?|NUM!|N\/A|SPILL!|CALC!|FIELD!|BLOCKED!|CONNECT!|BUSY!|UNKNOWN!|GETTING_DATA)|Err:\d{3})$/i;
+
+export function isSpreadsheetError(text: string): boolean {
+  return SPREADSHEET_ERROR.test(text.trim());
+}
+
 export function cellValueText(cell: SheetCell, strings: SharedStrings): string {
   switch (cell.type) {
     case 's':

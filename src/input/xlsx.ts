@@ -55,10 +55,18 @@ export function rowFields(book: XlsxWorkbook, row: SheetRow): string[] {
   return fields.length === 0 ? [''] : fields;
 }
 
-/** Whether a sheet's first rows hold an IFSC-shaped column and an account-shaped one: a payee list. */
-export function looksLikePayees(rows: readonly (readonly string[])[]): boolean {
+/**
+ * How much a sheet's first rows look like a payee list: `none`; `one account` when they hold an
+ * IFSC-shaped column and an account-shaped one whose accounts are all one number (a batch header's
+ * or a summary's debit account: the payer's own, or a list of one payee); `several` when that
+ * column holds several accounts.
+ */
+export type PayeeSheetLook = 'none' | 'one account' | 'several';
+
+export function payeeSheetLook(rows: readonly (readonly string[])[]): PayeeSheetLook {
   const ifsc = new Map<number, number>();
   const account = new Map<number, number>();
+  const accounts = new Map<number, Set<string>>();
   const filled = new Map<number, number>();
   for (const fields of rows.slice(0, SHEET_SAMPLE_ROWS)) {
     fields.forEach((text, col) => {
@@ -67,12 +75,17 @@ export function looksLikePayees(rows: readonly (readonly string[])[]): boolean {
       filled.set(col, (filled.get(col) ?? 0) + 1);
       if (IFSC_SHAPE.test(value)) ifsc.set(col, (ifsc.get(col) ?? 0) + 1);
       const digits = value.replace(/[\s-]/g, '');
-      if (ACCOUNT_SHAPE.test(digits) || DAMAGED_ACCOUNT.test(value)) account.set(col, (account.get(col) ?? 0) + 1);
+      if (ACCOUNT_SHAPE.test(digits) || DAMAGED_ACCOUNT.test(value)) {
+        account.set(col, (account.get(col) ?? 0) + 1);
+        accounts.set(col, (accounts.get(col) ?? new Set<string>()).add(digits));
+      }
     });
   }
   // Most of a column's values, its header and a note or two aside.
-  const mostly = (counts: Map<number, number>) => [...counts].some(([col, n]) => n >= 1 && n * 2 >= (filled.get(col) ?? 0) - 2);
-  return mostly(ifsc) && mostly(account);
+  const mostly = (counts: Map<number, number>) => [...counts].filter(([col, n]) => n >= 1 && n * 2 >= (filled.get(col) ?? 0) - 2).map(([col]) => col);
+  const accountColumns = mostly(account);
+  if (mostly(ifsc).length === 0 || accountColumns.length === 0) return 'none';
+  return accountColumns.some((col) => accounts.get(col)!.size > 1) ? 'several' : 'one account';
 }
 
 async function sampleOf(book: XlsxWorkbook, sheet: SheetInfo): Promise<string[][]> {
@@ -86,23 +99,31 @@ async function sampleOf(book: XlsxWorkbook, sheet: SheetInfo): Promise<string[][
 
 /**
  * The payee sheet when none is named (its index in `names`): the first visible sheet if it is a
- * payee list, else the one visible sheet whose content is; several such sheets stop the run,
- * naming them and `--sheet`. When no sheet looks like one, the first visible is taken and the
- * header recogniser says what it misses (with the sheets listed, payee-file.ts). A hidden sheet
- * (a template with sample payees, a lookup list) is never taken unless named with --sheet.
+ * payee list of several accounts, else the one visible sheet that is; several such sheets stop the
+ * run, naming them and `--sheet`. A sheet whose accounts are one number (a batch header's or a
+ * summary's debit account, before the payees' sheet) gives way to such a sheet; with none, the
+ * first visible sheet that is a payee list at all is taken as before (a list of one payee). When
+ * no sheet looks like one, the first visible is taken and the header recogniser says what it
+ * misses (with the sheets listed, payee-file.ts). A hidden sheet (a template with sample payees, a
+ * lookup list) is never taken unless named with --sheet.
  */
 export async function choosePayeeSheet(file: string, names: readonly string[], sample: (index: number) => Promise<string[][]>, isHidden: (index: number) => boolean = () => false): Promise<number> {
   const visible = names.map((_, i) => i).filter((i) => !isHidden(i));
   // Excel keeps one sheet visible; a workbook written otherwise is read from its first sheet.
   const first = visible[0] ?? 0;
-  if (visible.length <= 1 || looksLikePayees(await sample(first))) return first;
-  const candidates: number[] = [];
-  for (const i of visible.slice(1)) if (looksLikePayees(await sample(i))) candidates.push(i);
-  if (candidates.length === 1) return candidates[0]!;
-  if (candidates.length > 1) {
-    throw new InputError(`input ${file} has several sheets that look like payee lists: ${quoteSheets(candidates.map((i) => names[i]!))}; choose one with --sheet NAME`);
-  }
-  return first;
+  if (visible.length <= 1) return first;
+  const looks = new Map<number, PayeeSheetLook>([[first, payeeSheetLook(await sample(first))]]);
+  if (looks.get(first) === 'several') return first;
+  for (const i of visible.slice(1)) looks.set(i, payeeSheetLook(await sample(i)));
+  const pick = (look: PayeeSheetLook, from: readonly number[]): number | undefined => {
+    const candidates = from.filter((i) => looks.get(i) === look);
+    if (candidates.length > 1) {
+      throw new InputError(`input ${file} has several sheets that look like payee lists: ${quoteSheets(candidates.map((i) => names[i]!))}; choose one with --sheet NAME`);
+    }
+    return candidates[0];
+  };
+  const others = visible.slice(1);
+  return pick('several', others) ?? (looks.get(first) === 'one account' ? first : undefined) ?? pick('one account', others) ?? first;
 }
 
 /** The index of the first sheet whose sample `wanted` says yes to, or undefined. */

@@ -2,7 +2,7 @@
  * Local checks that cost nothing: a row that fails them is INVALID and never sent.
  * They also recognise the damage spreadsheets do to long numbers, and say how to undo it.
  */
-import { isLostDigitsText } from '../input/xlsx-stream.js';
+import { isLostDigitsText, isSpreadsheetError } from '../input/xlsx-stream.js';
 
 export type CheckResult =
   | { ok: true; account: string; ifsc: string }
@@ -17,6 +17,12 @@ export function unwrapSpreadsheetText(value: string): string {
   if (formula) text = formula[1]!.trim();
   if (text.startsWith("'")) text = text.slice(1).trim();
   return text;
+}
+
+/** Why a cell holding a spreadsheet error value is not `what`, or undefined. */
+function spreadsheetErrorReason(text: string, what: string): string | undefined {
+  if (!isSpreadsheetError(text)) return undefined;
+  return `${what} is the spreadsheet error ${text}: the formula that fills the cell failed (a lookup that found nothing, a reference to a deleted cell); fix the formula, or copy the column and paste it as values`;
 }
 
 /** Decimal digits of another script or width: what they are typed as, for the reason. */
@@ -50,6 +56,8 @@ function codePoint(ch: string): string {
 export function checkAccount(raw: string): { ok: true; account: string } | { ok: false; reason: string } {
   const text = unwrapSpreadsheetText(raw);
   if (text === '') return { ok: false, reason: 'account number is empty' };
+  const error = spreadsheetErrorReason(text, 'account number');
+  if (error !== undefined) return { ok: false, reason: error };
   // A spreadsheet's number cell past 15 digits: Excel kept 15 and the rest may be gone, whatever
   // the cell shows (9.87654E+15 in General format, 9876543210987650 with no decimals).
   if (isLostDigitsText(text)) {
@@ -85,6 +93,8 @@ export function checkAccount(raw: string): { ok: true; account: string } | { ok:
 }
 
 export function checkIfsc(raw: string): { ok: true; ifsc: string } | { ok: false; reason: string } {
+  const error = spreadsheetErrorReason(unwrapSpreadsheetText(raw), 'IFSC');
+  if (error !== undefined) return { ok: false, reason: error };
   const ifsc = unwrapSpreadsheetText(raw).toUpperCase().replace(/\s+/g, '');
   const other = /[^\x20-\x7e]/u.exec(ifsc)?.[0];
   if (other !== undefined) {
