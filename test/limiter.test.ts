@@ -349,3 +349,19 @@ test('Redis URLs: checked before connecting, credentials masked in every message
     assert.throws(() => checkRedisUrl(bad), (e: Error) => e.name === 'LimiterSetupError' && !e.message.includes('sekrit'), bad);
   }
 });
+
+test('RateLimiter: 429s before any answer came back (slow answers, no Retry-After) are no measure of the quota: the rate is cut a tenth, not to its floor', async () => {
+  let t = 0;
+  const limiter = new RateLimiter({ rate: 100, now: () => t });
+  // Answers take a second; the quota's 429s come at once, with no Retry-After to pause on.
+  t = 600;
+  for (let i = 0; i < 20; i += 1) limiter.penalize();
+  assert.ok(limiter.currentRate() > 50, `rate cut to ${limiter.currentRate()} before any answer came`);
+  // Once answers come, they are measured: a 50/s quota, the rate goes under what passed.
+  for (t = 1000; t <= 1700; t += 20) limiter.passed();
+  t = 1700;
+  for (let i = 0; i < 20; i += 1) limiter.penalize();
+  const rate = limiter.currentRate();
+  assert.ok(rate > 20 && rate < 50, `measured cut to ${rate} for a 50/s quota`);
+  await limiter.close();
+});

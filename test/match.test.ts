@@ -473,6 +473,9 @@ describe('issue #28: a different letter must earn its match', () => {
     ['বিপ্লব দেব', 'BIPLAB DEB', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['প্রসেনজিৎ চট্টোপাধ্যায়', 'PROSENJIT CHATTERJEE', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     ['শুভজিৎ দাস', 'SUBHAJIT DAS', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    // Punctuation beside a word (a surname first, then a comma) does not lose its readings.
+    ['মণ্ডল, বিপ্লব', 'BIPLAB MONDAL', 'GOOD_PARTIAL_MATCH', 'indic-script'],
+    ['বিপ্লব মণ্ডল.', 'BIPLAB MONDAL', 'GOOD_PARTIAL_MATCH', 'indic-script'],
     // …but an o is not any vowel: a written ā stays a (above), and a different name stays apart.
     ['মণ্ডল', 'MONDOLI', 'NO_MATCH'],
     ['সুব্রত দাস', 'SUBODH DAS', 'POOR_PARTIAL_MATCH'],

@@ -244,6 +244,9 @@ export class RateLimiter implements Limiter {
     this.forgetPasses(now);
     let passes = 0;
     for (let i = this.recentPasses.length - 1; i >= 0 && this.recentPasses[i]! > since; i -= 1) passes += 1;
+    // No answer back yet is no measure: answers take their time, a 429 none (answers of a second
+    // with no Retry-After to pause on: 0/s measured 500 ms in, and the rate cut to its floor).
+    if (passes === 0) return undefined;
     return (passes * 1000) / (now - since);
   }
 

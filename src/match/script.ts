@@ -170,7 +170,8 @@ const INHERENT_A = /a(?![iu])/g;
  */
 export function easternReadings(text: string): Map<string, readonly string[]> {
   const readings = new Map<string, readonly string[]>();
-  for (const word of text.normalize('NFC').split(/\s+/)) {
+  // Words as the name's tokens are: punctuation apart (মণ্ডল, বিপ্লব is read মণ্ডল and বিপ্লব).
+  for (const word of text.normalize('NFC').split(/[^\p{L}\p{M}\u200c\u200d]+/u)) {
     const scheme = schemeOf(word[0] ?? '');
     if ((scheme !== 'bengali' && scheme !== 'oriya') || [...word].some((ch) => schemeOf(ch) !== scheme)) continue;
     const iso = isoOf(word, scheme).toLowerCase().normalize('NFC');
