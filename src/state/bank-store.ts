@@ -462,11 +462,6 @@ export class BankStore {
     return this.commits.flush();
   }
 
-  /** Asks for the writes so far to be committed soon, without waiting (group-commit.ts commitSoon). */
-  commitSoon(): void {
-    this.commits.commitSoon();
-  }
-
   flushSync(): void {
     this.commits.flushSync();
   }

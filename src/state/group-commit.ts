@@ -1,19 +1,12 @@
 /**
  * Group commit: writes go into one open transaction that is committed as a group (all writes of
  * one event-loop turn together, or every GROUP_COMMIT_MS when nobody waits). `flush()` resolves
- * once everything written so far is on disk, which is how a penny-drop's IN_FLIGHT mark is committed before
+ * once everything written so far is on disk, which is how an IN_FLIGHT mark is committed before
  * its request leaves.
  */
 import type { Db } from './types.js';
 
-/**
- * Longest a write waits for its commit when nobody awaits it, and the least time between two
- * commits asked for soon (commitSoon: a finished batch of decisions, a penny-less claim). A commit
- * every 5 ms (each written batch, each penny-less claim) made 4.4 writes to the WAL a row
- * (pwrite64 calls under strace, 10,000 rows; every commit writes again the pages it touched: the
- * answers' index, the tails of the run's tables); spaced this far, 2.2. A run writing less
- * often than this commits each batch at once, so one paused (Ctrl-Z) rarely holds the write lock.
- */
+/** Longest a write waits for its commit when nobody awaits it. */
 export const GROUP_COMMIT_MS = 50;
 /**
  * About the least time between two commits that someone awaits (claims before their requests
@@ -34,8 +27,6 @@ export class GroupCommit {
   private commitTimer: NodeJS.Timeout | undefined;
   /** The awaited commit is scheduled (at the end of this turn, or at the spacing's end). */
   private flushScheduled = false;
-  /** The group's timer was brought forward by commitSoon(). */
-  private soonScheduled = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** When the last commit ended (performance.now()). */
   private lastCommitAt = Number.NEGATIVE_INFINITY;
@@ -74,7 +65,6 @@ export class GroupCommit {
   private takeWaiters(): typeof this.pending {
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = undefined;
-    this.soonScheduled = false;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     this.flushScheduled = false;
@@ -92,19 +82,6 @@ export class GroupCommit {
       this.failure = error;
       pending?.reject(error);
     }
-  }
-
-  /**
-   * Asks for a commit of the writes so far without waiting for it: now, or GROUP_COMMIT_MS after
-   * the last commit when that is later.
-   */
-  commitSoon(): void {
-    if (this.failure !== undefined || !this.open || this.flushScheduled || this.soonScheduled) return;
-    const wait = this.lastCommitAt + this.groupMs - performance.now();
-    if (wait >= this.groupMs) return;
-    this.soonScheduled = true;
-    if (this.commitTimer) clearTimeout(this.commitTimer);
-    this.commitTimer = setTimeout(() => this.commitAndNotify(), Math.max(0, wait));
   }
 
   /** Resolves once every write made so far is committed. */

@@ -300,14 +300,13 @@ export class Caller {
       else stop.stop('lock-lost', lostLockMessage(claim));
       return undefined;
     }
-    if (mode === 'pl') this.ledger.commitSoon();
-    else {
-      try {
-        await this.ledger.flush();
-      } catch (error) {
-        turn.cancel();
-        throw error;
-      }
+    // IN_FLIGHT is committed before the request is sent (DESIGN §4), whatever the mode: a
+    // penny-drop's rupee, and a penny-less call's price, counted in the state before it is paid.
+    try {
+      await this.ledger.flush();
+    } catch (error) {
+      turn.cancel();
+      throw error;
     }
     if (stop.reason && stop.reason !== 'max-calls' && stop.reason !== 'max-spend') {
       // Stopped while the claim was being committed: nothing was sent, so nothing is in doubt.

@@ -186,7 +186,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const writer = new OrderedWriter(output, finish, stop, {
     inFlight: options.concurrency, rate: options.rate,
     // A failed commit is kept by the group commit and fails the next write (the run stops there).
-    finished: options.dryRun ? undefined : () => store.commitSoon(),
+    finished: options.dryRun ? undefined : () => void store.flush().catch(() => {}),
   });
   // A dry run writes nothing to the state, whichever run it looks at.
   const payees = new LivePayees();

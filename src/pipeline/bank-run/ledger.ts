@@ -126,17 +126,9 @@ export class PayeeLedger {
     return claim;
   }
 
-  /** Commits every write so far: a penny-drop's claim is on disk before its request leaves. */
+  /** Commits every write so far: a claim is on disk before its request leaves. */
   flush(): Promise<void> {
     return this.store.flush();
-  }
-
-  /**
-   * A penny-less claim is committed soon, not awaited: its request moves no money, and a run killed
-   * before the commit sends it again on resume, as it would an IN_FLIGHT one (recoverInFlight).
-   */
-  commitSoon(): void {
-    this.store.commitSoon();
   }
 
   /** A claimed request that did not leave (the run stopped first): back to PENDING, its deposit not sent. */
