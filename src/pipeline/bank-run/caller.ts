@@ -330,6 +330,8 @@ export class Caller {
       this.context.limiter?.passed();
       return answer;
     } catch (error) {
+      // An answer that refused the call (an invalid account, the daily limit) got through the quota too.
+      if (isVasError(error) && error.status !== undefined && error.status !== 429) this.context.limiter?.passed();
       this.fail(task, mode, error);
       return undefined;
     } finally {
