@@ -120,6 +120,8 @@ test('a number flag left empty by an unset shell variable is refused (exit 2, on
     [[...bank, '--max-spend='], 'max-spend'],
     // A number flag with a default: the bare flag was its default.
     [['sandbox', '--port'], 'port'],
+    // yargs reads camelCase as the flag: `--maxCalls` with nothing after it.
+    [[...bank, '--maxCalls'], 'max-calls'],
   ];
   for (const [args, flag] of cases) {
     const r = await runCli(args, { cwd: dir });
@@ -135,6 +137,30 @@ test('a number flag left empty by an unset shell variable is refused (exit 2, on
   const capped = await runCli([...bank, '--max-calls=2', '--concurrency', '1'], { cwd: dir });
   assert.equal(capped.code, 3, capped.stderr);
   assert.equal(sandbox.stats().requests['account-verification-pl'], 2);
+});
+
+test('a switch given a value other than true or false (--resume=maybe) is refused (exit 2, one line, nothing opened), not read as false', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir);
+  const bank = ['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url];
+  const cases: Array<[string, string]> = [
+    ['--resume=maybe', 'error: --resume is a switch and takes no value (got "maybe"): give --resume alone, or leave it out\n'],
+    ['--retryUnconfirmed=yes', 'error: --retry-unconfirmed is a switch and takes no value (got "yes"): give --retry-unconfirmed alone, or leave it out\n'],
+    ['--no-resume=1', 'error: --resume is a switch and takes no value (got "1"): give --resume alone, or leave it out\n'],
+  ];
+  for (const [flag, line] of cases) {
+    const r = await runCli([...bank, flag], { cwd: dir });
+    assert.equal(r.code, 2, `${flag}\n${r.stderr}`);
+    assert.equal(r.stderr, line);
+  }
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+  assert.ok(!fs.existsSync(path.join(dir, 'vas-verify.sqlite')), 'nothing opened');
+  // =true and =false are the switch's own values.
+  const resumed = await runCli([...bank, '--resume=true', '--quiet'], { cwd: dir });
+  assert.ok([0, 4].includes(resumed.code ?? -1), resumed.stderr);
+  assert.ok(fs.existsSync(path.join(dir, 'o.csv')));
 });
 
 test('a value outside a flag\'s choices is one line on stderr (exit 2), as a cron mail or a grep for ^error: reads it', async (t) => {

@@ -33,7 +33,7 @@ function refuseRepeatedFlags(args: Record<string, unknown>, parser: Argv): void 
   const repeatable = new Set((parser as unknown as { getOptions(): { array: string[] } }).getOptions().array);
   for (const [key, value] of Object.entries(args)) {
     if (key === '_' || key.includes('-') || !Array.isArray(value) || repeatable.has(key)) continue;
-    const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    const flag = kebab(key);
     if (repeatable.has(flag)) continue;
     throw new UsageError(`${flag.length === 1 ? '-' : '--'}${flag} was given ${value.length} times (${value.map((v) => JSON.stringify(String(v))).join(', ')}): give it once`);
   }
@@ -64,12 +64,35 @@ function refuseEmptyNumbers(parser: Argv, argv: readonly string[]): void {
   const end = argv.indexOf('--');
   const words = end === -1 ? argv : argv.slice(0, end);
   words.forEach((word, i) => {
-    const flag = /^--([a-z-]+)(=?)$/.exec(word);
-    if (!flag || !numbers.has(flag[1]!)) return;
+    const flag = /^--([A-Za-z-]+)(=?)$/.exec(word);
+    // yargs takes `--maxCalls` for `--max-calls`.
+    const name = flag && kebab(flag[1]!);
+    if (!flag || !name || !numbers.has(name)) return;
     const next = words[i + 1];
     const empty = flag[2] === '=' || next === undefined || next === '' || /^-(?![\d.])/.test(next);
-    if (empty) throw new UsageError(`--${flag[1]} is empty: give a number`);
+    if (empty) throw new UsageError(`--${name} is empty: give a number`);
   });
+}
+
+/**
+ * A switch given a value (`--resume=maybe`, `--retry-unconfirmed=yes`) reaches yargs as false
+ * unless the value is "true": a cron line that meant to resume started over, or refused. Only
+ * `=true` and `=false` are taken; anything else is refused.
+ */
+function refuseSwitchValues(parser: Argv, argv: readonly string[]): void {
+  // getOptions() is yargs's own (untyped): the options of the command being parsed.
+  const switches = new Set((parser as unknown as { getOptions(): { boolean: string[] } }).getOptions().boolean);
+  const end = argv.indexOf('--');
+  for (const word of end === -1 ? argv : argv.slice(0, end)) {
+    const flag = /^--(?:no-)?([A-Za-z-]+)=(.*)$/s.exec(word);
+    if (!flag || !switches.has(kebab(flag[1]!)) || /^(true|false)$/.test(flag[2]!)) continue;
+    throw new UsageError(`--${kebab(flag[1]!)} is a switch and takes no value (got ${JSON.stringify(flag[2])}): give --${kebab(flag[1]!)} alone, or leave it out`);
+  }
+}
+
+/** `maxCalls` → `max-calls`. */
+function kebab(flag: string): string {
+  return flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
@@ -118,6 +141,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       refuseRepeatedFlags(args, parser);
       refuseEmptyPaths(args);
       refuseEmptyNumbers(parser, argv);
+      refuseSwitchValues(parser, argv);
     }, true)
     .fail((message, error) => {
       if (error) throw error;
