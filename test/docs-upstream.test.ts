@@ -210,3 +210,22 @@ test('an unreadable or refused document-locker answer is not quoted in the error
   }
   assert.match(runs[0]!.stderr, /response is not JSON \(application\/json\)/);
 });
+
+test('identifiers an upstream error message quotes are masked on stderr: a PAN, an Aadhaar number in groups, a date of birth, an account number', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-docs-upstream-');
+  const message = 'PAN ABCDE1234F does not match DOB: 17/08/1972 of Aadhaar 2345 6789 0123 (account 123456789012)';
+  const base = await startTestServer(t, async (req, res) => {
+    await drain(req);
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ok: false, responseCode: 400, message }));
+  });
+  for (const format of ['text', 'json']) {
+    const run = await runCli(['--log-format', format, 'docs', 'fetch', SESSION, '--state', 'state.sqlite', '--base-url', base], { cwd: dir });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /xxxxx1234F/, run.stderr);
+    assert.match(run.stderr, /xxxx xxxx 0123/);
+    assert.match(run.stderr, /DOB: xx-xx-xxxx/);
+    assert.match(run.stderr, /xxxxxxxx9012/);
+    for (const secret of ['ABCDE', '17/08/1972', '2345 6789', '12345678']) assert.ok(!run.stderr.includes(secret), `${secret} in: ${run.stderr}`);
+  }
+});
