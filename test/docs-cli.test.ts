@@ -447,4 +447,24 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     assert.match(noApi.stderr, /no API to talk to/);
     assert.ok(!fs.existsSync(path.join(dir, 'kyc')), 'no download directory made for a refused command');
   });
+
+  test('a session fetched through another API than the one that started it is refused (exit 2, nothing sent), not marked Expired; its own API still fetches it', async (t) => {
+    const [own, other] = [await sandbox(t), await sandbox(t)];
+    const dir = tempDir(t);
+    const env = cliEnv(path.join(dir, 'state.sqlite'));
+    const init = await runCli(['docs', 'init', '--base-url', `${own.url}/`, '--json'], env);
+    assert.equal(init.code, 0, init.stderr);
+    const session = JSON.parse(init.stdout) as InitJson;
+    for (const args of [['--base-url', other.url], ['--sandbox']]) {
+      const wrong = await runCli(['docs', 'fetch', session.sessionId, ...args], env);
+      assert.equal(wrong.code, 2, wrong.stderr);
+      assert.equal(wrong.stderr, `error: session ${session.sessionId} was started with the API at ${own.url}, not ${args[0] === '--sandbox' ? 'the embedded sandbox (--sandbox)' : `the API at ${other.url}`}: fetch it with --base-url ${own.url} (nothing was sent)\n`);
+    }
+    assert.equal(other.stats().requests['doclocker-fetch-status'] ?? 0, 0, 'nothing sent to the other API');
+    assert.equal(readState(t, dir).getSession(session.sessionId)?.status, 'Pending', 'not marked Expired');
+    assert.equal((await answerConsent(session.url, 'approve')).status, 200);
+    const right = await runCli(['docs', 'fetch', session.sessionId, '--base-url', own.url, '--download', path.join(dir, 'kyc')], env);
+    assert.equal(right.code, 0, right.stderr);
+    assertRealFiles(path.join(dir, 'kyc'), session.sessionId);
+  });
 });

@@ -255,9 +255,9 @@ test('DocsStore: sessions, callbacks once, listeners', (t) => {
   const db = openDatabase(':memory:');
   t.after(() => db.close());
   const store = new DocsStore(db, () => clock);
-  store.addSession({ sessionId: 's1', url: 'http://x/consent/s1', pinless: true, status: 'Pending' });
+  store.addSession({ sessionId: 's1', url: 'http://x/consent/s1', pinless: true, status: 'Pending', api: 'http://x' });
   clock += 10;
-  store.addSession({ sessionId: 's2', url: 'http://x/consent/s2', pinless: false, status: 'Pending' });
+  store.addSession({ sessionId: 's2', url: 'http://x/consent/s2', pinless: false, status: 'Pending', api: null });
   assert.deepEqual(store.listSessions(10).map((s) => s.sessionId), ['s2', 's1']);
   assert.equal(store.listSessions(1).length, 1);
 

@@ -13,7 +13,7 @@ import { fetchDocuments, type FetchOutcome } from './fetch.js';
 import { isSafeSessionId } from './files.js';
 import { classifyStatus } from './poll.js';
 import { newWebhookSecret, startWebhookListener, type WebhookListener } from './listener.js';
-import { explainFetchError } from './session-errors.js';
+import { explainFetchError, otherApiProblem } from './session-errors.js';
 import type { WebhookEvent } from './webhook.js';
 
 /** How long a fetch waits for a session to show Completed after its callback. */
@@ -25,6 +25,8 @@ export interface ListenServiceOptions {
   store: DocsStore;
   /** With `download`: fetch a session's documents on its success callback. */
   client?: Client | undefined;
+  /** The API `client` talks to (session-errors.ts apiKey): sessions started with another are not fetched through it. */
+  api?: string | null;
   download?: string | undefined;
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
   /** One line per recorded callback or fetch (stdout for the CLI). */
@@ -150,6 +152,11 @@ export class WebhookListenService {
   private async fetchAndSave(client: Client, sessionId: string, dir: string): Promise<void> {
     const { store, log, now } = this.options;
     const signal = this.stopFetches.signal;
+    const otherApi = otherApiProblem(sessionId, this.options.api ?? null, store);
+    if (otherApi !== undefined) {
+      log.error(otherApi);
+      return;
+    }
     let outcome: FetchOutcome;
     try {
       // The callback can outrun the status: wait a little for Completed.

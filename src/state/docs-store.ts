@@ -17,6 +17,8 @@ export interface DocSessionRecord {
   fetchedAt: number | null;
   /** Paths of the files saved for it. */
   files: string[];
+  /** The API it was started with (apiKey), or null: the embedded sandbox, or not known here. */
+  api: string | null;
 }
 
 export interface WebhookEventRecord {
@@ -48,10 +50,11 @@ interface SessionRow {
   updatedAt: number;
   fetchedAt: number | null;
   files: string | null;
+  api: string | null;
 }
 
 const SESSION_COLUMNS = `session_id AS sessionId, url, pinless, status, created_at AS createdAt,
-  updated_at AS updatedAt, fetched_at AS fetchedAt, files`;
+  updated_at AS updatedAt, fetched_at AS fetchedAt, files, api`;
 const LISTENER_COLUMNS = `listen_url AS listenUrl, public_url AS publicUrl, secret, success_url AS successUrl,
   failure_url AS failureUrl, pid, started_at AS startedAt, stopped_at AS stoppedAt`;
 /** `pinless` is NOT NULL in migration 1; -1 stands for "not known here". */
@@ -76,6 +79,7 @@ function toSession(row: SessionRow): DocSessionRecord {
     updatedAt: row.updatedAt,
     fetchedAt: row.fetchedAt,
     files,
+    api: row.api,
   };
 }
 
@@ -86,15 +90,15 @@ export class DocsStore {
   ) {}
 
   /** Records a session just started by `docs init`. */
-  addSession(input: { sessionId: string; url: string; pinless: boolean; status: string }): void {
+  addSession(input: { sessionId: string; url: string; pinless: boolean; status: string; api: string | null }): void {
     const t = this.now();
     this.db
       .prepare(
-        `INSERT INTO doc_sessions (session_id, url, pinless, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (session_id) DO UPDATE SET url = excluded.url, pinless = excluded.pinless, updated_at = excluded.updated_at`,
+        `INSERT INTO doc_sessions (session_id, url, pinless, status, created_at, updated_at, api)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET url = excluded.url, pinless = excluded.pinless, updated_at = excluded.updated_at, api = excluded.api`,
       )
-      .run(input.sessionId, input.url, input.pinless ? 1 : 0, input.status, t, t);
+      .run(input.sessionId, input.url, input.pinless ? 1 : 0, input.status, t, t, input.api);
   }
 
   /** Sets the status a fetch or a callback reported; creates the record if this file never saw it. */

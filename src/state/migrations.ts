@@ -318,4 +318,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE run_lock ADD COLUMN pid_ns TEXT;
   `,
+  // 12: the API a document-locker session was started with (its base URL, without credentials;
+  // null for the embedded sandbox and for sessions recorded before): a fetch through another API
+  // is refused rather than sent there, and its "session unknown" never marks the session Expired.
+  `
+  ALTER TABLE doc_sessions ADD COLUMN api TEXT;
+  `,
 ];

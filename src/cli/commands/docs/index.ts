@@ -23,7 +23,7 @@ import {
   type FetchOutcome,
   type SaveReport,
 } from '../../../docs/index.js';
-import { explainFetchError } from '../../../docs/session-errors.js';
+import { apiKey, checkSessionApi, explainFetchError } from '../../../docs/session-errors.js';
 import { WebhookListenService } from '../../../docs/listen-service.js';
 import { UsageError } from '../../../errors.js';
 import { parseDuration } from '../../../pipeline/time.js';
@@ -31,6 +31,7 @@ import { openDatabase, type Db } from '../../../state/db.js';
 import { DocsStore } from '../../../state/docs-store.js';
 import { resolveStatePath } from '../../config.js';
 import { connect, limitOptions, resolveApiConnection, type Connected } from '../../connect.js';
+import type { Connection } from '../../config.js';
 import type { DocsFetchFlags, DocsInitFlags, DocsIo, DocsListenFlags } from './options.js';
 import { shellCommand } from '../../../shell-quote.js';
 import { listenError } from '../../listen-error.js';
@@ -61,6 +62,11 @@ function openState(flag: string | undefined, io: DocsIo): StateHandle {
       db.close();
     },
   };
+}
+
+/** The API a session is recorded with (session-errors.ts apiKey): null for the embedded sandbox. */
+function apiOf(connection: Connection): string | null {
+  return apiKey(connection.kind === 'remote' ? connection.baseUrl : undefined);
 }
 
 function baseUrlKey(text: string): string | undefined {
@@ -133,7 +139,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
       },
       { signal: io.stopSignal },
     );
-    state.store.addSession({ sessionId: result.sessionId, url: result.url, pinless, status: 'Pending' });
+    state.store.addSession({ sessionId: result.sessionId, url: result.url, pinless, status: 'Pending', api: apiOf(connection) });
     if (flags.json) {
       const out = {
         sessionId: result.sessionId,
@@ -177,6 +183,8 @@ export async function docsFetch(flags: DocsFetchFlags, io: DocsIo): Promise<numb
   const state = openState(flags.state, io);
   let connected: Connected | undefined;
   try {
+    // Another --base-url than the session's own would only hear "session unknown".
+    checkSessionApi(sessionId, apiOf(connection), state.store);
     connected = await connect(connection, log, limits);
     let outcome: FetchOutcome;
     try {
@@ -343,7 +351,7 @@ export async function docsListen(flags: DocsListenFlags, io: DocsIo): Promise<nu
   try {
     if (connection !== undefined) connected = await connect(connection, log, limits);
     service = new WebhookListenService({
-      store: state.store, client: connected?.client, download: flags.download, log, out: io.stdout, now: io.now, pid: process.pid,
+      store: state.store, client: connected?.client, api: connection === undefined ? null : apiOf(connection), download: flags.download, log, out: io.stdout, now: io.now, pid: process.pid,
     });
     const listener = await service.start(flags.host, flags.port, publicUrl).catch((error: unknown) => {
       throw listenError(error, flags.host, flags.port);
