@@ -66,7 +66,7 @@ test('summary: the exit code from how the run ended', () => {
   assert.equal(exitCodeOf(null, true, false), 0);
   assert.equal(exitCodeOf(null, false, false), 3);
   assert.equal(exitCodeOf(null, false, true), 0, 'a dry run is never incomplete');
-  for (const reason of ['breaker', 'auth', 'fatal'] as const) assert.equal(exitCodeOf(reason, true, false), 1);
+  for (const reason of ['breaker', 'auth', 'tls', 'fatal'] as const) assert.equal(exitCodeOf(reason, true, false), 1);
   for (const reason of ['signal', 'max-calls', 'max-spend'] as const) assert.equal(exitCodeOf(reason, true, false), 3);
   const summary = createSummary(options());
   assert.equal(allFinal(summary), true);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyResponse, classifyTransportError } from '../src/api/classify.js';
 import { BankResultSchema, successEnvelope } from '../src/api/schemas.js';
+import { decideRetry } from '../src/api/retry.js';
 
 const ENVELOPE = successEnvelope(BankResultSchema);
 const NOW = Date.parse('2026-11-21T10:00:00Z');
@@ -87,4 +88,27 @@ test('classifyTransportError: refused is safe to retry, a reset or a timeout is 
   assert.deepEqual([timeout.kind, timeout.retryable, timeout.ambiguous], ['timeout', true, true]);
   const aborted = classifyTransportError(new Error('aborted'), 'http://x', true);
   assert.deepEqual([aborted.code, aborted.retryable], ['aborted', false]);
+});
+
+test('classifyTransportError: a certificate that fails verification is final and not ambiguous, one line naming the host and what to do', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate; if the root CA is installed locally, try running Node.js with --use-system-ca', /^the TLS certificate of api\.example\.com is not trusted \(self-signed certificate\): .*NODE_EXTRA_CA_CERTS/],
+    ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'unable to get local issuer certificate', /is not trusted \(unable to get local issuer certificate\): .*NODE_EXTRA_CA_CERTS/],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain', /is not trusted/],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate', /is not trusted/],
+    ['CERT_HAS_EXPIRED', 'certificate has expired', /is not valid now \(certificate has expired\): check this machine's clock/],
+    ['CERT_NOT_YET_VALID', 'certificate is not yet valid', /is not valid now/],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames: Host: api.example.com. is not in the cert's list: other.example", /is not for that host name .*: check the host name/],
+  ];
+  for (const [code, text, message] of cases) {
+    const error = classifyTransportError(Object.assign(new Error(text), { code }), 'https://api.example.com/vas-api/v1/account-verification-pd', false);
+    assert.deepEqual([error.kind, error.code, error.retryable, error.ambiguous], ['network', 'tls-certificate', false, false], code);
+    assert.match(error.message, message, code);
+    assert.match(error.message, /; TLS verification is never turned off$/, code);
+    assert.doesNotMatch(error.message, /use-system-ca|REJECT_UNAUTHORIZED|\n/, code);
+    assert.equal(decideRetry({ error, attempt: 1, pennyDrop: false, random: () => 0 }).retry, false, code);
+  }
+  // The token endpoint is named as such, with its host.
+  const token = classifyTransportError(Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }), 'the token endpoint (auth.example.com)', false);
+  assert.match(token.message, /^the TLS certificate of the token endpoint \(auth\.example\.com\) is not valid now/);
 });

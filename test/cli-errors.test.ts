@@ -177,3 +177,47 @@ test('a value outside a flag\'s choices is one line on stderr (exit 2), as a cro
   }
   assert.ok(!fs.existsSync(path.join(dir, 'vas-verify.sqlite')), 'nothing opened');
 });
+
+test('a base URL with a ?query, a #fragment or user:password is refused (exit 2, one line naming --base-url or VAS_BASE_URL, the URL not echoed, no call); a path prefix is kept', async (t) => {
+  const paths: string[] = [];
+  const api = await startTestServer(t, (req, res) => {
+    paths.push(req.url ?? '');
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const { accountNumber } = JSON.parse(body) as { accountNumber: string };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({
+        ok: true,
+        responseCode: 200,
+        message: 'Transmission OK',
+        body: { accountNumber, beneficiaryName: 'A', verificationStatus: 'VERIFIED', transactionRemark: null, isPennyDrop: false, ifscDetails: null },
+      }));
+    });
+  });
+  const dir = tempDir(t);
+  payees(dir);
+  const bank = ['bank', 'p.csv', '-o', 'o.csv', '--state', 's.sqlite'];
+  const refused: Array<[string, 'flag' | 'env', RegExp]> = [
+    [`${api}/api/v1?key=q-secret-1`, 'flag', /^error: --base-url must not carry a \?query \(.*\): give the scheme, host and optional path only, e\.g\. https:\/\/api\.example\.com/],
+    [`${api}/api/v1#f-secret-2`, 'flag', /^error: --base-url must not carry a #fragment/],
+    [`${api.replace('//', '//ops:p-secret-3@')}/api/v1`, 'flag', /^error: --base-url must not carry a user name or password .*VAS_TOKEN/],
+    [`${api.replace('//', '//u-secret-4@')}`, 'env', /^error: VAS_BASE_URL must not carry a user name or password/],
+    [`${api}/?`, 'env', /^error: VAS_BASE_URL must not carry a \?query/],
+  ];
+  for (const [url, where, message] of refused) {
+    const r = where === 'flag' ? await runCli([...bank, '--base-url', url], { cwd: dir }) : await runCli(bank, { cwd: dir, env: { VAS_BASE_URL: url } });
+    assert.equal(r.code, 2, `${url}: ${r.stderr}`);
+    assert.match(r.stderr, message, url);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /secret/, 'the URL, which may hold a secret, is not echoed');
+  }
+  const docs = await runCli(['docs', 'init', '--base-url', `${api}?x=1`], { cwd: dir });
+  assert.equal(docs.code, 2, docs.stderr);
+  assert.match(docs.stderr, /^error: --base-url must not carry a \?query/);
+  assert.deepEqual(paths, [], 'no call was made');
+
+  const prefixed = await runCli([...bank, '--base-url', `${api}/api/v1/`], { cwd: dir });
+  assert.equal(prefixed.code, 0, prefixed.stderr);
+  assert.ok(paths.length > 0 && paths.every((p) => p === '/api/v1/vas-api/v1/account-verification-pl'), paths.join(' '));
+});

@@ -15,6 +15,7 @@ const CASES: Case[] = [
   ['a penny-less call lost the same way is a service failure (it was retried)', { kind: 'timeout', code: 'body-timeout', ambiguous: true }, 'pl', 'service'],
   ['cancelled before an answer: released, nothing in doubt', { kind: 'network', code: 'aborted', ambiguous: false }, 'pl', 'release'],
   ['refused credentials stop the run', { kind: 'auth', code: 'token-rejected', ambiguous: false }, 'pd', 'stop-auth'],
+  ['an untrusted TLS certificate stops the run, even a penny-drop (nothing was sent)', { kind: 'network', code: 'tls-certificate', ambiguous: false }, 'pd', 'stop-tls'],
   ['503 after retries counts towards the breaker', { kind: 'unavailable', code: undefined, ambiguous: false }, 'pl', 'service'],
   ['429 after retries counts towards the breaker', { kind: 'quota', code: 'rate-limit', ambiguous: false }, 'pl', 'service'],
   ['429 whose Retry-After (60 s) was waited counts towards the breaker', { kind: 'quota', code: 'rate-limit', ambiguous: false, retryAfterMs: 60_000 }, 'pl', 'service'],

@@ -21,27 +21,34 @@ const CERT = path.join(FIXTURES, 'cert.pem');
 const KEY = path.join(FIXTURES, 'key.pem');
 const TOKEN = 'tok_tls-check-7d41c9a2e5';
 
-/** An API on https://127.0.0.1 with the self-signed certificate: every request it is sent, and the Authorization it carried. */
-async function selfSignedApi(t: TestContext): Promise<{ url: string; authorizations: string[] }> {
+/**
+ * An API on https://127.0.0.1 with the self-signed certificate: every request it is sent, the
+ * Authorization it carried, and the TCP connections opened to it (each one a TLS handshake).
+ */
+async function selfSignedApi(t: TestContext): Promise<{ url: string; authorizations: string[]; connections: () => number }> {
   const authorizations: string[] = [];
+  let connections = 0;
   const server = https.createServer({ key: fs.readFileSync(KEY), cert: fs.readFileSync(CERT) }, (req, res) => {
     authorizations.push(req.headers.authorization ?? '');
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const { accountNumber } = JSON.parse(body) as { accountNumber: string };
+      const isPennyDrop = (req.url ?? '').endsWith('-pd');
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({
         ok: true,
         responseCode: 200,
         message: 'Transmission OK',
-        body: { accountNumber, beneficiaryName: 'ASHA RAO', verificationStatus: 'VERIFIED', transactionRemark: null, isPennyDrop: false, ifscDetails: null },
+        body: { accountNumber, beneficiaryName: 'ASHA RAO', verificationStatus: 'VERIFIED', transactionRemark: null, isPennyDrop, ifscDetails: null },
       }));
     });
   });
+  server.on('connection', () => (connections += 1));
+  server.on('tlsClientError', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, authorizations };
+  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, authorizations, connections: () => connections };
 }
 
 function payees(dir: string): void {
@@ -58,10 +65,8 @@ test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate checks off: a sel
 
   const refused = await runCli(args, { cwd: dir, env: { VAS_TOKEN: TOKEN, NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
   assert.deepEqual(api.authorizations, [], 'no request reached the server whose certificate nobody vouches for');
-  assert.equal(refused.code, 3, refused.stderr);
-  const [row] = readCsvObjects(path.join(dir, 'o.csv'));
-  assert.equal(row!.verify_status, 'FAILED');
-  assert.match(row!.verify_reason ?? '', /self-signed certificate/);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, /the TLS certificate of 127\.0\.0\.1:\d+ is not trusted \(self-signed certificate\)/);
   assert.match(refused.stderr, WARNING);
   // Node's own warning would say that certificates go unchecked: they do not.
   assert.doesNotMatch(refused.stderr, /makes TLS connections and HTTPS requests insecure/);
@@ -71,6 +76,45 @@ test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate checks off: a sel
   assert.equal(trusted.code, 0, trusted.stderr);
   assert.deepEqual(api.authorizations, [`Bearer ${TOKEN}`]);
   assert.equal(readCsvObjects(path.join(dir, 'o.csv'))[0]!.verify_status, 'VERIFIED');
+});
+
+const UNTRUSTED_LINE = /^error: the TLS certificate of 127\.0\.0\.1:\d+ is not trusted \(self-signed certificate\): if a proxy or a private CA signs it, point NODE_EXTRA_CA_CERTS at that CA's certificate file \(PEM\); TLS verification is never turned off; .*Resume with: vas-verify bank .*--resume/m;
+
+test('an untrusted certificate stops the run at once: exit 1, one line naming the host and NODE_EXTRA_CA_CERTS, no retries, no row FAILED or UNCONFIRMED; --resume once the CA is trusted completes every row', { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-tls-stop-');
+  const accounts = Array.from({ length: 30 }, (_, i) => `5500000002${String(i + 10)}`);
+  fs.writeFileSync(path.join(dir, 'p.csv'), `Payee Name,Account Number,IFSC\n${accounts.map((a) => `Asha Rao,${a},SBIN0001234`).join('\n')}\n`);
+  const api = await selfSignedApi(t);
+  // Penny-drop: a row left IN_FLIGHT would come back UNCONFIRMED on the resume; nothing was sent, so none may.
+  const args = ['bank', 'p.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', api.url, '--mode', 'pd', '--concurrency', '4'];
+
+  const stopped = await runCli(args, { cwd: dir, env: { VAS_TOKEN: TOKEN } });
+  assert.equal(stopped.code, 1, stopped.stderr);
+  assert.match(stopped.stderr, UNTRUSTED_LINE);
+  assert.equal(stopped.stderr.split('\n').filter((line) => /TLS certificate/.test(line)).length, 1, stopped.stderr);
+  assert.doesNotMatch(stopped.stderr, /^\s+at /m, 'no stack trace');
+  assert.doesNotMatch(stopped.stderr, /NODE_TLS_REJECT_UNAUTHORIZED|rejectUnauthorized|use-system-ca/, 'never the advice to turn verification off');
+  assert.ok(!stopped.stderr.includes(TOKEN));
+  assert.deepEqual(api.authorizations, [], 'no request was sent');
+  // One handshake per call in flight when the first one failed (--concurrency 4), none retried: 30 rows × 8 tries before.
+  assert.ok(api.connections() >= 1 && api.connections() <= 4, `${api.connections()} TLS handshakes`);
+
+  const resumed = await runCli([...args, '--resume'], { cwd: dir, env: { VAS_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: CERT } });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const rows = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.equal(rows.length, accounts.length);
+  assert.deepEqual(new Set(rows.map((row) => row.verify_status)), new Set(['VERIFIED']));
+  assert.equal(api.authorizations.length, accounts.length, 'each payee sent once, after the CA was trusted');
+});
+
+test('docs: an untrusted certificate is one line naming the host, exit 1, not retried', { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t, 'vas-tls-docs-');
+  const api = await selfSignedApi(t);
+  const result = await runCli(['docs', 'init', '--base-url', api.url], { cwd: dir, env: { VAS_TOKEN: TOKEN } });
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(result.stderr.trim(), `error: the TLS certificate of ${new URL(api.url).host} is not trusted (self-signed certificate): if a proxy or a private CA signs it, point NODE_EXTRA_CA_CERTS at that CA's certificate file (PEM); TLS verification is never turned off`);
+  assert.equal(api.connections(), 1, 'one handshake, no retry');
+  assert.deepEqual(api.authorizations, []);
 });
 
 test('a rediss:// Redis: its certificate is checked whatever NODE_TLS_REJECT_UNAUTHORIZED says, and REDISS:// in capitals is TLS too, never clear text', { timeout: 60_000 }, async (t) => {

@@ -110,7 +110,7 @@ class OAuthTokenSource implements TokenSource {
       headersTimeout: this.#options.timeoutMs,
       bodyTimeout: this.#options.timeoutMs,
     });
-    if (!exchange.ok) throw tokenTransportError(exchange, signal);
+    if (!exchange.ok) throw tokenTransportError(exchange, this.#target.host, signal);
     const answer = readTokenAnswer(exchange.status, requestIdOf(exchange.headers), bodyText(exchange.body));
     // A secret from the moment it is known: an upstream that echoes the Authorization header
     // must not get it into any error text.
@@ -132,12 +132,12 @@ function tokenRefreshAt(nowMs: number, expiresInS: number): number {
 }
 
 /** A failure of the token request below HTTP, as a VasError. */
-function tokenTransportError(exchange: BinaryExchange & { ok: false }, signal: AbortSignal | undefined): VasError {
+function tokenTransportError(exchange: BinaryExchange & { ok: false }, host: string, signal: AbortSignal | undefined): VasError {
   if (exchange.error instanceof AnswerTooLargeError) {
     return VasError.protocol({ message: `the token endpoint's ${exchange.error.message}`, status: exchange.status, requestId: exchange.headers && requestIdOf(exchange.headers) });
   }
   // Fetching a token moves no money: any transport failure is plainly retryable.
-  return classifyTransportError(exchange.error, 'the token endpoint', signal?.aborted ?? false).with({ ambiguous: false });
+  return classifyTransportError(exchange.error, `the token endpoint (${host})`, signal?.aborted ?? false).with({ ambiguous: false });
 }
 
 /** The token endpoint's answer read: the token and its lifetime, or the VasError it amounts to (thrown). */

@@ -240,6 +240,79 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/**
+ * Error codes of Node's certificate verification (OpenSSL's X509 verify results and Node's host
+ * name check): the server's certificate is not one this machine trusts for that host. Every
+ * request would fail alike, and the request never left (the handshake failed before it).
+ */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_REVOKED',
+  'CERT_CHAIN_TOO_LONG',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'PATH_LENGTH_EXCEEDED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_TLS_CERT_ALTNAME_FORMAT',
+]);
+
+const CERTIFICATE_TIME_CODES = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERROR_IN_CERT_NOT_BEFORE_FIELD', 'ERROR_IN_CERT_NOT_AFTER_FIELD']);
+const CERTIFICATE_NAME_CODES = new Set(['HOSTNAME_MISMATCH', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_TLS_CERT_ALTNAME_FORMAT']);
+
+/** The host of a target that is a URL (never its credentials), or the target as it is. */
+function hostOf(target: string): string {
+  try {
+    return new URL(target).host;
+  } catch {
+    return target;
+  }
+}
+
+/** The first error of a chain (error, cause, cause's cause) that carries `code`. */
+function errorWithCode(error: unknown, code: string): unknown {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if ((error as { code?: unknown }).code === code) return error;
+  return errorWithCode((error as { cause?: unknown }).cause, code);
+}
+
+/**
+ * A certificate that failed verification: one line that names the host, what is wrong and what to
+ * do. Not retryable (no retry can help) and not ambiguous (nothing was sent). Never the advice to
+ * turn verification off (README, Security).
+ */
+function certificateError(error: unknown, code: string, target: string): VasError {
+  const found = errorWithCode(error, code);
+  // Node's text, without the hint some versions add after a ';' (a Node flag, not ours to give).
+  const detail = (found instanceof Error ? found.message : code).split(';')[0]!.trim() || code;
+  const subject = `the TLS certificate of ${hostOf(target)}`;
+  const problem = CERTIFICATE_TIME_CODES.has(code)
+    ? `is not valid now (${detail}): check this machine's clock; if it is right, the server's certificate must be renewed`
+    : CERTIFICATE_NAME_CODES.has(code)
+      ? `is not for that host name (${detail}): check the host name in the URL`
+      : `is not trusted (${detail}): if a proxy or a private CA signs it, point NODE_EXTRA_CA_CERTS at that CA's certificate file (PEM)`;
+  return VasError.network({
+    code: 'tls-certificate',
+    message: `${subject} ${problem}; TLS verification is never turned off`,
+    retryable: false,
+    ambiguous: false,
+    cause: error,
+  });
+}
+
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
@@ -265,6 +338,7 @@ export function classifyTransportError(error: unknown, target: string, abortedBy
       cause: error,
     });
   }
+  if (code !== undefined && CERTIFICATE_CODES.has(code)) return certificateError(error, code, target);
   if (code !== undefined && NOT_SENT_CODES.has(code)) {
     const what =
       code === 'ECONNREFUSED'

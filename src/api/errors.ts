@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'refused'
   | 'dns'
   | 'reset'
+  /** The server's TLS certificate failed verification (untrusted issuer, expired, another host's): no retry helps. */
+  | 'tls-certificate'
   | 'aborted'
   | 'headers-timeout'
   | 'body-timeout'

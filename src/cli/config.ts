@@ -49,6 +49,7 @@ export function resolveConnection(flags: ConnectionFlags, env: Env): Connection 
   if (!baseUrl) {
     throw new UsageError('no API to talk to: give --base-url URL (or set VAS_BASE_URL), or add --sandbox to use the embedded sandbox');
   }
+  checkBaseUrl(baseUrl, flags.baseUrl !== undefined ? '--base-url' : 'VAS_BASE_URL');
   const token = tokenOf(env.VAS_TOKEN);
   const clientId = env.VAS_CLIENT_ID?.trim() || undefined;
   const clientSecret = env.VAS_CLIENT_SECRET?.trim() ? env.VAS_CLIENT_SECRET : undefined;
@@ -59,6 +60,28 @@ export function resolveConnection(flags: ConnectionFlags, env: Env): Connection 
     throw new UsageError('no credentials: set VAS_TOKEN, or VAS_CLIENT_ID and VAS_CLIENT_SECRET');
   }
   return { kind: 'remote', baseUrl, token, clientId, clientSecret, tokenUrl: env.VAS_TOKEN_URL || undefined };
+}
+
+/**
+ * Refuses a base URL with a ?query or a #fragment (the operations' paths are appended to it, so
+ * either would be cut off or end up inside the path) or with user:password in it (a URL goes to
+ * logs, the resume line and `ps`). A path prefix (https://host/api/v1/) is kept. The URL itself is
+ * not echoed: its query or userinfo may hold a secret. One that does not parse is left to the
+ * client's own message.
+ */
+function checkBaseUrl(text: string, name: '--base-url' | 'VAS_BASE_URL'): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return;
+  }
+  const example = 'give the scheme, host and optional path only, e.g. https://api.example.com or https://api.example.com/api/v1/';
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(`${name} must not carry a user name or password (a URL is shown by ps, in logs and in the resume line): ${example}, and the credentials in VAS_TOKEN or VAS_CLIENT_ID and VAS_CLIENT_SECRET`);
+  }
+  if (text.includes('?')) throw new UsageError(`${name} must not carry a ?query (the operations' paths are appended to the base URL): ${example}`);
+  if (text.includes('#')) throw new UsageError(`${name} must not carry a #fragment (the operations' paths are appended to the base URL): ${example}`);
 }
 
 /**

@@ -414,6 +414,9 @@ export class Caller {
       case 'stop-auth':
         this.ledger.release(task);
         return stop.stop('auth', error.describe());
+      case 'stop-tls':
+        this.ledger.release(task);
+        return stop.stop('tls', error.describe());
       case 'stop-wait': {
         this.ledger.release(task);
         const why = error.code === 'rate-limit' ? "the API's quota refuses calls" : 'the API is not available';

@@ -12,13 +12,15 @@ import type { VerifyMode } from '../../state/types.js';
  * - `unconfirm`: a penny-drop whose answer may be lost: a rupee may have moved, never re-sent by itself.
  * - `release`: the request was cancelled before an answer (a stop): back to PENDING, nothing in doubt.
  * - `stop-auth`: the credentials were refused: back to PENDING and the run stops.
+ * - `stop-tls`: the server's TLS certificate failed verification: back to PENDING and the run
+ *   stops; every other call would fail alike, and nothing was sent.
  * - `stop-wait`: a 429 or 503 whose Retry-After is longer than the client waits (the quota used
  *   up, the service down for a while): back to PENDING and the run stops; every other call would
  *   be refused alike.
  * - `service`: the service failed (after the client's retries): FAILED, unless the breaker says the run stops.
  * - `fail`: anything else the API answered: FAILED.
  */
-export type FailureAction = 'defer' | 'refuse' | 'unconfirm' | 'release' | 'stop-auth' | 'stop-wait' | 'service' | 'fail';
+export type FailureAction = 'defer' | 'refuse' | 'unconfirm' | 'release' | 'stop-auth' | 'stop-tls' | 'stop-wait' | 'service' | 'fail';
 
 /** Kinds that say the service, not the payee, failed: they count towards the circuit breaker. */
 const SERVICE_KINDS: ReadonlySet<string> = new Set(['unavailable', 'network', 'timeout', 'server', 'quota', 'protocol']);
@@ -29,6 +31,7 @@ export function failureAction(error: Pick<VasError, 'kind' | 'code' | 'ambiguous
   if (mode === 'pd' && error.ambiguous) return 'unconfirm';
   if (error.code === 'aborted') return 'release';
   if (error.kind === 'auth') return 'stop-auth';
+  if (error.code === 'tls-certificate') return 'stop-tls';
   if (isLongWait(error)) return 'stop-wait';
   if (SERVICE_KINDS.has(error.kind)) return 'service';
   return 'fail';

@@ -54,11 +54,11 @@ export function allFinal(summary: BankRunSummary): boolean {
 }
 
 /**
- * The exit code: 1 when the run stopped on a broken service, an auth failure or a fault of its
+ * The exit code: 1 when the run stopped on a broken service, an auth failure, an untrusted TLS certificate or a fault of its
  * own; 3 when it stopped otherwise (signal, budget) or left rows not final; 0 when every row is final.
  */
 export function exitCodeOf(stopped: StopReason | null, complete: boolean, dryRun: boolean): 0 | 1 | 3 {
-  if (stopped === 'breaker' || stopped === 'auth' || stopped === 'fatal' || stopped === 'lock-lost' || stopped === 'input-changed') return EXIT_CODES.fatal;
+  if (stopped === 'breaker' || stopped === 'auth' || stopped === 'tls' || stopped === 'fatal' || stopped === 'lock-lost' || stopped === 'input-changed') return EXIT_CODES.fatal;
   if (stopped) return EXIT_CODES.incomplete;
   return complete || dryRun ? EXIT_CODES.ok : EXIT_CODES.incomplete;
 }

@@ -107,10 +107,11 @@ export interface BankRunDeps {
 }
 
 /**
- * Why a run stopped dispatching. `lock-lost`: another run took the state file's lock;
- * `input-changed`: the input changed while it was read (both exit 1).
+ * Why a run stopped dispatching. `tls`: the API's TLS certificate failed verification;
+ * `lock-lost`: another run took the state file's lock; `input-changed`: the input changed while
+ * it was read (all three exit 1).
  */
-export type StopReason = 'signal' | 'breaker' | 'auth' | 'max-calls' | 'max-spend' | 'fatal' | 'lock-lost' | 'input-changed';
+export type StopReason = 'signal' | 'breaker' | 'auth' | 'tls' | 'max-calls' | 'max-spend' | 'fatal' | 'lock-lost' | 'input-changed';
 
 export interface BankRunSummary {
   runId: number | null;
