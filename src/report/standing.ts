@@ -11,7 +11,7 @@ import { RunDecisions, recordedPolicyOf } from '../release/decisions.js';
 import { standingWords } from '../review/rows.js';
 import { reviewsProblem } from '../state/audit-consistency.js';
 import { NEWER_ANSWER } from '../state/changes.js';
-import { readRowsToDecideAgain, type CappedList, type DecisionNow, type RunDecisions as DecisionCounts } from '../state/report-reader.js';
+import { keepsReviews, readRowsToDecideAgain, type CappedList, type DecisionNow, type RunDecisions as DecisionCounts } from '../state/report-reader.js';
 import { RunRecords } from '../state/run-record.js';
 import type { Db } from '../state/types.js';
 import { maskAccountNumber, maskLongDigits } from './escape.js';
@@ -70,6 +70,8 @@ const none = (notApplied: string | null): StandingNow => ({
 
 /** Each row of run `runId` decided otherwise now than the run did; `listCap` caps the rows listed. */
 export function readStandingNow(db: Db, runId: number, listCap: number): StandingNow {
+  // A state before schema 7 (read as it is) has neither decisions nor reviews.
+  if (!keepsReviews(db)) return none(null);
   const records = new RunRecords(db);
   const run = records.run(runId);
   if (!run) return none(null);

@@ -592,6 +592,11 @@ function readAmounts(db: Db, runId: number, now: ReadonlyMap<number, DecisionNow
   return amounts;
 }
 
+/** Whether the state keeps decisions and reviews (schema 7): before, a run's decisions cannot have changed since. */
+export function keepsReviews(db: Db): boolean {
+  return hasTable(db, 'run_rows') && hasTable(db, 'reviews');
+}
+
 /**
  * The run's rows whose decision may be another one now (src/release/decisions.ts decides it):
  * those of a payee anyone has reviewed, and, when `laterAnswers`, the PAY rows of a payee the
@@ -599,7 +604,7 @@ function readAmounts(db: Db, runId: number, now: ReadonlyMap<number, DecisionNow
  * without a reviews table (a state before schema 7).
  */
 export function readRowsToDecideAgain(db: Db, runId: number, laterAnswers: boolean): RunRowRecord[] {
-  if (!hasTable(db, 'run_rows') || !hasTable(db, 'reviews')) return [];
+  if (!keepsReviews(db)) return [];
   const reviewed = db.prepare('SELECT EXISTS (SELECT 1 FROM reviews)').pluck().get() === 1;
   if (!reviewed && !laterAnswers) return [];
   const conditions = [
