@@ -5,6 +5,7 @@
  */
 import type { RunAggregates } from './aggregate.js';
 import { shellCommand } from '../shell-quote.js';
+import type { DecisionsSinceRun } from './standing.js';
 import { REPORT_STATUSES, type AtRiskRow, type CappedList, type RecordedRun, type ReportStatus, type RunReport } from './model.js';
 
 /** The parts of the run's summary (BankRunSummary) the report reads: typed here so the report does not depend on the pipeline's shape. */
@@ -43,6 +44,8 @@ export interface BuildOptions {
   atRisk?: CappedList<AtRiskRow> | undefined;
   /** Rows by name verdict, read from the run's enriched CSV (the run's own counts win). */
   nameMatch?: Record<string, number> | undefined;
+  /** The decisions changed since the run (reviews, newer answers), when the page shows them as they stand now; default: as the run wrote them. */
+  since?: DecisionsSinceRun | undefined;
 }
 
 /** What is known of the run's last invocation: its summary, or its record in the state. */
@@ -139,6 +142,7 @@ export function buildReport(agg: RunAggregates, options: BuildOptions): RunRepor
     nameMatch,
     atRisk: agg.decisions ? null : options.atRisk ?? null,
     decisions: agg.decisions,
+    since: agg.decisions ? options.since ?? null : null,
     changedHolders: agg.changedHolders,
     action: { deferred: agg.deferred, failed: agg.failed, unconfirmed: agg.unconfirmed, notReached: agg.payeeStatuses.PENDING + agg.payeeStatuses.IN_FLIGHT },
     spend: { calls, amount, run: wholeRun(agg), avoided: known ? { ...known.avoided } : null, reused: agg.reused },
@@ -147,7 +151,7 @@ export function buildReport(agg: RunAggregates, options: BuildOptions): RunRepor
     activity: agg.activity,
     timeline: { binMs: agg.timeline.binMs, bins: agg.timeline.bins },
     topReasons: agg.topReasons,
-    notes: notesFor(known, nameMatch, options, retryBins !== null, agg.decisions !== null),
+    notes: [...notesFor(known, nameMatch, options, retryBins !== null, agg.decisions !== null), ...(options.since?.notApplied ? [options.since.notApplied] : [])],
   };
 }
 

@@ -17,6 +17,7 @@ import { buildReport, type BuildOptions } from './build.js';
 import { DEFAULT_LIST_CAP } from './model.js';
 import { scanOutput } from './output-scan.js';
 import { renderReport } from './render.js';
+import { readStandingNow, withStanding } from './standing.js';
 
 export { latestRunId, listRuns, readRunAggregates, RunNotFoundError } from './aggregate.js';
 export { buildReport, type RunSummaryLike } from './build.js';
@@ -37,6 +38,12 @@ export interface WriteReportOptions extends Omit<BuildOptions, 'atRisk' | 'nameM
   columns?: ColumnOverrides | undefined;
   listCap?: number | undefined;
   generatedAt: number;
+  /**
+   * Show each row's decision as it stands now — reviews since the run, and a PAY a newer answer
+   * contradicts held, as the release decides them — with the run's decision beside each one that
+   * changed (`vas-verify report`). Default false: the decisions as the run wrote them (`bank --report`).
+   */
+  asReviewed?: boolean | undefined;
 }
 
 /**
@@ -59,7 +66,9 @@ function outputToScan(options: WriteReportOptions, recorded: RecordedRun | null)
 /** Builds the report of run `runId` and writes it; returns its size in bytes. */
 export async function writeRunReport(options: WriteReportOptions): Promise<{ bytes: number }> {
   const listCap = options.listCap ?? DEFAULT_LIST_CAP;
-  const aggregates = readRunAggregates(options.db, options.runId, listCap);
+  const standing = options.asReviewed ? readStandingNow(options.db, options.runId, listCap) : undefined;
+  const read = readRunAggregates(options.db, options.runId, listCap, standing?.now);
+  const aggregates = standing && read.decisions ? { ...read, decisions: withStanding(read.decisions, standing) } : read;
   // A run that kept its decisions in the state is reported from the state alone; an older one, from its enriched file too.
   const { path: csvPath, note: outputNote } = aggregates.decisions ? {} : outputToScan(options, aggregates.recorded);
   const scan = csvPath && fs.existsSync(csvPath) ? await scanOutput(csvPath, listCap, options.columns) : undefined;
@@ -70,6 +79,7 @@ export async function writeRunReport(options: WriteReportOptions): Promise<{ byt
     toolVersion: toolVersion(),
     atRisk: scan?.atRisk,
     nameMatch: scan?.nameMatch,
+    since: standing && aggregates.decisions ? standing.since : undefined,
   });
   const html = renderReport(report);
   writePrivateFile(options.reportPath, html);

@@ -3,6 +3,7 @@
  * and, when the report is written at the end of a run, from the summary that run returned.
  * Pure data, no I/O: render.ts turns it into the page.
  */
+import type { DecisionsSinceRun } from './standing.js';
 import type { ActionItem, ActivityBin, CappedList, ChangedHolder, RecordedRun, ReportStatus, RunDecisions, RunInfo, TimeBin } from '../state/report-reader.js';
 export type { ActionItem, ActivityBin, CappedList, ChangedHolder, DecisionAmounts, DecisionRow, PayeeRef, RecordedRun, ReportStatus, RunDecisions, RunInfo, TimeBin } from '../state/report-reader.js';
 export { REPORT_STATUSES } from '../state/report-reader.js';
@@ -65,6 +66,11 @@ export interface RunReport {
   atRisk: CappedList<AtRiskRow> | null;
   /** Each payee row's decision, from the state; null for a run before decisions were kept (the page then has no decision lists). */
   decisions: RunDecisions | null;
+  /**
+   * What changed since the run (reviews, newer answers) when `decisions` are as they stand now
+   * (`vas-verify report`); null when they are as the run wrote them (`bank --report`) or there are none.
+   */
+  since: DecisionsSinceRun | null;
   changedHolders: CappedList<ChangedHolder>;
   action: {
     deferred: CappedList<ActionItem>;

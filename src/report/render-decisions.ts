@@ -7,9 +7,10 @@
 import { DECISION_REASON_MEANING, VERIFY_REASON_CODE_MEANING } from '../decision/index.js';
 import { escapeCut, escapeHtml, isolate } from './escape.js';
 import { LIST_FILTERS } from './filter.js';
-import { formatCount, formatRupees, plural } from './format.js';
+import { formatCount, formatRupees, formatTime, plural } from './format.js';
 import { codeTag, lineCell, rest, table } from './html-parts.js';
 import type { CappedList, DecisionRow, RunDecisions, RunReport } from './model.js';
+import type { ChangedRow, DecisionsSinceRun } from './standing.js';
 
 /** Where the file has amounts: " (₹ 4,52,000)". */
 function amountOf(d: RunDecisions, decision: 'HOLD' | 'REVIEW' | 'PAY'): string {
@@ -47,7 +48,26 @@ export function decisionBanner(report: RunReport, d: RunDecisions, unfinished: s
   const partial = report.invocation?.stopped != null || report.run.totalRows === null || report.action.notReached > 0;
   return `<div class="banner ${tone}" data-testid="state" data-finished="${report.finished}" data-hold="${held}" data-review="${review}">`
     + `<p class="headline" data-testid="decision">${partial ? 'So far: ' : ''}${escapeHtml(decisionHeadline(d))}</p>`
-    + `<p class="sub2">${escapeHtml(decisionAdvice(d))}</p>${finality}</div>`;
+    + `<p class="sub2">${escapeHtml(decisionAdvice(d))}</p>${sinceLine(report.since)}${finality}</div>`;
+}
+
+/** Who changed the decisions since the run, and when, as HTML (each name escaped and isolated): " (Asha Rao, 26 Nov 2026, 10:05 IST – 26 Nov 2026, 11:40 IST)". */
+function byWhomWhen(since: DecisionsSinceRun): string {
+  const who = since.reviewers.map((name) => isolate(escapeCut(name, 80)));
+  const [first, last] = [formatTime(since.firstAt), formatTime(since.lastAt)];
+  const when = since.firstAt === null ? [] : [escapeHtml(first === last ? first : `${first} – ${last}`)];
+  const parts = [...who, ...when];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
+/** The banner's line on the decisions changed since the run (the counts above are of the decisions now); none when nothing changed. */
+function sinceLine(since: DecisionsSinceRun | null): string {
+  if (!since || since.byReview + since.byNewerAnswer === 0) return '';
+  const parts = [
+    since.byReview > 0 ? `${escapeHtml(`${plural(since.byReview, 'decision')} changed by review`)}${byWhomWhen(since)}` : '',
+    since.byNewerAnswer > 0 ? escapeHtml(`${plural(since.byNewerAnswer, 'payee')} held since: a newer answer contradicts the run's`) : '',
+  ].filter(Boolean);
+  return `<p class="sub2" data-testid="as-reviewed">Decisions as they stand now, as the release takes them: ${parts.join('; ')}.</p>`;
 }
 
 function nameCell(text: string | null): string {
@@ -75,7 +95,14 @@ function reasonText(r: DecisionRow): string {
 function whyCell(r: DecisionRow): string {
   const meaning = (DECISION_REASON_MEANING as Readonly<Record<string, string>>)[r.decisionReason] ?? '';
   const detail = r.status === 'VERIFIED' ? '' : `<br><small>${escapeHtml(r.reasonCode)}: ${isolate(escapeCut(reasonText(r), 160))}</small>`;
-  return `${codeTag(r.decisionReason, 'd')}<br><small>${escapeHtml(meaning)}</small>${detail}`;
+  return `${codeTag(r.decisionReason, 'd')}<br><small>${escapeHtml(meaning)}</small>${detail}${ranAsNote(r)}`;
+}
+
+/** For a row decided otherwise since the run: the run's decision, and why it changed ("run: REVIEW NAME_CLOSE → rejected by ravi"). */
+function ranAsNote(r: DecisionRow): string {
+  if (!r.ranAs) return '';
+  const why = r.standing ? ` → ${isolate(escapeCut(r.standing, 200))}` : '';
+  return `<br><small data-testid="ran-as" data-decision="${escapeHtml(r.ranAs.decision)}">run: ${escapeHtml(r.ranAs.decision)} ${escapeHtml(r.ranAs.reason)}${why}</small>`;
 }
 
 /** A list of decided rows: line, payee (file), holder (bank), why, name verdict, amount. */
@@ -111,7 +138,36 @@ export function decisionSection(report: RunReport, d: RunDecisions): string {
     { id: 'review', title: 'To review: check before paying', intro: 'A person should look at each of these before it is paid (vas-verify review records what they decide).', none: 'No payee waits for a review.', list: d.review, where: LIST_FILTERS.review },
   ];
   const unreadable = d.amounts && d.amounts.unreadable > 0 ? `<p class="muted small">${plural(d.amounts.unreadable, 'amount cell')} could not be read as an amount and ${d.amounts.unreadable === 1 ? 'is' : 'are'} not in the totals.</p>` : '';
-  return `<section id="decisions"><h2>What to do</h2>${decisionCounts(d)}${unreadable}${parts.map((p) => listPart(report, p, withAmount)).join('\n')}${notVerifiedPart(report, d)}</section>`;
+  return `<section id="decisions"><h2>What to do</h2>${decisionCounts(d)}${unreadable}${sincePart(report.since)}${parts.map((p) => listPart(report, p, withAmount)).join('\n')}${notVerifiedPart(report, d)}</section>`;
+}
+
+function changedRowCells(r: ChangedRow): string[] {
+  const who = r.at === null ? '' : `<br><small>${escapeHtml(formatTime(r.at))}</small>`;
+  const note = r.note === null || r.note === '' ? '' : `<br><small>note: ${isolate(escapeCut(r.note, 160))}</small>`;
+  return [
+    lineCell(r.line, r.row), nameCell(r.name),
+    `<span class="mono">${escapeHtml(r.account)}</span><br><span class="mono small">${escapeHtml(r.ifsc)}</span>`,
+    `<span data-testid="ran" data-decision="${escapeHtml(r.ranAs.decision)}">${codeTag(r.ranAs.decision, 'd')}</span><br><small>${escapeHtml(r.ranAs.reason)}</small>`,
+    `<span data-testid="now" data-decision="${escapeHtml(r.decision)}">${codeTag(r.decision, 'd')}</span><br><small>${escapeHtml(r.reason)}</small>`,
+    `${isolate(escapeCut(r.words, 200))}${who}${note}`,
+  ];
+}
+
+/**
+ * The rows decided otherwise since the run (`vas-verify report` after reviews): the counts and the
+ * lists of this section are of the decisions now; each of these with the run's decision and why.
+ */
+function sincePart(since: DecisionsSinceRun | null): string {
+  if (!since || since.rows.total === 0) return '';
+  const head = `<h3 id="since">Decided otherwise since the run <span class="count" data-testid="since-count">${formatCount(since.rows.total)}</span></h3>`;
+  const review = since.byReview > 0 ? `<p data-testid="changed-by-review" data-count="${since.byReview}">${escapeHtml(`${plural(since.byReview, 'decision')} changed by review since the run`)}${byWhomWhen(since)}.</p>` : '';
+  const newer = since.byNewerAnswer > 0
+    ? `<p data-testid="changed-by-newer" data-count="${since.byNewerAnswer}">${escapeHtml(`${plural(since.byNewerAnswer, 'payee')} the run paid ${since.byNewerAnswer === 1 ? 'is' : 'are'} held now: a newer answer in the state names another holder or status (the release holds ${since.byNewerAnswer === 1 ? 'it' : 'them'}).`)}</p>`
+    : '';
+  const file = '<p class="muted small">The counts and lists above and below are of the decisions now. The enriched file keeps the run\'s decisions (a filter command of a list below reads it); <code class="cmd">vas-verify release --exceptions FILE</code> writes the payees left out now.</p>';
+  const more = since.rows.total - since.rows.items.length;
+  const rest = more > 0 ? `<p class="more">…and ${formatCount(more)} more row(s) (<code class="cmd">vas-verify audit</code> lists every review).</p>` : '';
+  return `${head}${review}${newer}${file}${table('since', ['Line', 'Payee (file)', 'Account', 'The run decided', 'Now', 'Why'], since.rows.items.map(changedRowCells))}${rest}`;
 }
 
 function decisionCounts(d: RunDecisions): string {

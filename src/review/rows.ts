@@ -88,14 +88,7 @@ export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefi
   const decision = heldByNewer ? { decision: 'HOLD', reason: 'HOLDER_CHANGED' } : decided;
   const reviewers = standing?.reviewers ?? [];
   const awaiting = decision.reason === 'AWAITING_APPROVAL';
-  let words = 'not reviewed yet';
-  if (heldByNewer) words = `changed since ${maskLongDigits(newer)}`;
-  else if (standing?.verdict === 'REJECTED') words = `rejected by ${reviewers.join(', ')}`;
-  else if (standing?.verdict === 'NAME_CHANGED') words = `accepted by ${reviewers.join(', ')} for another payee name: the name in the file changed since, not accepted for this one`;
-  else if (standing?.verdict === 'ACCEPTED') {
-    const missing = approvalsNeeded(policy, standing) - reviewers.length;
-    words = `accepted by ${reviewers.join(', ')}${awaiting ? ` — awaiting ${missing === 1 ? 'a second approval' : `${missing} more approvals`}` : ''}`;
-  }
+  const words = standingWords(standing, decision.reason, policy, heldByNewer ? newer : null);
   const last = standing?.reviews[standing.reviews.length - 1];
   return {
     decision: decision.decision,
@@ -106,6 +99,23 @@ export function standingView(row: RunRowRecord, evidence: PayeeEvidence | undefi
     text: `${decision.decision} · ${decision.reason} · ${words}`,
     note: last?.note ?? null,
   };
+}
+
+/**
+ * Where a payee stands, in the page's words ("accepted by asha — awaiting a second approval",
+ * "rejected by ravi"), for its decision's `reason` now; `newer`: what a newer answer says, when it
+ * holds the payee. The run report says it alike (src/report/standing.ts).
+ */
+export function standingWords(standing: PayeeStanding | undefined, reason: string, policy: DecisionPolicy, newer: string | null): string {
+  const reviewers = standing?.reviewers ?? [];
+  if (newer !== null) return `changed since ${maskLongDigits(newer)}`;
+  if (standing?.verdict === 'REJECTED') return `rejected by ${reviewers.join(', ')}`;
+  if (standing?.verdict === 'NAME_CHANGED') return `accepted by ${reviewers.join(', ')} for another payee name: the name in the file changed since, not accepted for this one`;
+  if (standing?.verdict === 'ACCEPTED') {
+    const missing = approvalsNeeded(policy, standing) - reviewers.length;
+    return `accepted by ${reviewers.join(', ')}${reason === 'AWAITING_APPROVAL' ? ` — awaiting ${missing === 1 ? 'a second approval' : `${missing} more approvals`}` : ''}`;
+  }
+  return 'not reviewed yet';
 }
 
 /** Why the row's payee cannot be accepted, or null when it can (`newer`: see standingView). */

@@ -176,8 +176,11 @@ type RunRow = { id: number; fingerprint: string; mode: RunInfo['mode']; inputNam
 type PayeeGroup = { payeeStatus: string; resultStatus: string | null; source: string | null; mode: string | null; n: number; attempts: number; changed: number; firstAt: number; lastAt: number };
 type ActionStatus = 'DEFERRED' | 'FAILED' | 'UNCONFIRMED';
 
-/** Reads every aggregate of run `runId`; lists are capped at `listCap` entries. */
-export function readRunAggregates(db: Db, runId: number, listCap: number): RunAggregates {
+/**
+ * Reads every aggregate of run `runId`; lists are capped at `listCap` entries. `now`: the rows
+ * decided otherwise since the run (readDecisions); default none, every decision as the run wrote it.
+ */
+export function readRunAggregates(db: Db, runId: number, listCap: number, now?: ReadonlyMap<number, DecisionNow>): RunAggregates {
   const runRow = readRunRow(db, runId);
   const groups = readPayeeGroups(db, runId);
   const tally = tallyPayeeGroups(groups, runRow.mode);
@@ -197,7 +200,7 @@ export function readRunAggregates(db: Db, runId: number, listCap: number): RunAg
     timeline,
     activity: recorded ? readActivity(db, runId, timeline) : null,
     recorded,
-    decisions: readDecisions(db, runId, listCap),
+    decisions: readDecisions(db, runId, listCap, now),
     topReasons: readTopReasons(db, runId),
   };
 }
@@ -431,7 +434,7 @@ function readChangedHolders(db: Db, runId: number, listCap: number, total: numbe
 
 // ---- decisions (run_rows, schema 7) ----
 
-/** A payee row's decision as the run wrote it (the file's line, name and amount cell), with the bank's holder and reason from the payee's result. */
+/** A payee row's decision (the run's, or now: see DecisionNow), with the file's line, name and amount cell, and the bank's holder and reason from the payee's result. */
 export interface DecisionRow extends Omit<RunRowRecord, 'runId'> {
   /** The bank's holder (beneficiary_name), as the bank sent it; null when it named none. */
   holder: string | null;
@@ -439,6 +442,10 @@ export interface DecisionRow extends Omit<RunRowRecord, 'runId'> {
   reason: string | null;
   /** The amount cell in rupees; null without one, or when it is not an amount. */
   amountValue: number | null;
+  /** The decision the run wrote, when `decision` is another one now (reviews since the run, or a newer answer). */
+  ranAs?: { decision: string; reason: string } | undefined;
+  /** Why it changed, in words (set by the report, src/report/standing.ts). */
+  standing?: string | undefined;
 }
 
 /** Amounts by decision (rupees, to the paisa), and the amount cells that are not amounts. */
@@ -468,20 +475,45 @@ export interface RunDecisions {
   mismatchedPaid: CappedList<DecisionRow>;
 }
 
-const MISMATCH = "rr.status = 'VERIFIED' AND rr.name_match IN ('POOR_PARTIAL_MATCH', 'NO_MATCH')";
+/**
+ * A row whose decision now is not the one the run wrote: `row` as run_rows keeps it (the run's
+ * decision), `decision` and `reason` as they are now. The state does not decide: the report asks
+ * the release's rule (src/release/decisions.ts) and gives the answer to readDecisions.
+ */
+export interface DecisionNow {
+  row: RunRowRecord;
+  decision: 'PAY' | 'REVIEW' | 'HOLD';
+  reason: string;
+}
 
-/** The lists of decided rows, by their condition on run_rows `rr`. */
+const MISMATCH = "rr.status = 'VERIFIED' AND rr.name_match IN ('POOR_PARTIAL_MATCH', 'NO_MATCH')";
+const isMismatch = (r: Pick<RunRowRecord, 'status' | 'nameMatch'>) => r.status === 'VERIFIED' && (r.nameMatch === 'POOR_PARTIAL_MATCH' || r.nameMatch === 'NO_MATCH');
+
+type ListRow = Pick<RunRowRecord, 'decision' | 'status' | 'nameMatch'>;
+
+/** The lists of decided rows: their condition on run_rows `rr`, and the same condition on a row (for the decisions now). */
 const DECISION_LISTS = {
-  held: "rr.decision = 'HOLD'",
-  review: "rr.decision = 'REVIEW'",
-  notVerified: "rr.status IN ('NOT_VERIFIED', 'INVALID')",
-  mismatchedPaid: `${MISMATCH} AND rr.decision = 'PAY'`,
+  held: { where: "rr.decision = 'HOLD'", holds: (r: ListRow) => r.decision === 'HOLD' },
+  review: { where: "rr.decision = 'REVIEW'", holds: (r: ListRow) => r.decision === 'REVIEW' },
+  notVerified: { where: "rr.status IN ('NOT_VERIFIED', 'INVALID')", holds: (r: ListRow) => r.status === 'NOT_VERIFIED' || r.status === 'INVALID' },
+  mismatchedPaid: { where: `${MISMATCH} AND rr.decision = 'PAY'`, holds: (r: ListRow) => isMismatch(r) && r.decision === 'PAY' },
 } as const;
 
 type DecisionGroup = { decision: string; reason: string; status: string; nameMatch: string | null; n: number };
+type DecisionList = (typeof DECISION_LISTS)[keyof typeof DECISION_LISTS];
 
-/** Each payee row's decision: counts by decision, reason and verdict, the amounts, and capped lists; null when the run has none. */
-export function readDecisions(db: Db, runId: number, listCap: number): RunDecisions | null {
+/** The row as it stands now: its decision and reason from `now`, the run's kept in `ranAs`. */
+function applyNow<T extends ListRow & { decisionReason: string }>(row: T, now: DecisionNow | undefined): T & { ranAs?: { decision: string; reason: string } } {
+  if (!now) return row;
+  return { ...row, decision: now.decision, decisionReason: now.reason, ranAs: { decision: row.decision, reason: row.decisionReason } };
+}
+
+/**
+ * Each payee row's decision: counts by decision, reason and verdict, the amounts, and capped
+ * lists; null when the run has none. `now`: the rows whose decision is another one now, by row
+ * (the report after reviews); without it, every row as the run wrote it.
+ */
+export function readDecisions(db: Db, runId: number, listCap: number, now: ReadonlyMap<number, DecisionNow> = new Map()): RunDecisions | null {
   if (!hasTable(db, 'run_rows')) return null;
   const groups = db
     .prepare(
@@ -493,19 +525,28 @@ export function readDecisions(db: Db, runId: number, listCap: number): RunDecisi
   const decisions = { PAY: 0, REVIEW: 0, HOLD: 0 };
   const reasons: Record<string, number> = {};
   const nameMatch: Record<string, number> = {};
-  const totals = { held: 0, review: 0, notVerified: 0, mismatched: 0, mismatchedPaid: 0 };
+  const totals = { notVerified: 0, mismatched: 0, mismatchedPaid: 0 };
+  const count = (decision: string, reason: string, n: number) => {
+    if (decision === 'PAY' || decision === 'REVIEW' || decision === 'HOLD') decisions[decision] += n;
+    reasons[reason] = (reasons[reason] ?? 0) + n;
+    if (reasons[reason] === 0) delete reasons[reason];
+  };
   for (const g of groups) {
-    if (g.decision === 'PAY' || g.decision === 'REVIEW' || g.decision === 'HOLD') decisions[g.decision] += g.n;
-    reasons[g.reason] = (reasons[g.reason] ?? 0) + g.n;
+    count(g.decision, g.reason, g.n);
     if (g.nameMatch) nameMatch[g.nameMatch] = (nameMatch[g.nameMatch] ?? 0) + g.n;
     if (g.status === 'NOT_VERIFIED' || g.status === 'INVALID') totals.notVerified += g.n;
-    const mismatched = g.status === 'VERIFIED' && (g.nameMatch === 'POOR_PARTIAL_MATCH' || g.nameMatch === 'NO_MATCH');
-    if (mismatched) totals.mismatched += g.n;
-    if (mismatched && g.decision === 'PAY') totals.mismatchedPaid += g.n;
+    if (isMismatch(g)) totals.mismatched += g.n;
+    if (isMismatch(g) && g.decision === 'PAY') totals.mismatchedPaid += g.n;
   }
-  const list = (which: keyof typeof DECISION_LISTS, total: number) => readDecisionList(db, runId, DECISION_LISTS[which], listCap, total);
+  // The rows decided otherwise now move from the run's decision to theirs.
+  for (const { row, decision, reason } of now.values()) {
+    count(row.decision, row.decisionReason, -1);
+    count(decision, reason, 1);
+    if (isMismatch(row)) totals.mismatchedPaid += Number(decision === 'PAY') - Number(row.decision === 'PAY');
+  }
+  const list = (which: keyof typeof DECISION_LISTS, total: number) => readDecisionList(db, runId, DECISION_LISTS[which], listCap, total, now);
   return {
-    decisions, reasons, nameMatch, amounts: readAmounts(db, runId), mismatched: totals.mismatched,
+    decisions, reasons, nameMatch, amounts: readAmounts(db, runId, now), mismatched: totals.mismatched,
     held: list('held', decisions.HOLD),
     review: list('review', decisions.REVIEW),
     notVerified: list('notVerified', totals.notVerified),
@@ -513,33 +554,74 @@ export function readDecisions(db: Db, runId: number, listCap: number): RunDecisi
   };
 }
 
-/** The first `listCap` rows meeting `where`, in file order, with the bank's holder and reason from the payee's result. */
-function readDecisionList(db: Db, runId: number, where: string, listCap: number, total: number): CappedList<DecisionRow> {
+const DECISION_ROW_SQL = `SELECT rr.row, rr.line, rr.account, rr.ifsc, rr.name, rr.amount, rr.status, rr.reason_code AS reasonCode,
+    rr.name_match AS nameMatch, rr.name_score AS nameScore, rr.decision, rr.decision_reason AS decisionReason,
+    res.beneficiary_name AS holder, CASE WHEN k.status = 'DONE' THEN res.reason ELSE k.reason END AS reason
+  FROM run_rows rr
+  LEFT JOIN run_payees k ON k.run_id = rr.run_id AND k.account = rr.account AND k.ifsc = rr.ifsc
+  LEFT JOIN results res ON res.id = k.result_id`;
+
+/**
+ * The first `listCap` rows on the list (now), in file order, with the bank's holder and reason
+ * from the payee's result: the run's rows on it read past the cap by as many as are decided
+ * otherwise now (so that the cap is still filled when they leave it), and the rows that join it
+ * now read one by one.
+ */
+function readDecisionList(db: Db, runId: number, list: DecisionList, listCap: number, total: number, now: ReadonlyMap<number, DecisionNow>): CappedList<DecisionRow> {
   if (total === 0) return { items: [], total };
-  const items = db
-    .prepare(
-      `SELECT rr.row, rr.line, rr.account, rr.ifsc, rr.name, rr.amount, rr.status, rr.reason_code AS reasonCode,
-              rr.name_match AS nameMatch, rr.name_score AS nameScore, rr.decision, rr.decision_reason AS decisionReason,
-              res.beneficiary_name AS holder, CASE WHEN k.status = 'DONE' THEN res.reason ELSE k.reason END AS reason
-       FROM run_rows rr
-       LEFT JOIN run_payees k ON k.run_id = rr.run_id AND k.account = rr.account AND k.ifsc = rr.ifsc
-       LEFT JOIN results res ON res.id = k.result_id
-       WHERE rr.run_id = ? AND ${where}
-       ORDER BY rr.row LIMIT ?`,
-    )
-    .all(runId, listCap) as Array<Omit<DecisionRow, 'amountValue'>>;
-  return { items: items.map((r) => ({ ...r, amountValue: r.amount === null ? null : parseAmount(r.amount) ?? null })), total };
+  const rows = db.prepare(`${DECISION_ROW_SQL} WHERE rr.run_id = ? AND ${list.where} ORDER BY rr.row LIMIT ?`).all(runId, listCap + now.size) as Array<Omit<DecisionRow, 'amountValue'>>;
+  const items = rows.map((r) => applyNow(r, now.get(r.row))).filter((r) => list.holds(r));
+  const one = db.prepare(`${DECISION_ROW_SQL} WHERE rr.run_id = ? AND rr.row = ?`);
+  for (const change of now.values()) {
+    if (list.holds(change.row) || !list.holds({ ...change.row, decision: change.decision })) continue;
+    const row = one.get(runId, change.row.row) as Omit<DecisionRow, 'amountValue'> | undefined;
+    if (row) items.push(applyNow(row, change));
+  }
+  items.sort((a, b) => a.row - b.row);
+  return { items: items.slice(0, listCap).map((r) => ({ ...r, amountValue: r.amount === null ? null : parseAmount(r.amount) ?? null })), total };
 }
 
-/** The amount cells summed by decision; null when no row has one. */
-function readAmounts(db: Db, runId: number): DecisionAmounts | null {
-  const cells = db.prepare('SELECT decision, amount FROM run_rows WHERE run_id = ? AND amount IS NOT NULL').raw(true).iterate(runId) as Iterable<[string, string]>;
+/** The amount cells summed by decision (now); null when no row has one. */
+function readAmounts(db: Db, runId: number, now: ReadonlyMap<number, DecisionNow>): DecisionAmounts | null {
+  const cells = db.prepare('SELECT row, decision, amount FROM run_rows WHERE run_id = ? AND amount IS NOT NULL').raw(true).iterate(runId) as Iterable<[number, string, string]>;
   let amounts: DecisionAmounts | null = null;
-  for (const [decision, cell] of cells) {
+  for (const [row, decision, cell] of cells) {
     amounts ??= { PAY: 0, REVIEW: 0, HOLD: 0, unreadable: 0 };
-    addAmount(amounts, decision, cell);
+    addAmount(amounts, now.get(row)?.decision ?? decision, cell);
   }
   return amounts;
+}
+
+/** Whether the state keeps decisions and reviews (schema 7): before, a run's decisions cannot have changed since. */
+export function keepsReviews(db: Db): boolean {
+  return hasTable(db, 'run_rows') && hasTable(db, 'reviews');
+}
+
+/**
+ * The run's rows whose decision may be another one now (src/release/decisions.ts decides it):
+ * those of a payee anyone has reviewed, and, when `laterAnswers`, the PAY rows of a payee the
+ * state holds an answer for stored after the run's (one may contradict it). In file order; none
+ * without a reviews table (a state before schema 7).
+ */
+export function readRowsToDecideAgain(db: Db, runId: number, laterAnswers: boolean): RunRowRecord[] {
+  if (!keepsReviews(db)) return [];
+  const reviewed = db.prepare('SELECT EXISTS (SELECT 1 FROM reviews)').pluck().get() === 1;
+  if (!reviewed && !laterAnswers) return [];
+  const conditions = [
+    ...(reviewed ? ['EXISTS (SELECT 1 FROM reviews v WHERE v.account = rr.account AND v.ifsc = rr.ifsc)'] : []),
+    ...(laterAnswers
+      ? [`(rr.decision = 'PAY' AND EXISTS (SELECT 1 FROM run_payees p JOIN results r ON r.account = p.account AND r.ifsc = p.ifsc AND r.id > p.result_id
+           WHERE p.run_id = rr.run_id AND p.account = rr.account AND p.ifsc = rr.ifsc))`]
+      : []),
+  ];
+  return db
+    .prepare(
+      `SELECT rr.run_id AS runId, rr.row, rr.line, rr.account, rr.ifsc, rr.name, rr.amount, rr.status, rr.reason_code AS reasonCode,
+              rr.name_match AS nameMatch, rr.name_score AS nameScore, rr.decision, rr.decision_reason AS decisionReason
+       FROM run_rows rr WHERE rr.run_id = ? AND rr.account IS NOT NULL AND rr.ifsc IS NOT NULL AND (${conditions.join(' OR ')})
+       ORDER BY rr.row`,
+    )
+    .all(runId) as RunRowRecord[];
 }
 
 /**

@@ -34,6 +34,8 @@ export async function reportCommand(flags: ReportFlags, io: CommandIo): Promise<
     listCap: flags.limit,
     prices: io.env.VAS_PRICE_PL !== undefined || io.env.VAS_PRICE_PD !== undefined ? prices : undefined,
     stateArg,
+    // Rebuilt after the run: the decisions as reviewed since (the release's), not only as the run wrote them.
+    asReviewed: true,
   });
   io.log.info(`report of run ${runId}: ${flags.output} (${Math.round(bytes / 1024)} KiB)`);
   io.stdout(`${flags.output}\n`);
