@@ -32,6 +32,11 @@ export interface PayeeFileOptions {
 /** A data row, and why it is not a payee row when it is not one (copied through, SKIPPED). */
 export interface InputRow extends CsvRecord {
   notPayee?: string | undefined;
+  /**
+   * The fields the verification reads when a merge covers a payee cell (its top-left's value
+   * filled in, merged-cells.ts); `fields` stay as the file has them, for the output to copy.
+   */
+  read?: string[] | undefined;
 }
 
 /** How the file was read: what the summary's `input` records (docs/ARCHITECTURE.md, "Summary JSON"). */
@@ -103,9 +108,11 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
     const formulas = new UncalculatedFormulas(inputPath, book?.sheet, choice.header, payeeColumns);
     const classify = (r: CsvRecord): InputRow => {
       formulas.note(r);
-      const row = merged.fill(shape(r));
-      const notPayee = notPayeeReason(row.fields, choice.header, choice.columns);
-      return notPayee === undefined ? row : { ...row, notPayee };
+      const row = shape(r);
+      const filled = merged.fill(row);
+      const notPayee = notPayeeReason(filled.fields, choice.header, choice.columns);
+      const read = filled === row ? {} : { read: filled.fields };
+      return notPayee === undefined ? { ...row, ...read } : { ...row, ...read, notPayee };
     };
     const buffered = head.slice(choice.headerIndex + 1).map(classify);
     // Formulas never calculated in a payee column: the run stops before any call.
