@@ -11,7 +11,7 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { ZipFile } from '../src/input/zip-reader.js';
 import { DEFAULT_SHEET_LIMITS } from '../src/input/sheet-limits.js';
 import { runCli, tempDir } from './helpers/cli.js';
-import { writeOds } from './helpers/xlsx-files.js';
+import { rowXml, sheetXml, writeOds, writeWorkbook } from './helpers/xlsx-files.js';
 
 const rowsOf = (file: string) => parse(fs.readFileSync(file, 'utf8'), { columns: true }) as Array<Record<string, string>>;
 
@@ -83,12 +83,21 @@ test('formulas never calculated: only some rows of a payee column (openpyxl\'s e
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /column C \("IFSC"\) of sheet "Sheet1" holds formulas that were never calculated, so their cells read as empty: 2 cells in the rows read, e\.g\. Sheet1!C3;/);
 
-  // The reader's own rule: openpyxl writes <f>…</f><v></v>; a str formula's empty <v> is a value.
-  const reader = await openXlsxRecords(file);
-  const seen = [];
-  for await (const record of reader.records) seen.push(record.uncalculated ?? []);
-  reader.close();
-  assert.deepEqual(seen, [[], [], [2], [2]]);
+  const uncalculatedOf = async (at: string) => {
+    const reader = await openXlsxRecords(at);
+    const seen = [];
+    for await (const record of reader.records) seen.push(record.uncalculated ?? []);
+    reader.close();
+    return seen;
+  };
+  assert.deepEqual(await uncalculatedOf(file), [[], [], [2], [2]], 'exceljs writes no <v>');
+  // openpyxl writes <f>…</f><v></v>; a string formula's empty <v> is a value (it calculated to "").
+  const raw = path.join(dir, 'openpyxl.xlsx');
+  await writeWorkbook(raw, [{ name: 'Sheet1', xml: sheetXml([
+    rowXml(1, ['Name', 'Account No', 'IFSC', 'Note']),
+    '<row r="2"><c r="A2" t="inlineStr"><is><t>Asha</t></is></c><c r="B2"><f>TEXT(500100000048,"0")</f><v></v></c><c r="C2" t="str"><f>UPPER("sbin0000001")</f><v>SBIN0000001</v></c><c r="D2" t="str"><f>IF(1,"","x")</f><v></v></c></row>',
+  ]) }]);
+  assert.deepEqual(await uncalculatedOf(raw), [[], [1]]);
 });
 
 test('MergedCells: a payee column\'s covered cells read the top-left value; merges from the header up, across columns only, or outside the payee columns are left alone', () => {
@@ -113,7 +122,7 @@ test('MergedCells: a payee column\'s covered cells read the top-left value; merg
   assert.notEqual(again.fill(record).fields, record.fields, 'a copy: the record read is not changed');
 });
 
-test('merged cells through the CLI: an .xlsx with the IFSC merged down a group and a name merged across is verified with the merged values; the .xlsx output keeps the merge and the cells as they were', async (t) => {
+test('merged cells through the CLI: an .xlsx with the IFSC merged down a group (a title and a header cell merged too) is verified with the merged IFSC; the .xlsx output keeps the merge and the cells as they were', async (t) => {
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());
   const dir = tempDir(t);
