@@ -424,7 +424,13 @@ export async function sheetMerges(zip: ZipFile, entry: ZipEntry, limits: SheetLi
   let tail: Buffer[] | undefined;
   let kept = 0;
   let carry: Buffer = Buffer.alloc(0);
+  // The rows' reader bounds a run of text (xml-feed.ts); this pass meets a 600 MB cell first and says the same.
+  const maxRun = limits.maxCellChars * 6 + 64 * 1024;
+  let run = 0;
   for await (const chunk of zip.inflate(entry)) {
+    const lastTag = chunk.lastIndexOf(0x3c);
+    run = lastTag < 0 ? run + chunk.length : chunk.length - lastTag - 1;
+    if (run > maxRun) throw limitError(zip.file, `the part ${entry.name} has a cell, tag or comment longer than ${maxRun.toLocaleString('en-US')} characters (Excel holds at most 32,767 in a cell)`);
     if (tail === undefined) {
       // The word may straddle two chunks: the last bytes of one are looked at with the next.
       const joined = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
