@@ -8,6 +8,7 @@ import { InputError } from '../errors.js';
 import type { Encoding } from './inspect.js';
 import { openCsvRecords, sniffCsvFormat, type CsvFormat, type CsvRecord, type Delimiter } from './read-csv.js';
 import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides, type DecidedBy, type HeaderChoice } from './recognise.js';
+import { MergedCells } from './merged-cells.js';
 import { notPayeeReason } from './row-kind.js';
 import { quoteSheets, type XlsxRecords } from './xlsx.js';
 import { isSpreadsheetPath, openSpreadsheetRecords, readsAsSpreadsheet } from './spreadsheet.js';
@@ -31,6 +32,11 @@ export interface PayeeFileOptions {
 /** A data row, and why it is not a payee row when it is not one (copied through, SKIPPED). */
 export interface InputRow extends CsvRecord {
   notPayee?: string | undefined;
+  /**
+   * The fields the verification reads when a merge covers a payee cell (its top-left's value
+   * filled in, merged-cells.ts); `fields` stay as the file has them, for the output to copy.
+   */
+  read?: string[] | undefined;
 }
 
 /** How the file was read: what the summary's `input` records (docs/ARCHITECTURE.md, "Summary JSON"). */
@@ -97,12 +103,21 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
+    const payeeColumns = [choice.columns.account, choice.columns.ifsc, choice.columns.name];
+    const merged = new MergedCells(book?.merges ?? [], payeeColumns, choice.headerLine);
+    const formulas = new UncalculatedFormulas(inputPath, book?.sheet, choice.header, payeeColumns);
     const classify = (r: CsvRecord): InputRow => {
+      formulas.note(r);
       const row = shape(r);
-      const notPayee = notPayeeReason(row.fields, choice.header, choice.columns);
-      return notPayee === undefined ? row : { ...row, notPayee };
+      const filled = merged.fill(row);
+      const notPayee = notPayeeReason(filled.fields, choice.header, choice.columns);
+      // Most rows: no merge to fill, a payee — the record as read, no copy.
+      if (filled === row) return notPayee === undefined ? row : { ...row, notPayee };
+      return notPayee === undefined ? { ...row, read: filled.fields } : { ...row, read: filled.fields, notPayee };
     };
     const buffered = head.slice(choice.headerIndex + 1).map(classify);
+    // Formulas never calculated in a payee column: the run stops before any call.
+    formulas.check();
     // A header and no payee rows (a failed export) must not pass for a run of nothing: cron notices an exit 2.
     if (ended && buffered.every((r) => r.notPayee !== undefined)) {
       throw new InputError(`no payee rows in ${inputPath}: the header at line ${choice.headerLine} has ${buffered.length === 0 ? 'nothing' : `only ${buffered.length} row(s) that are not payees (blank, totals, notes)`} under it; was the export cut short?`);
@@ -112,7 +127,11 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
         const first = buffered.shift();
         if (first) return { done: false, value: first };
         const next = await iterator.next();
-        return next.done ? next : { done: false, value: classify(next.value) };
+        if (next.done) return next;
+        const value = classify(next.value);
+        // Past the first rows (a script that added rows to a calculated workbook), the run stops there.
+        formulas.check();
+        return { done: false, value };
       },
     };
     const summary = inputSummary(inputPath, choice);
@@ -160,6 +179,54 @@ function sheetPlace(book: XlsxRecords): string | undefined {
   const passed = book.hiddenSheets.filter((s) => s !== book.sheet);
   const hidden = passed.length === 0 ? '' : `; hidden, read only when named with --sheet: ${quoteSheets(passed)}`;
   return `in sheet ${JSON.stringify(book.sheet)} (sheets: ${quoteSheets(book.sheets)}${hidden})`;
+}
+
+/** `0` → `A`, `27` → `AB`. */
+function columnLetters(col: number): string {
+  let name = '';
+  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+/**
+ * Payee cells (account, IFSC, name) that hold a formula with no calculated value (a workbook
+ * written by openpyxl, exceljs, Apache POI, pandas): the reader sees them empty, and the rows would
+ * be INVALID for a reason that misleads. Counted per column; `check` stops the read naming the
+ * sheet, the column, a cell and what to do. A formula elsewhere (a total, a serial number) is no concern.
+ */
+class UncalculatedFormulas {
+  private readonly found = new Map<number, { count: number; first: number }>();
+
+  constructor(
+    private readonly file: string,
+    private readonly sheet: string | undefined,
+    private readonly header: readonly string[],
+    private readonly columns: readonly number[],
+  ) {}
+
+  note(record: CsvRecord): void {
+    for (const col of record.uncalculated ?? []) {
+      if (!this.columns.includes(col)) continue;
+      const seen = this.found.get(col);
+      if (seen) seen.count += 1;
+      else this.found.set(col, { count: 1, first: record.line });
+    }
+  }
+
+  check(): void {
+    const [entry] = this.found;
+    if (entry === undefined) return;
+    const [col, { count, first }] = entry;
+    const letter = columnLetters(col);
+    const sheet = this.sheet ?? 'Sheet1';
+    const quoted = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(sheet) ? sheet : `'${sheet.replace(/'/g, "''")}'`;
+    const others = this.found.size > 1 ? ` (and ${this.found.size - 1} other payee column(s))` : '';
+    throw new InputError(
+      `input ${this.file}: column ${letter} (${JSON.stringify(this.header[col] ?? '')}) of sheet ${JSON.stringify(sheet)} holds formulas that were never calculated, ` +
+        `so their cells read as empty: ${count === 1 ? '1 cell' : `${count} cells`} in the rows read, e.g. ${quoted}!${letter}${first}${others}; ` +
+        'open the workbook in Excel or LibreOffice and save it, so that its formulas are calculated, or export it as CSV',
+    );
+  }
 }
 
 function fitRow(record: CsvRecord, width: number): CsvRecord {

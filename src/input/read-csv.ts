@@ -16,6 +16,8 @@ export interface CsvRecord {
   fields: string[];
   /** Line number where the record starts (1-based, header is line 1). */
   line: number;
+  /** A spreadsheet's: the 0-based columns whose cells hold a formula never calculated (xlsx-stream.ts, `uncalculated`). */
+  uncalculated?: readonly number[] | undefined;
 }
 
 /** The delimiters sniffed: what Excel writes in the locales our users have, and what bank host-to-host files use. */

@@ -68,8 +68,10 @@ try {
   const index = sheetName === undefined ? await choosePayeeSheet(file, names, async (i) => rowsOf(sheetOf(i), 40).map(([, f]) => f), isHidden) : namedSheetIndex(file, names, sheetName);
   lostDigits.clear();
   const rows = rowsOf(sheetOf(index));
+  // SheetJS's merged ranges are 0-based both ways (.xls MERGEDCELLS, an .ods's rows- and columns-spanned).
+  const merges = (sheetOf(index)['!merges'] ?? []).map((m) => ({ top: m.s.r + 1, left: m.s.c, bottom: m.e.r + 1, right: m.e.c }));
   const hiddenSheets = names.filter((_, i) => isHidden(i));
-  parentPort!.postMessage({ ok: true, sheets: names, hiddenSheets, sheet: names[index], rows, lostDigits: [...lostDigits] });
+  parentPort!.postMessage({ ok: true, sheets: names, hiddenSheets, sheet: names[index], rows, lostDigits: [...lostDigits], merges });
 } catch (error) {
   const e = error as Error;
   parentPort!.postMessage({ ok: false, app: isAppError(e), message: e.message });

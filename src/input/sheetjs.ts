@@ -14,7 +14,7 @@ import { passwordProtectedError } from './encrypted.js';
 import type { CsvRecord } from './read-csv.js';
 import { formatBytes, limitError, type SheetLimits } from './sheet-limits.js';
 import { blankRows, type XlsxRecords } from './xlsx.js';
-import { LostDigits } from './xlsx-stream.js';
+import { LostDigits, type MergeRange } from './xlsx-stream.js';
 import { ODS_SHEET_PARTS, OdsSheetStates } from './ods-sheets.js';
 import { XmlFeed } from './xml-feed.js';
 import { ZipFile } from './zip-reader.js';
@@ -24,7 +24,7 @@ const WORKER_HEAP_MB = 224;
 /** A zip (.ods) read whole may inflate to this many times the file's size limit. */
 const WHOLE_INFLATE_FACTOR = 8;
 
-type Answer = { ok: true; sheets: string[]; hiddenSheets: string[]; sheet: string; rows: Array<[number, string[]]>; lostDigits: string[] } | { ok: false; app: boolean; message: string };
+type Answer = { ok: true; sheets: string[]; hiddenSheets: string[]; sheet: string; rows: Array<[number, string[]]>; lostDigits: string[]; merges: MergeRange[] } | { ok: false; app: boolean; message: string };
 
 /**
  * Inflates every part of a zip within the bounds (a zip bomb stops here, before SheetJS inflates
@@ -110,5 +110,5 @@ export async function openSheetJsRecords(file: string, sheetName: string | undef
       next = Math.max(next, line + 1);
     }
   }
-  return { records: records(), sheet: answer.sheet, sheets: answer.sheets, hiddenSheets: answer.hiddenSheets, close: () => lost.close() };
+  return { records: records(), sheet: answer.sheet, sheets: answer.sheets, hiddenSheets: answer.hiddenSheets, merges: answer.merges, close: () => lost.close() };
 }

@@ -8,7 +8,7 @@ import { InputError } from '../errors.js';
 import type { CsvRecord } from './read-csv.js';
 import { HEADER_SEARCH_LINES, SAMPLE_ROWS } from './recognise.js';
 import { DEFAULT_SHEET_LIMITS, type SheetLimits } from './sheet-limits.js';
-import { LostDigits, XlsxWorkbook, type SheetInfo, type SheetRow } from './xlsx-stream.js';
+import { LostDigits, XlsxWorkbook, type MergeRange, type SheetInfo, type SheetRow } from './xlsx-stream.js';
 
 export { numberText } from './xlsx-stream.js';
 
@@ -32,6 +32,8 @@ export interface XlsxRecords {
   sheets: readonly string[];
   /** The hidden sheets' names (hidden or very hidden in Excel): read only when named with --sheet. */
   hiddenSheets: readonly string[];
+  /** The sheet's merged ranges: only a range's top-left cell holds its value (merged-cells.ts fills the payee columns). */
+  merges: readonly MergeRange[];
   close(): void;
 }
 
@@ -146,12 +148,14 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
   const limits = { ...DEFAULT_SHEET_LIMITS, ...options.limits };
   const book = await XlsxWorkbook.shared(inputPath, limits, options.spoolDir);
   let sheet: SheetInfo;
+  let merges: MergeRange[];
   try {
     const names = book.sheets.map((s) => s.name);
     const sample = (i: number) => sampleOf(book, book.sheets[i]!);
     const wanted = sheetName === undefined && options.wantedSheet ? await firstSheetWhere(names, sample, options.wantedSheet) : undefined;
     const index = sheetName !== undefined ? namedSheetIndex(inputPath, names, sheetName) : wanted ?? (await choosePayeeSheet(inputPath, names, sample, (i) => book.sheets[i]!.state !== 'visible'));
     sheet = book.sheets[index]!;
+    merges = await book.merges(sheet);
   } catch (error) {
     book.close();
     throw error;
@@ -160,9 +164,13 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
   async function* iterate(): AsyncGenerator<CsvRecord> {
     let next = 1;
     for await (const row of book.rows(sheet)) {
-      for (const cell of row.cells) if (cell.type === 'n') lost.note(cell.value, book.text(cell));
+      const uncalculated: number[] = [];
+      for (const cell of row.cells) {
+        if (cell.type === 'n') lost.note(cell.value, book.text(cell));
+        if (cell.uncalculated) uncalculated.push(cell.col);
+      }
       yield* blankRows(next, row.number);
-      yield { fields: rowFields(book, row), line: row.number };
+      yield uncalculated.length === 0 ? { fields: rowFields(book, row), line: row.number } : { fields: rowFields(book, row), line: row.number, uncalculated };
       next = Math.max(next, row.number + 1);
     }
   }
@@ -170,7 +178,7 @@ export async function openXlsxRecords(inputPath: string, sheetName?: string, opt
     lost.close();
     book.close();
   };
-  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), hiddenSheets: book.sheets.filter((s) => s.state !== 'visible').map((s) => s.name), close };
+  return { records: iterate(), sheet: sheet.name, sheets: book.sheets.map((s) => s.name), hiddenSheets: book.sheets.filter((s) => s.state !== 'visible').map((s) => s.name), merges, close };
 }
 
 /**

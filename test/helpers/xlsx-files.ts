@@ -72,7 +72,8 @@ export async function writeWorkbook(file: string, sheets: readonly TestSheet[], 
 
 export interface OdsSheet {
   name: string;
-  rows: ReadonlyArray<ReadonlyArray<string | number>>;
+  /** Cells: a string, a number, or `{ xml }`: a cell's own XML (a formula, a merge, a covered cell). */
+  rows: ReadonlyArray<ReadonlyArray<string | number | { xml: string }>>;
   /**
    * How the sheet is hidden: `automatic` as LibreOffice writes it (its automatic table style says
    * `table:display="false"`), `common` through a common style of styles.xml its automatic style
@@ -94,7 +95,7 @@ export async function writeOds(file: string, sheets: readonly OdsSheet[]): Promi
   await zip.add('mimetype', ['application/vnd.oasis.opendocument.spreadsheet'], 0);
   await zip.add('META-INF/manifest.xml', [`<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/></manifest:manifest>`]);
   await zip.add('styles.xml', [`<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${ODS_NS} office:version="1.3"><office:styles><style:style style:name="HiddenSheet" style:family="table"><style:table-properties table:display="false"/></style:style></office:styles></office:document-styles>`]);
-  const cell = (c: string | number) => (typeof c === 'number'
+  const cell = (c: string | number | { xml: string }) => (typeof c === 'object' ? c.xml : typeof c === 'number'
     ? `<table:table-cell office:value-type="float" office:value="${c}" calcext:value-type="float"><text:p>${c}</text:p></table:table-cell>`
     : `<table:table-cell office:value-type="string" calcext:value-type="string"><text:p>${escape(c)}</text:p></table:table-cell>`);
   const style = (s: OdsSheet) => (s.hidden === 'automatic' ? 'ta2' : s.hidden === 'common' ? 'ta3' : 'ta1');

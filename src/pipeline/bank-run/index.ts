@@ -227,7 +227,7 @@ async function readRows({ input, stop, writer, planner, caller, progress }: Stag
       }
       row += 1;
       progress.rowsRead = row;
-      const slot = writer.admit(next.value.fields, next.value.line);
+      const slot = writer.admit(next.value.fields, next.value.line, next.value.read);
       slot.row = row;
       planner.plan(slot, row);
       writer.pump();

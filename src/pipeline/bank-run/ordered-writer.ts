@@ -89,10 +89,11 @@ export class OrderedWriter {
   }
 
   /** Queues a row just read; its outcome, or its payee, is filled in by the planner. */
-  admit(fields: string[], line: number): Slot {
+  admit(fields: string[], line: number, read?: string[]): Slot {
     const size = recordSize(fields);
     this.bufferedBytes += size;
     const slot: Slot = { line, row: 0, fields, size, outcome: undefined, task: undefined, duplicate: false };
+    if (read !== undefined) slot.read = read;
     this.slots.push(slot);
     return slot;
   }

@@ -76,7 +76,7 @@ export class Planner {
       return;
     }
     // Account and IFSC may share one cell ("1234567890 / SBIN0001234"): payeeCells splits it.
-    const cells = payeeCells(fields, columns);
+    const cells = payeeCells(slot.read ?? fields, columns);
     const check = checkRow(cells.account, cells.ifsc);
     // The IFSC registry: a bank code that issues no IFSCs is INVALID, with no call; what it says
     // of the IFSC stays with the row for its output (bank_name, the note in verify_reason).

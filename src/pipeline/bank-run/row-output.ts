@@ -59,7 +59,7 @@ export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome
   return (slot, outcome) => {
     countRow(summary, outcome);
     if (hasName && matchNames) {
-      const match = nameVerdict(slot.fields[nameColumn] ?? '', outcome.result?.beneficiaryName, matchNames);
+      const match = nameVerdict((slot.read ?? slot.fields)[nameColumn] ?? '', outcome.result?.beneficiaryName, matchNames);
       if (match) {
         outcome.nameMatch = match;
         countNameMatch(summary, match.result);
@@ -83,7 +83,7 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
   outcome.reasonCode = verifyReasonCode(outcome.status, outcome.reason);
   const holder = outcome.result?.beneficiaryName ?? null;
   const payee = slot.payee;
-  const name = parts.nameColumn >= 0 ? (slot.fields[parts.nameColumn] ?? '') : null;
+  const name = parts.nameColumn >= 0 ? ((slot.read ?? slot.fields)[parts.nameColumn] ?? '') : null;
   const review = recorder && payee && recorder.reviewed.has(`${payee.account}|${payee.ifsc}`) ? standing(recorder, payee, holder, name) : undefined;
   const decision = decide({ status: outcome.status, nameMatch: outcome.nameMatch?.result as NameMatchResult | undefined, holderChanged: holderChangedIn(outcome.result?.changedSince), review }, policy);
   outcome.decision = decision;

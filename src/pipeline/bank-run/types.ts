@@ -187,6 +187,8 @@ export interface Slot {
   /** Its payee, once its local checks passed. */
   payee?: { account: string; ifsc: string } | undefined;
   fields: string[];
+  /** The fields the checks and the name match read, where a merged cell filled a payee cell (src/input/merged-cells.ts); else `fields`. */
+  read?: string[] | undefined;
   /** Characters held, for the read-ahead bound. */
   size: number;
   /** Known without its payee (a local check failed, or the state had it). */
