@@ -190,3 +190,25 @@ test('merged cells in an .xls and an .ods (SheetJS !merges) are read as merged',
     assert.deepEqual(rowsOf(path.join(dir, `${file}.csv`)).map((row) => [row.IFSC, row.verify_status, row.bank_name]), [['SBIN0000001', 'VERIFIED', 'State Bank of India'], ['', 'VERIFIED', 'State Bank of India'], ['', 'VERIFIED', 'State Bank of India']], file);
   }
 });
+
+test('a workbook that asks to be calculated when opened (XlsxWriter: every formula stored as 0, fullCalcOnLoad) is not read as its stored values: a payee column of formulas stops the run', async (t) => {
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  book.calcProperties.fullCalcOnLoad = true;
+  const sheet = book.addWorksheet('Sheet1');
+  sheet.addRow(['Name', 'Account No', 'IFSC']);
+  sheet.addRow(['Asha Verma', { formula: 'TEXT(500100000048,"0")', result: 0 }, 'SBIN0000001']);
+  sheet.addRow(['Ravi Kumar', '500100000148', 'SBIN0000001']);
+  await book.xlsx.writeFile(path.join(dir, 'xlsxwriter.xlsx'));
+  const stopped = await runCli(['bank', 'xlsxwriter.xlsx', '-o', 'out.csv', '--sandbox'], { cwd: dir });
+  assert.equal(stopped.code, 2, stopped.stderr);
+  assert.match(stopped.stderr, /column B \("Account No"\) of sheet "Sheet1" holds formulas that were never calculated.*1 cell in the rows read, e\.g\. Sheet1!B2/);
+  assert.ok(!fs.existsSync(path.join(dir, 'out.csv')));
+  // The same stored values without the request to calculate are the workbook's own: read.
+  book.calcProperties.fullCalcOnLoad = false;
+  sheet.getCell('B2').value = { formula: 'TEXT(500100000048,"0")', result: '500100000048' };
+  await book.xlsx.writeFile(path.join(dir, 'saved.xlsx'));
+  const read = await runCli(['bank', 'saved.xlsx', '-o', 'saved.csv', '--sandbox'], { cwd: dir });
+  assert.ok([0, 4].includes(read.code ?? -1), read.stderr);
+  assert.deepEqual(rowsOf(path.join(dir, 'saved.csv')).map((r) => r.verify_status), ['VERIFIED', 'VERIFIED']);
+});

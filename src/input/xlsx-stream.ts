@@ -66,6 +66,8 @@ export class XlsxWorkbook {
     private readonly limits: SheetLimits,
     /** Style index → width, for the styles whose number format pads with zeros (`000000000000`). */
     private readonly zeroPadded: ReadonlyMap<number, number> = new Map(),
+    /** The workbook asks to be calculated when opened (`fullCalcOnLoad`): no formula's stored value is its own. */
+    private readonly staleFormulas = false,
   ) {}
 
   static async open(file: string, limits: SheetLimits, spoolDir: string | undefined): Promise<XlsxWorkbook> {
@@ -73,12 +75,12 @@ export class XlsxWorkbook {
     const strings = new SharedStrings(file, limits, spoolDir);
     try {
       const workbookPart = await officeDocument(zip, limits);
-      const { sheets, sharedStrings } = await sheetParts(zip, workbookPart, limits);
+      const { sheets, sharedStrings, staleFormulas } = await sheetParts(zip, workbookPart, limits);
       if (sheets.length === 0) throw damagedError(file, 'it has no worksheet');
       const entry = sharedStrings === undefined ? undefined : zip.find(sharedStrings);
       if (entry) await readSharedStrings(zip, entry, strings, limits);
       strings.finish();
-      return new XlsxWorkbook(zip, sheets, strings, workbookPart, limits, await zeroPaddedStyles(zip, workbookPart, limits));
+      return new XlsxWorkbook(zip, sheets, strings, workbookPart, limits, await zeroPaddedStyles(zip, workbookPart, limits), staleFormulas);
     } catch (error) {
       strings.close();
       zip.close();
@@ -116,7 +118,7 @@ export class XlsxWorkbook {
 
   /** The sheet's rows as they inflate; stop early by leaving the loop. */
   rows(sheet: SheetInfo): AsyncGenerator<SheetRow> {
-    return sheetRows(this.zip, this.entryOf(sheet), this.limits);
+    return sheetRows(this.zip, this.entryOf(sheet), this.limits, this.staleFormulas);
   }
 
   /** The text of a cell as a person sees it (a shared string looked up, a whole number padded as its format pads it). */
@@ -165,12 +167,19 @@ async function officeDocument(zip: ZipFile, limits: SheetLimits): Promise<string
   return main?.attributes.Target ? resolveTarget('', main.attributes.Target) : 'xl/workbook.xml';
 }
 
-async function sheetParts(zip: ZipFile, workbookPart: string, limits: SheetLimits): Promise<{ sheets: SheetInfo[]; sharedStrings: string | undefined }> {
+async function sheetParts(zip: ZipFile, workbookPart: string, limits: SheetLimits): Promise<{ sheets: SheetInfo[]; sharedStrings: string | undefined; staleFormulas: boolean }> {
   const rels = await elementsOf(zip, relsOf(workbookPart), new Set(['Relationship']), limits);
   const targets = new Map(rels.map((r) => [r.attributes.Id ?? '', resolveTarget(workbookPart, r.attributes.Target ?? '')]));
   const shared = rels.find((r) => (r.attributes.Type ?? '').endsWith('/sharedStrings'));
   const sheets: SheetInfo[] = [];
-  for (const { attributes } of await elementsOf(zip, workbookPart, new Set(['sheet']), limits)) {
+  let staleFormulas = false;
+  for (const { name, attributes } of await elementsOf(zip, workbookPart, new Set(['sheet', 'calcPr']), limits)) {
+    // XlsxWriter stores 0 as every formula's value and asks for a calculation on open: the values
+    // stored are not the formulas' (its documentation says so).
+    if (name === 'calcPr') {
+      staleFormulas = /^(1|true)$/.test(attributes.fullCalcOnLoad ?? '');
+      continue;
+    }
     // The relationship id's prefix is usually r:, but it is the namespace that counts.
     const idKey = Object.keys(attributes).find((k) => k.endsWith(':id'));
     const part = targets.get(idKey === undefined ? '' : attributes[idKey]!);
@@ -181,7 +190,7 @@ async function sheetParts(zip: ZipFile, workbookPart: string, limits: SheetLimit
   }
   if (!zip.find(workbookPart)) throw damagedError(zip.file, `it has no ${workbookPart} (is it an .xlsx workbook?)`);
   const sharedStrings = shared?.attributes.Target ? resolveTarget(workbookPart, shared.attributes.Target) : zip.find('xl/sharedStrings.xml') ? 'xl/sharedStrings.xml' : undefined;
-  return { sheets, sharedStrings };
+  return { sheets, sharedStrings, staleFormulas };
 }
 
 /**
@@ -315,9 +324,11 @@ export class RowBuilder implements XmlHandlers {
   private rows = 0;
   private rowChars = 0;
 
+  /** `staleFormulas`: every formula's stored value is taken for none (XlsxWorkbook's). */
   constructor(
     private readonly file: string,
     private readonly limits: SheetLimits,
+    private readonly staleFormulas = false,
   ) {}
 
   open(name: string, attributes: Record<string, string>): void {
@@ -380,7 +391,7 @@ export class RowBuilder implements XmlHandlers {
     else if (name === 'c' && this.cell) {
       const cell = this.cell;
       // A string formula may calculate to '' (`<v></v>`); a number, a boolean or an error never does.
-      if (cell.formula !== undefined && (!this.sawValue || (cell.value === '' && cell.type !== 'str'))) cell.uncalculated = true;
+      if (cell.formula !== undefined && (this.staleFormulas || !this.sawValue || (cell.value === '' && cell.type !== 'str'))) cell.uncalculated = true;
       this.row!.cells.push(cell);
       this.cell = undefined;
     } else if (name === 'row' && this.row) {
@@ -390,8 +401,8 @@ export class RowBuilder implements XmlHandlers {
   }
 }
 
-async function* sheetRows(zip: ZipFile, entry: ZipEntry, limits: SheetLimits): AsyncGenerator<SheetRow> {
-  const builder = new RowBuilder(zip.file, limits);
+async function* sheetRows(zip: ZipFile, entry: ZipEntry, limits: SheetLimits, staleFormulas = false): AsyncGenerator<SheetRow> {
+  const builder = new RowBuilder(zip.file, limits, staleFormulas);
   const feed = new XmlFeed(zip, entry, builder, limits.maxCellChars);
   for await (const chunk of zip.inflate(entry)) {
     feed.write(chunk);
