@@ -52,7 +52,8 @@ export type PayeeCheck = (typeof PAYEE_CHECKS)[number];
 /**
  * Why a row has its `verify_status`, as a code beside the free-text `verify_reason`:
  * - `OK`: verified, nothing to add.
- * - `ACCOUNT_INVALID`: the account number is not 9–18 digits, or the bank said it is invalid.
+ * - `ACCOUNT_INVALID`: the account number is not 9–18 digits, differs from the file's confirm-account
+ *   column on its row ("Confirm Account No": one of the two is mistyped), or the bank said it is invalid.
  * - `ACCOUNT_DAMAGED`: a spreadsheet damaged the account number (`1.23457E+11`, digits lost).
  * - `IFSC_INVALID`: the IFSC is malformed, or the bank said so.
  * - `BANK_UNKNOWN`: the IFSC's bank code is not in the shipped IFSC registry.
@@ -102,7 +103,7 @@ export const DECISION_REASON_MEANING: Readonly<Record<DecisionReason, string>> =
 /** Each verify_reason_code in a few words, for rows whose reason text the state does not keep (local checks). */
 export const VERIFY_REASON_CODE_MEANING: Readonly<Record<VerifyReasonCode, string>> = {
   OK: 'verified',
-  ACCOUNT_INVALID: 'the account number is not 9–18 digits, or the bank said it is invalid',
+  ACCOUNT_INVALID: 'the account number is not 9–18 digits, differs from its confirm column, or the bank said it is invalid',
   ACCOUNT_DAMAGED: 'a spreadsheet damaged the account number (1.23457E+11: digits lost)',
   IFSC_INVALID: 'the IFSC is malformed, or the bank said so',
   BANK_UNKNOWN: "the IFSC's bank code is not in the IFSC registry",

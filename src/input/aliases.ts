@@ -173,11 +173,55 @@ export interface HeaderMeaning {
 }
 
 /**
+ * Words that say a column repeats the account number to confirm it, as bank bulk-upload and
+ * beneficiary templates ask ("Confirm Account Number", "Re-enter Account No", "Retype A/c No.",
+ * "Account Number (Confirm)", "Verify Beneficiary Account Number"), in front of or behind any
+ * account header. Compared as header keys ("Re-Enter" and "ReEnter" are "re enter").
+ */
+export const CONFIRM_QUALIFIERS: readonly string[] = [
+  'confirm', 'confirmed', 'confirmation', 'reconfirm', 're confirm', 're enter', 're entered', 'reenter', 'reentered', 'retype', 're type',
+  'retyped', 'verify', 're verify', 'repeat', 'repeated', 'again', 'please confirm', 'confirm the', 're enter the', 'retype the',
+  // Confirm, re-enter in Hindi and Marathi ("खाता संख्या की पुष्टि करें", "खाता संख्या पुनः दर्ज करें").
+  'पुष्टि', 'पुष्टि करें', 'की पुष्टि करें', 'की पुष्टि', 'पुनः', 'पुनः दर्ज करें', 'पुन्हा',
+];
+
+const CONFIRM_KEYS = CONFIRM_QUALIFIERS.map(headerKey).sort((a, b) => b.length - a.length);
+
+/**
+ * Whether a header names the column that repeats the account number to confirm it: a confirm
+ * word in front of or behind an account header that is not the payer's ("Confirm Debit Account"
+ * confirms nothing of the payee). The header's own account meaning, qualifiers included, or
+ * undefined. Never the account column itself (src/input/recognise.ts).
+ */
+export function confirmMeaning(header: string): HeaderMeaning | undefined {
+  const whole = confirmOfKey(headerKey(header));
+  if (whole || !header.includes('(')) return whole;
+  // "Confirm Account Number (Mandatory)"; "Account Number (Confirm)" is read whole above.
+  const core = header.slice(0, header.indexOf('('));
+  return core.trim() === '' ? undefined : confirmOfKey(headerKey(core));
+}
+
+function confirmOfKey(key: string): HeaderMeaning | undefined {
+  for (const q of CONFIRM_KEYS) {
+    let rest: string | undefined;
+    if (key.startsWith(`${q} `)) rest = key.slice(q.length + 1);
+    else if (key.endsWith(` ${q}`)) rest = key.slice(0, -q.length - 1).replace(/ (की|का|चा|to|for)$/, '');
+    if (rest === undefined) continue;
+    const meaning = meaningOfKey(rest);
+    if (meaning?.role !== 'account' || meaning.rank === 'payer') continue;
+    return { role: 'account', rank: meaning.rank, why: `${meaning.why}, qualified by "${q}" (it confirms the account number)` };
+  }
+  return undefined;
+}
+
+/**
  * What a header names, if anything: the alias it matches and how strongly, qualifiers included.
  * A header cell that carries instructions ("Beneficiary's Account Number (Mandatory) Typically
  * 9-18 digits") is read by the words before its first parenthesis when the whole does not match.
+ * A confirm-account header ("Account Number (Confirm)") names nothing here: see confirmMeaning.
  */
 export function headerMeaning(header: string): HeaderMeaning | undefined {
+  if (confirmMeaning(header) !== undefined) return undefined;
   const whole = meaningOfKey(headerKey(header));
   if (whole || !header.includes('(')) return whole;
   const core = header.slice(0, header.indexOf('('));

@@ -44,7 +44,8 @@ export interface InputSummary {
   file: string;
   /** 1-based line (for .xlsx: row) of the header. */
   headerLine: number;
-  columns: { account: string; ifsc: string; name: string | null; amount?: string | null | undefined };
+  /** `confirmAccount`: the column repeating the account number, cross-checked with it (only when there is one). */
+  columns: { account: string; ifsc: string; name: string | null; amount?: string | null | undefined; confirmAccount?: string | undefined };
   /** What decided each column: its header, its content, both, or a flag. */
   columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null };
   /** Output columns written under another name because the input has one of that name. */
@@ -159,7 +160,9 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
 
 function inputSummary(file: string, choice: HeaderChoice): InputSummary {
   const amount = choice.columns.amount ?? -1;
-  const columns = amount >= 0 ? { ...choice.names, amount: choice.header[amount] ?? null } : choice.names;
+  const confirm = choice.columns.confirm;
+  const columns: InputSummary['columns'] = amount >= 0 ? { ...choice.names, amount: choice.header[amount] ?? null } : { ...choice.names };
+  if (confirm !== undefined) columns.confirmAccount = choice.header[confirm] ?? '';
   return { file, headerLine: choice.headerLine, columns, columnChoice: choice.decidedBy, renamed: {} };
 }
 

@@ -6,13 +6,15 @@
  */
 import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
-import { headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
+import { confirmMeaning, headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
 import { isSpreadsheetError } from './xlsx-stream.js';
 
 export interface ColumnOverrides {
   account?: string | undefined;
   ifsc?: string | undefined;
   name?: string | undefined;
+  /** `--confirm-account-col`: the column repeating the account number to confirm it. */
+  confirm?: string | undefined;
 }
 
 export interface ColumnMap {
@@ -22,6 +24,12 @@ export interface ColumnMap {
   name: number;
   /** The amount to pay each payee; -1 when the file has none (the summary then adds no amounts). */
   amount?: number | undefined;
+  /**
+   * The column that repeats the account number to confirm it ("Confirm Account Number",
+   * "Re-enter A/c No"); each payee row's two cells are cross-checked (src/pipeline/checks.ts,
+   * checkConfirmAccount). Absent when the file has none.
+   */
+  confirm?: number | undefined;
 }
 
 /** A record as the readers give it: its fields and the 1-based line where it starts. */
@@ -64,6 +72,8 @@ export const HEADER_SEARCH_LINES = 20;
 export const SAMPLE_ROWS = 300;
 /** An account column with one value on at least this many rows (and every sampled row) is a debit account. */
 export const CONSTANT_ACCOUNT_MIN_ROWS = 3;
+/** Rows with both cells from which a confirm column must equal the account on at least half. */
+export const CONFIRM_MIN_PAIRS = 4;
 /** Share of a column's values that must have a shape for the column to be taken by it. */
 const SHAPE_SHARE = 0.8;
 
@@ -200,6 +210,56 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
   return stats;
 }
 
+/** Columns whose header confirms the account number (aliases.ts, confirmMeaning), by their header alone. */
+function confirmCandidates(header: readonly string[]): Candidate[] {
+  return header.flatMap((h, index): Candidate[] => {
+    const meaning = confirmMeaning(h);
+    return meaning ? [{ index, header: h, rank: meaning.rank, why: meaning.why, by: 'header' }] : [];
+  });
+}
+
+/** A column named by a flag: its header exactly, trimmed, or by its key. -1 when none. */
+function findNamed(header: readonly string[], named: string): number {
+  let index = header.indexOf(named);
+  if (index < 0) index = header.findIndex((h) => h.trim() === named.trim());
+  if (index < 0 && headerKey(named) !== '') index = header.findIndex((h) => headerKey(h) === headerKey(named));
+  return index;
+}
+
+/** How a would-be confirm column's first values compare with the account column's on the same rows. */
+interface ConfirmAgreement {
+  /** Its non-empty values. */
+  values: number;
+  /** Of them, 9–18 digits (spaces and hyphens dropped). */
+  shaped: number;
+  /** Rows where it and the account both have a value. */
+  pairs: number;
+  /** Of them, rows where the two are the same digits. */
+  equal: number;
+  /** Whether it is the account's confirmation: empty so far, or account numbers, mostly the account's own. */
+  fits: boolean;
+}
+
+function confirmAgreement(sample: readonly SourceRecord[], columns: ColumnMap, index: number): ConfirmAgreement {
+  const agree = { values: 0, shaped: 0, pairs: 0, equal: 0 };
+  const digits = (value: string) => cellOf([value], 0).replace(/[\s-]/g, '');
+  for (const record of sample) {
+    const confirm = digits(record.fields[index] ?? '');
+    if (confirm === '') continue;
+    agree.values += 1;
+    if (ACCOUNT_SHAPE.test(confirm)) agree.shaped += 1;
+    const account = digits(payeeCells(record.fields, columns).account);
+    if (account === '') continue;
+    agree.pairs += 1;
+    if (account === confirm) agree.equal += 1;
+  }
+  // Mostly the account's own (at least half) once there are enough rows to say; on fewer, the
+  // header and the digits decide (one mistyped row of two must not hide the column).
+  const mostlyEqual = agree.pairs < CONFIRM_MIN_PAIRS || agree.equal * 2 >= agree.pairs;
+  const fits = agree.values === 0 || (agree.shaped >= agree.values * SHAPE_SHARE && mostlyEqual);
+  return { ...agree, fits };
+}
+
 /** IFSCs, or IFSCs mixed with MICR codes (NACH sheets), with IFSCs at least as many. */
 function isIfscColumn(s: ColumnStats): boolean {
   return s.n > 0 && s.ifsc > 0 && s.ifsc >= s.micr && s.ifsc + s.micr >= s.n * SHAPE_SHARE;
@@ -263,11 +323,12 @@ export class HeaderRecogniser {
     ifsc ??= combined;
     const account = combined ?? this.chooseAccount(header, stats, ifsc, reasons);
     const name = this.chooseName(header, stats, account, ifsc, reasons);
+    const confirm = account && ifsc && !combined ? this.chooseConfirm(header, sample, account, ifsc, reasons) : undefined;
     const missing = (['account', 'ifsc'] as const).filter((role) => !(role === 'account' ? account : ifsc));
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
     this.checkIsHeader(header, records[headerIndex]!.line, account!, ifsc!);
     this.checkContent(account!, ifsc!, name, sample);
-    const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1]);
+    const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1, confirm ?? -1]);
     if (amount >= 0) reasons.push(`amount: column ${amount + 1} "${header[amount]}" (its header names an amount and its values are amounts)`);
     const line = records[headerIndex]!.line;
     reasons.unshift(`header found at line ${line}${this.place === undefined ? '' : ` ${this.place}`}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
@@ -275,7 +336,7 @@ export class HeaderRecogniser {
       headerIndex,
       headerLine: line,
       header,
-      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(amount >= 0 ? { amount } : {}) },
+      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(amount >= 0 ? { amount } : {}), ...(confirm === undefined ? {} : { confirm }) },
       names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null },
       decidedBy: { account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null },
       reasons,
@@ -328,16 +389,15 @@ export class HeaderRecogniser {
   }
 
   private hasRole(role: 'account' | 'ifsc', fields: readonly string[]): boolean {
-    return this.candidates(role, fields).some((c) => c.rank !== 'payer');
+    // A confirm-account header names the account too (a file that kept only that column).
+    return this.candidates(role, fields).some((c) => c.rank !== 'payer') || (role === 'account' && this.overrides.account === undefined && confirmCandidates(fields).length > 0);
   }
 
   /** Every column whose header could hold `role`, with its rank; the named one alone when a flag names it. */
   private candidates(role: Role, header: readonly string[]): Candidate[] {
     const named = this.overrides[role];
     if (named !== undefined) {
-      let index = header.indexOf(named);
-      if (index < 0) index = header.findIndex((h) => h.trim() === named.trim());
-      if (index < 0 && headerKey(named) !== '') index = header.findIndex((h) => headerKey(h) === headerKey(named));
+      const index = findNamed(header, named);
       return index < 0 ? [] : [{ index, header: header[index]!, rank: 'explicit', why: `named by ${FLAGS[role]}`, by: 'flag' }];
     }
     const out: Candidate[] = [];
@@ -397,14 +457,54 @@ export class HeaderRecogniser {
     const byHeader = this.candidates('account', header).filter((c) => c.index !== ifsc?.index);
     const byContent: Candidate[] = stats.flatMap((s, index) => {
       if (index === ifsc?.index || !isAccountColumn(s) || byHeader.some((c) => c.index === index)) return [];
-      if (headerWords(header[index]!).some((w) => NOT_ACCOUNT_WORDS.has(w))) return [];
+      // The column confirming the account is never the account: it would tie with it, or be taken for it.
+      if (headerWords(header[index]!).some((w) => NOT_ACCOUNT_WORDS.has(w)) || confirmMeaning(header[index]!) !== undefined) return [];
       return [{ index, header: header[index]!, rank: 'none' as const, why: 'no header alias', by: 'content' as const }];
     });
     const shaped = [...byHeader.filter((c) => isAccountColumn(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const })), ...byContent];
     // No column holds account numbers (damaged by a spreadsheet, or no rows): the header decides, and the row checks say why.
     let pool = shaped.length > 0 ? shaped : byHeader;
     pool = pool.filter((c) => c.rank !== 'payer' || varies(stats[c.index]!));
-    return this.pick('account', pool, stats, reasons);
+    if (pool.length > 0) return this.pick('account', pool, stats, reasons);
+    // Only a confirm column ("Re-enter Account No", the first one deleted): it holds the account
+    // numbers, and there is nothing to cross-check it with. Taken, and said.
+    const confirms = confirmCandidates(header).filter((c) => c.index !== ifsc?.index)
+      .map((c) => ({ ...c, why: `${c.why}; taken as the account: the file has no other account column, so nothing is cross-checked` }));
+    return this.pick('account', confirms, stats, reasons);
+  }
+
+  /**
+   * The column repeating the account number to confirm it: named by --confirm-account-col, or a
+   * confirm-account header (aliases.ts, confirmMeaning) whose values are account numbers mostly
+   * equal to the account column's on the same rows (or none yet: a template may leave it empty).
+   * A header that says so over other values is passed over, and the log says why.
+   */
+  private chooseConfirm(header: readonly string[], sample: readonly SourceRecord[], account: Candidate, ifsc: Candidate, reasons: string[]): number | undefined {
+    const named = this.overrides.confirm;
+    const taken = (index: number) => index === account.index || index === ifsc.index;
+    if (named !== undefined) {
+      const index = findNamed(header, named);
+      if (index < 0) throw new ColumnError(`--confirm-account-col "${named}" is not a column of the input; headers found: ${listHeaders(header)}`);
+      if (taken(index)) throw new ColumnError(`--confirm-account-col "${named}" is the ${index === account.index ? 'account number' : 'IFSC'} column itself: name the column that repeats the account number`);
+      reasons.push(`confirm account number: column ${index + 1} ${JSON.stringify(header[index])}, named by --confirm-account-col; each row's account number is cross-checked with it (a row whose two differ is INVALID, not called)`);
+      return index;
+    }
+    const columns: ColumnMap = { account: account.index, ifsc: ifsc.index, name: -1 };
+    let best: { index: number; agree: ConfirmAgreement } | undefined;
+    for (const c of confirmCandidates(header)) {
+      if (taken(c.index)) continue;
+      const agree = confirmAgreement(sample, columns, c.index);
+      if (!agree.fits) {
+        reasons.push(`column ${c.index + 1} ${JSON.stringify(c.header)}: its header reads as a confirm-account column, but ${agree.values === 0 ? 'it holds nothing' : `${agree.equal} of its ${agree.pairs} value(s) beside an account number equal it (${agree.shaped} of ${agree.values} of 9-18 digits)`}: not cross-checked (name it with --confirm-account-col to cross-check it)`);
+        continue;
+      }
+      if (!best || agree.equal > best.agree.equal) best = { index: c.index, agree };
+    }
+    if (!best) return undefined;
+    const { index, agree } = best;
+    const content = agree.values === 0 ? 'empty on the first rows' : `${agree.equal} of ${agree.pairs} value(s) equal to the account number on the same row`;
+    reasons.push(`confirm account number: column ${index + 1} ${JSON.stringify(header[index])}, ${confirmMeaning(header[index]!)!.why}; by its content: ${content}; each row's account number is cross-checked with it (a row whose two differ is INVALID, not called; an empty cell is not checked)`);
+    return index;
   }
 
   /**
@@ -537,8 +637,9 @@ function describeContent(role: Role, s: ColumnStats): string {
 function explainColumns(header: readonly string[], stats: readonly ColumnStats[]): string[] {
   return header.map((h, i) => {
     const meaning = headerMeaning(h);
+    const confirm = meaning ? undefined : confirmMeaning(h);
     const s = stats[i]!;
-    const said = meaning ? `${meaning.role} (${meaning.rank})` : '-';
+    const said = meaning ? `${meaning.role} (${meaning.rank})` : confirm ? `confirm account (${confirm.rank})` : '-';
     return `column ${i + 1} ${JSON.stringify(h.length > HEADER_SHOWN_CHARS ? `${h.slice(0, HEADER_SHOWN_CHARS)}…` : h)}: header ${said}; ${s.n} value(s): IFSC ${s.ifsc}, MICR ${s.micr}, 9-18 digits ${s.account}, name-like ${s.names}, ${s.distinct} distinct`;
   });
 }

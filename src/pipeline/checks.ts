@@ -53,43 +53,76 @@ function codePoint(ch: string): string {
   return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-export function checkAccount(raw: string): { ok: true; account: string } | { ok: false; reason: string } {
+/** 15 significant digits and zeros after them: what a spreadsheet leaves of a longer number. */
+const PADDED_PAST_15 = /^\d{15}0{2,3}$/;
+
+/** `what`: the cell's name in the reason (default `account number`; the confirm column's own, see checkConfirmAccount). */
+export function checkAccount(raw: string, what = 'account number'): { ok: true; account: string } | { ok: false; reason: string } {
   const text = unwrapSpreadsheetText(raw);
-  if (text === '') return { ok: false, reason: 'account number is empty' };
-  const error = spreadsheetErrorReason(text, 'account number');
+  if (text === '') return { ok: false, reason: `${what} is empty` };
+  const error = spreadsheetErrorReason(text, what);
   if (error !== undefined) return { ok: false, reason: error };
   // A spreadsheet's number cell past 15 digits: Excel kept 15 and the rest may be gone, whatever
   // the cell shows (9.87654E+15 in General format, 9876543210987650 with no decimals).
   if (isLostDigitsText(text)) {
     return {
       ok: false,
-      reason: `account number is stored as a number in the spreadsheet, and a number keeps only 15 significant digits (this one has ${text.replace(/^-/, '').length}: it may have lost its last digits): format the account column as Text and type the account again`,
+      reason: `${what} is stored as a number in the spreadsheet, and a number keeps only 15 significant digits (this one has ${text.replace(/^-/, '').length}: it may have lost its last digits): format the account column as Text and type the account again`,
     };
   }
   if (/^[+-]?\d+(\.\d+)?e[+-]?\d+$/i.test(text)) {
     return {
       ok: false,
-      reason: `account number is in scientific notation (${text}): a spreadsheet turned it into a number and lost digits; ${REEXPORT}`,
+      reason: `${what} is in scientific notation (${text}): a spreadsheet turned it into a number and lost digits; ${REEXPORT}`,
     };
   }
   const digits = text.replace(/[\s-]/g, '');
   if (/^\d+\.0+$/.test(digits)) {
-    return { ok: false, reason: `account number has a decimal part (${digits.length} characters): ${REEXPORT}` };
+    return { ok: false, reason: `${what} has a decimal part (${digits.length} characters): ${REEXPORT}` };
   }
-  if (!/^[0-9]+$/.test(digits)) return { ok: false, reason: notDigitsReason(digits, 'account number') };
+  if (!/^[0-9]+$/.test(digits)) return { ok: false, reason: notDigitsReason(digits, what) };
   // Spreadsheets keep 15 significant digits and pad the rest with zeros. One trailing zero on a
   // 16-digit number is as likely a real account (one in ten end in 0) as damage, and a real
   // account rejected here could never be verified; from two zeros on, damage is the safe bet.
-  if (/^\d{15}0{2,3}$/.test(digits)) {
+  if (PADDED_PAST_15.test(digits)) {
     return {
       ok: false,
-      reason: `account number has ${digits.length} digits ending in zeros past the 15th: a spreadsheet probably lost its last digits; ${REEXPORT}`,
+      reason: `${what} has ${digits.length} digits ending in zeros past the 15th: a spreadsheet probably lost its last digits; ${REEXPORT}`,
     };
   }
   if (digits.length < 9 || digits.length > 18) {
-    return { ok: false, reason: `account number must have 9 to 18 digits, it has ${digits.length}` };
+    return { ok: false, reason: `${what} must have 9 to 18 digits, it has ${digits.length}` };
   }
   return { ok: true, account: digits };
+}
+
+/**
+ * The cross-check of a row's account number (already checked: `account` is its digits) with the
+ * cell of the column that repeats it ("Confirm Account Number"), read the same way: spaces and
+ * hyphens dropped, `="0123"` and `'0123` unwrapped. An empty cell is not checked (many templates
+ * leave it empty). Digits that are not the account's (a typo in either cell) fail with both
+ * masked to their last four; a cell a spreadsheet damaged (1.23457E+11, digits past the 15th) or
+ * that is not digits fails with the account check's own reason, naming the confirm column.
+ * `column`: the confirm column's header, for the reason.
+ */
+export function checkConfirmAccount(account: string, raw: string, column: string): { ok: true; checked: boolean } | { ok: false; reason: string } {
+  const text = unwrapSpreadsheetText(raw);
+  const digits = text.replace(/[\s-]/g, '');
+  if (digits === '') return { ok: true, checked: false };
+  const shown = JSON.stringify(column.length > 40 ? `${column.slice(0, 40)}…` : column);
+  const what = `confirm account number (column ${shown})`;
+  const confirm = checkAccount(raw, what);
+  // Digits that are no account (too few, too many) differ from the account like any other typo; damage is named as damage.
+  const typed = confirm.ok ? confirm.account : /^[0-9]+$/.test(digits) && !isLostDigitsText(text) && !PADDED_PAST_15.test(digits) ? digits : undefined;
+  if (typed === undefined) return { ok: false, reason: (confirm as { reason: string }).reason };
+  if (typed === account) return { ok: true, checked: true };
+  const differ = typed.length === account.length
+    ? `first differ at digit ${[...account].findIndex((d, i) => d !== typed[i]) + 1}`
+    : `differ (the account number has ${account.length} digits, its confirmation ${typed.length})`;
+  return {
+    ok: false,
+    reason: `account number ${maskAccount(account)} and its confirmation ${maskAccount(typed)} (column ${shown}) ${differ}: one of them is mistyped, so the row was not verified and nothing was called; check the account number with the payee, correct the wrong cell and run again`,
+  };
 }
 
 export function checkIfsc(raw: string): { ok: true; ifsc: string } | { ok: false; reason: string } {

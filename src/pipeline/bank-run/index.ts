@@ -172,7 +172,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const { store, now } = deps;
   const { header, columns } = input;
   // An .xlsx output of an .xlsx input keeps its workbook: the other sheets, the sheet's name, cell types.
-  const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: [columns.account], columns: { input: header.length, tool: input.appended.length } };
+  const xlsxSource = input.summary.sheet === undefined ? undefined : { file: options.inputPath, sheet: input.summary.sheet, spoolDir: options.spoolDir, textColumns: columns.confirm === undefined ? [columns.account] : [columns.account, columns.confirm], columns: { input: header.length, tool: input.appended.length } };
   const audit = options.dryRun || run.runId === null ? undefined : new DecisionAudit(store, run.runId);
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({

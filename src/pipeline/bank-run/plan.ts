@@ -8,7 +8,7 @@ import type { BankStore } from '../../state/bank-store.js';
 import type { PayeeRecord } from '../../state/types.js';
 import { unknownBankReason, type IfscRegistry } from '../../input/ifsc-registry.js';
 import { payeeCells, type ColumnMap } from '../../input/recognise.js';
-import { checkRow, unwrapSpreadsheetText } from '../checks.js';
+import { checkAccount, checkConfirmAccount, checkRow, unwrapSpreadsheetText } from '../checks.js';
 import type { PayeeLedger } from './ledger.js';
 import type { LivePayees } from './payees.js';
 import { newPayee, outcomeOfRecord } from './results.js';
@@ -84,8 +84,15 @@ export class Planner {
     const lookup = registry?.lookup(unwrapSpreadsheetText(cells.ifsc).replace(/\s+/g, ''));
     slot.ifsc = lookup;
     const unknownBank = check.ok && lookup?.status === 'unknown-bank' ? unknownBankReason(lookup, registry!) : undefined;
-    if (!check.ok || unknownBank !== undefined) {
-      slot.outcome = { status: 'INVALID', reason: `line ${line}: ${check.ok ? unknownBank : check.reason}`, source: 'local', result: undefined, requestId: '' };
+    // A confirm column ("Re-enter Account No") that disagrees: one of the two cells is mistyped, and
+    // the account verified might be a stranger's. Checked before a duplicate joins its payee, so no
+    // other row's answer reaches it; named first, beside a wrong IFSC, as a wrong account is.
+    const account = columns.confirm === undefined ? undefined : checkAccount(cells.account);
+    const confirm = account?.ok ? checkConfirmAccount(account.account, fields[columns.confirm!] ?? '', header[columns.confirm!] ?? '') : undefined;
+    const reasons = [confirm?.ok === false ? confirm.reason : undefined, check.ok ? unknownBank : check.reason].filter((r) => r !== undefined);
+    if (reasons.length > 0 || !check.ok) {
+      const failed = reasons.join('; ');
+      slot.outcome = { status: 'INVALID', reason: `line ${line}: ${failed}`, source: 'local', result: undefined, requestId: '' };
       summary.avoided.local += 1;
       return;
     }

@@ -256,7 +256,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     lockLeaseMs: settings.lockLeaseMs,
     rate: flags.rate,
     concurrency: settings.concurrency,
-    columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+    columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol, confirm: flags.confirmAccountCol },
     headerRow: flags.headerRow,
     sheet: flags.sheet,
     delimiter: flags.delimiter,
@@ -350,7 +350,7 @@ async function writeReport(flags: BankFlags, settings: BankSettings, summary: Ba
     await writeReportFromState({
       statePath: settings.statePath, runId: summary.runId, reportPath, generatedAt: io.now(), stateArg: flags.state,
       prices: { pl: settings.pricePl, pd: settings.pricePd },
-      columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol },
+      columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol, confirm: flags.confirmAccountCol },
     });
     io.log.info(`report: ${reportPath}`);
   } catch (error) {

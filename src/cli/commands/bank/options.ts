@@ -21,6 +21,8 @@ export interface BankFlags {
   accountCol?: string | undefined;
   ifscCol?: string | undefined;
   nameCol?: string | undefined;
+  /** `--confirm-account-col`: the column repeating the account number, cross-checked with it (default: found by its header and content). */
+  confirmAccountCol?: string | undefined;
   /** `--header-row N` and `--sheet NAME` (src/input/). */
   headerRow?: number | undefined;
   sheet?: string | undefined;
@@ -71,6 +73,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('account-col', { type: 'string', describe: 'Header of the account number column' })
     .option('ifsc-col', { type: 'string', describe: 'Header of the IFSC column' })
     .option('name-col', { type: 'string', describe: 'Header of the payee name column' })
+    .option('confirm-account-col', { type: 'string', describe: 'Header of the column repeating the account number to confirm it (default: found by its header, e.g. "Confirm Account No"): a row whose two differ is INVALID' })
     .option('header-row', { type: 'number', describe: 'Line of the header (default: found in the first 20 lines)' })
     .option('sheet', { type: 'string', describe: 'Sheet of a spreadsheet input, .xlsx, .xls or .ods (default: the first sheet if it is a payee list, else the one visible sheet that is)' })
     .option('delimiter', { choices: ['comma', 'semicolon', 'tab', 'pipe'] as const, describe: 'CSV delimiter (default: sniffed from the first lines; the output keeps it)' })
@@ -119,6 +122,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     accountCol: args['account-col'] as string | undefined,
     ifscCol: args['ifsc-col'] as string | undefined,
     nameCol: args['name-col'] as string | undefined,
+    confirmAccountCol: args['confirm-account-col'] as string | undefined,
     headerRow: args['header-row'] as number | undefined,
     sheet: args.sheet as string | undefined,
     delimiter: DELIMITER_NAMES[args.delimiter as string],
@@ -179,6 +183,7 @@ export function resumeWords(flags: BankFlags, output: string): string[] {
     ...option('account-col', flags.accountCol),
     ...option('ifsc-col', flags.ifscCol),
     ...option('name-col', flags.nameCol),
+    ...option('confirm-account-col', flags.confirmAccountCol),
     ...option('header-row', flags.headerRow),
     ...option('sheet', flags.sheet),
     ...option('delimiter', delimiter),
