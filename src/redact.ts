@@ -78,14 +78,32 @@ export function redact(text: string): string {
   return out;
 }
 
+/** A PAN (five letters, four digits, a letter), free-standing (a sentence's full stop may follow). */
+const PAN = /(?<![0-9A-Za-z_./\\-])[A-Za-z]{5}(\d{4}[A-Za-z])(?![0-9A-Za-z_/\\-]|\.[0-9A-Za-z])/g;
+/** An Aadhaar number written in groups of four (`1234 5678 9012`, `1234-5678-9012`). */
+const GROUPED_AADHAAR = /(?<![0-9A-Za-z_./\\-])\d{4}([ -])\d{4}\1(\d{4})(?![0-9A-Za-z_/\\-]|\.[0-9A-Za-z])/g;
+/** A date given as someone's date of birth: `DOB 01/02/1990`, `date of birth: 1990-02-01`, JSON's `"dob": "01021990"`. */
+const BIRTH_DATE = /\b(d\.?o\.?b\.?|date[ _]?of[ _]?birth|birth[ _]?date)([\s"':=]{0,5})(\d{1,4}[-/. ]\d{1,2}[-/. ]\d{1,4}|\d{8})\b/gi;
+
 /**
- * A short, one-line, redacted excerpt of an upstream body. Redacted before it is cut, so a secret
- * cut in half by the limit cannot survive as a prefix.
+ * The identifiers a document-locker or bank answer may quote besides an account number (masked
+ * where accounts are, pipeline/checks.ts): a PAN, an Aadhaar number in groups, a date of birth
+ * after its label. Applied to what an upstream says (`excerpt`), not to our own messages, where
+ * a file name like MARCH2025A.csv is no PAN.
+ */
+export function maskPersonalIds(text: string): string {
+  return text.replace(PAN, 'xxxxx$1').replace(GROUPED_AADHAAR, 'xxxx$1xxxx$1$2').replace(BIRTH_DATE, '$1$2xx-xx-xxxx');
+}
+
+/**
+ * A short, one-line, redacted excerpt of an upstream body, personal identifiers masked
+ * (maskPersonalIds). Redacted before it is cut, so a secret cut in half by the limit cannot
+ * survive as a prefix.
  */
 export function excerpt(text: string, limit: number = EXCERPT_LIMIT): string {
   // Only the start is ever shown: do not scan hundreds of kilobytes of an echoed page.
   const head = text.length > limit * 8 ? text.slice(0, limit * 8) : text;
-  const oneLine = redact(head).replace(/\s+/g, ' ').trim();
+  const oneLine = maskPersonalIds(redact(head)).replace(/\s+/g, ' ').trim();
   return oneLine.length > limit || head.length < text.length ? `${oneLine.slice(0, limit)}…` : oneLine;
 }
 

@@ -2,7 +2,7 @@
  * Everything the tool says on stderr goes through here: masked account numbers, secrets
  * replaced, text or JSON lines, silenced by --quiet (errors are always said).
  */
-import { maskIdentifiers } from '../pipeline/checks.js';
+import { maskDigits } from '../pipeline/checks.js';
 import { redact, registerSecret } from '../redact.js';
 import { stripControl } from '../terminal.js';
 
@@ -27,7 +27,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): CliLogger {
   // Secrets live in the process-wide registry (src/redact.ts): ones the client learns later (an
   // issued token) are redacted here too. Control characters never reach the terminal.
-  const clean = (message: string) => stripControl(maskIdentifiers(redact(message)));
+  const clean = (message: string) => stripControl(maskDigits(redact(message)));
   const emit = (level: Level, message: string) => {
     if (options.quiet && level === 'info') return;
     const text = clean(message);

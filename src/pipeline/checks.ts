@@ -162,22 +162,3 @@ export function maskDigits(text: string): string {
   // Only free-standing runs: digits inside a longer token (a UUID, a request id) are not accounts.
   return text.replace(/(?<![0-9A-Za-z-])\d{9,18}(?![0-9A-Za-z-])/g, (m) => maskAccount(m));
 }
-
-/** A PAN (five letters, four digits, a letter), free-standing. */
-const PAN = /(?<![0-9A-Za-z])[A-Z]{5}(\d{4}[A-Z])(?![0-9A-Za-z])/g;
-/** An Aadhaar number written in groups of four (`1234 5678 9012`, `1234-5678-9012`). */
-const GROUPED_AADHAAR = /(?<![0-9A-Za-z-])\d{4}([ -])\d{4}\1(\d{4})(?![0-9A-Za-z-])/g;
-/** A date given as someone's date of birth (`DOB 01/02/1990`, `date of birth: 1990-02-01`). */
-const BIRTH_DATE = /\b(d\.?o\.?b\.?|date of birth|birth ?date)(\W{0,3})(\d{1,4}[-/. ]\d{1,2}[-/. ]\d{1,4}|\d{8})\b/gi;
-
-/**
- * Masks, besides account numbers (maskDigits), the other identifiers a document-locker answer may
- * quote in an error: a PAN, an Aadhaar number in groups, a date of birth after its label. For
- * what goes to stderr (cli/logger.ts); a document's own details are shown only where asked for.
- */
-export function maskIdentifiers(text: string): string {
-  return maskDigits(text)
-    .replace(PAN, 'xxxxx$1')
-    .replace(GROUPED_AADHAAR, 'xxxx$1xxxx$1$2')
-    .replace(BIRTH_DATE, '$1$2xx-xx-xxxx');
-}
