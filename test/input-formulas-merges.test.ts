@@ -113,8 +113,9 @@ test('MergedCells: a payee column\'s covered cells read the top-left value; merg
   assert.deepEqual(fill(4, ['A', '500100000048', 'SBIN0000001', 'Fort']), ['A', '500100000048', 'SBIN0000001', 'Fort']);
   assert.deepEqual(fill(5, ['B', '500100000148', '', '']), ['B', '500100000148', 'SBIN0000001', '']);
   assert.deepEqual(fill(6, ['C', '500100000248']), ['C', '500100000248', 'SBIN0000001']);
-  assert.deepEqual(fill(7, ['Asha', '', 'HDFC0000001']), ['Asha', 'Asha', 'HDFC0000001'], 'the top row of a block merge, right of its top-left');
-  assert.deepEqual(fill(8, ['', '', 'HDFC0000001']), ['Asha', 'Asha', 'HDFC0000001']);
+  // A merge across columns holds its first column's value: a name is never filled into the account column.
+  assert.deepEqual(fill(7, ['Asha', '', 'HDFC0000001']), ['Asha', '', 'HDFC0000001'], 'the top row of a block merge, right of its top-left');
+  assert.deepEqual(fill(8, ['', '', 'HDFC0000001']), ['Asha', '', 'HDFC0000001']);
   assert.deepEqual(fill(9, ['D', '', '']), ['D', '', ''], 'past its bottom, nothing');
   const record = { fields: ['x', '', ''], line: 5 };
   const again = new MergedCells(merges, [2], 3);
@@ -211,4 +212,34 @@ test('a workbook that asks to be calculated when opened (XlsxWriter: every formu
   const read = await runCli(['bank', 'saved.xlsx', '-o', 'saved.csv', '--sandbox'], { cwd: dir });
   assert.ok([0, 4].includes(read.code ?? -1), read.stderr);
   assert.deepEqual(rowsOf(path.join(dir, 'saved.csv')).map((r) => r.verify_status), ['VERIFIED', 'VERIFIED']);
+});
+
+test('merged cells: a notes block merged over two lines stays a note (SKIPPED, not INVALID payees on HOLD); the enriched output of a run with a merged IFSC is taken back by review --import', async (t) => {
+  const dir = tempDir(t);
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Payees');
+  sheet.addRow(['Beneficiary Name', 'Account Number', 'IFSC', 'Amount']);
+  sheet.addRow(['Asha Verma', '500100000048', 'SBIN0000001', 1000]);
+  sheet.addRow(['Ravi Kumar', '500100000148', '', 2000]);
+  sheet.mergeCells('C2:C3');
+  sheet.addRow([]);
+  sheet.addRow(['Note: payments approved by the finance head, to be released on Monday']);
+  sheet.mergeCells('A5:D6');
+  await book.xlsx.writeFile(path.join(dir, 'notes.xlsx'));
+  // The embedded sandbox: its holders are the file's payees, so every payee is PAY.
+  const run = await runCli(['bank', 'notes.xlsx', '-o', 'out.csv', '--state', 's.sqlite', '--sandbox', '--fail-on', 'hold'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const rows = rowsOf(path.join(dir, 'out.csv'));
+  assert.deepEqual(rows.map((r) => [r.IFSC, r.verify_status, r.decision]), [
+    ['SBIN0000001', 'VERIFIED', 'PAY'],
+    ['', 'VERIFIED', 'PAY'],
+    ['', 'SKIPPED', ''],
+    ['', 'SKIPPED', ''],
+    ['', 'SKIPPED', ''],
+  ]);
+  assert.match(run.stderr, /calls made: 2 penny-less/);
+  // The output as written, the covered IFSC cell empty: still the run's own rows.
+  const imported = await runCli(['review', '--import', 'out.csv', '--state', 's.sqlite', '--reviewer', 'asha'], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.doesNotMatch(imported.stderr, /not the enriched output/);
 });

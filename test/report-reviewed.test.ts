@@ -34,7 +34,7 @@ const PAYEES = [
 ].join('\n');
 
 const REVIEWER = 'Asha <b>Rao</b>';
-const NOTE = '<script>alert(1)</script> invoice checked';
+const NOTE = '<script>alert(1)</script> invoice checked, a/c 53062580996140';
 
 /** The enriched CSV with decision cells changed and a review_note column, as a person leaves it. */
 function editCsv(file: string, out: string, edits: Record<string, string>): void {
@@ -112,12 +112,12 @@ test('vas-verify report after reviews counts each row as reviewed and as the rel
     why: cells[5]!,
   }));
   assert.deepEqual(since.map(({ line, ran: r, now: n }) => `${line} ${r}→${n}`), ['3 HOLD→PAY', '5 REVIEW→PAY', '6 REVIEW→HOLD']);
-  assert.match(since[0]!.why, /^<bdi>accepted by Asha &lt;b&gt;Rao&lt;\/b&gt;<\/bdi><br><small>\d+ \w+ \d{4}, \d\d:\d\d IST<\/small><br><small>note: <bdi>&lt;script&gt;alert\(1\)&lt;\/script&gt; invoice checked<\/bdi><\/small>$/);
+  assert.match(since[0]!.why, /^<bdi>accepted by Asha &lt;b&gt;Rao&lt;\/b&gt;<\/bdi><br><small>\d+ \w+ \d{4}, \d\d:\d\d IST<\/small><br><small>note: <bdi>&lt;script&gt;alert\(1\)&lt;\/script&gt; invoice checked, a\/c ••••6140<\/bdi><\/small>$/);
   assert.match(since[2]!.why, /^<bdi>rejected by Asha &lt;b&gt;Rao&lt;\/b&gt;<\/bdi>/);
 
   // Nothing from the state unescaped, no account in full.
   assert.doesNotMatch(html, /<b>Rao<\/b>|<script>/);
-  assert.doesNotMatch(html, /860000000012/);
+  assert.doesNotMatch(html, /860000000012|53062580996140/);
 
   // The release pays exactly the payees the report counts as PAY.
   const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });

@@ -1,7 +1,8 @@
 /**
  * Merged cells in a payee column (docs/ARCHITECTURE.md, "Layout", src/input/): a bank or payroll
  * export merges one IFSC or branch down a group of payees, and the file holds the value in the
- * merge's top-left cell only. The rows it covers read the top-left's value for the verification;
+ * merge's top-left cell only. The payee rows it covers read the top-left's value, in the merge's
+ * first column only (a merge across columns holds that column's value), for the verification;
  * the record handed on is a copy, and an .xlsx output copies the input's cells as they were.
  * Only merges that start below the header and span rows are filled: a title merged across the
  * columns, or a header cell merged over two lines, is left as the header recogniser saw it.
@@ -46,7 +47,9 @@ export class MergedCells {
     let fields: string[] | undefined;
     for (const { range, value } of this.open) {
       for (const c of this.columns) {
-        if (c < range.left || c > range.right || (line === range.top && c === range.left)) continue;
+        // Only the merge's own column: a merge across columns (a name over A:B, a note over A:D)
+        // holds the first column's value, which is no account or IFSC.
+        if (c !== range.left || line === range.top) continue;
         if ((record.fields[c] ?? '').trim() !== '' || value === '') continue;
         fields ??= [...record.fields];
         while (fields.length <= c) fields.push('');

@@ -110,11 +110,10 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
     const classify = (r: CsvRecord): InputRow => {
       formulas.note(r);
       const row = shape(r);
+      // Whether it is a payee's row, as the file has it: a notes block merged over two lines is a note.
+      const notPayee = notPayeeReason(row.fields, choice.header, choice.columns);
       const filled = merged.fill(row);
-      const notPayee = notPayeeReason(filled.fields, choice.header, choice.columns);
-      // Most rows: no merge to fill, a payee — the record as read, no copy.
-      if (filled === row) return notPayee === undefined ? row : { ...row, notPayee };
-      return notPayee === undefined ? { ...row, read: filled.fields } : { ...row, read: filled.fields, notPayee };
+      return inputRow(row, filled, notPayee);
     };
     const buffered = head.slice(choice.headerIndex + 1).map(classify);
     // Formulas never calculated in a payee column: the run stops before any call.
@@ -182,6 +181,13 @@ function sheetPlace(book: XlsxRecords): string | undefined {
   const passed = book.hiddenSheets.filter((s) => s !== book.sheet);
   const hidden = passed.length === 0 ? '' : `; hidden, read only when named with --sheet: ${quoteSheets(passed)}`;
   return `in sheet ${JSON.stringify(book.sheet)} (sheets: ${quoteSheets(book.sheets)}${hidden})`;
+}
+
+/** The row as read, with the fields a merge filled (`read`) and why it is no payee, if it is not. */
+function inputRow(row: CsvRecord, filled: CsvRecord, notPayee: string | undefined): InputRow {
+  if (notPayee !== undefined) return { ...row, notPayee };
+  // Most rows: no merge to fill — the record as read, no copy.
+  return filled === row ? row : { ...row, read: filled.fields };
 }
 
 /** `0` → `A`, `27` → `AB`. */

@@ -113,13 +113,18 @@ export function readStandingNow(db: Db, runId: number, listCap: number): Standin
         ranAs: { decision: row.decision, reason: row.decisionReason }, decision: decided.decision, reason: decided.reason,
         cause: newer === null ? 'review' : 'newer-answer',
         words,
-        reviewers: newer === null ? [...(decided.standing?.reviewers ?? [])] : [],
-        at, note: reviews.findLast((r) => r.note !== null)?.note ?? null,
+        reviewers: newer === null ? (decided.standing?.reviewers ?? []).map(maskLongDigits) : [],
+        // A reviewer's note is free text: an account number typed into it is masked like any other.
+        at, note: maskNote(reviews.findLast((r) => r.note !== null)?.note ?? null),
       });
     }
   }
-  result.since.reviewers = reviewers;
+  result.since.reviewers = reviewers.map(maskLongDigits);
   return result;
+}
+
+function maskNote(note: string | null): string | null {
+  return note === null ? null : maskLongDigits(note);
 }
 
 /** The decided rows' lists with each changed row's standing in words. */

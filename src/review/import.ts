@@ -122,13 +122,18 @@ function payeeColumns(rows: readonly { fields: string[]; run: RunRowRecord }[], 
 function sameRow(fields: readonly string[], run: RunRowRecord, columns: EnrichedColumns, payee: { account: number; ifsc: number }): boolean {
   if ((fields[columns.status] ?? '').trim() !== run.status) return false;
   if (run.account === null) return true;
-  const ifsc = checkIfsc(fields[payee.ifsc] ?? '');
-  if (!ifsc.ok || ifsc.ifsc !== run.ifsc) return false;
-  const account = checkAccount(fields[payee.account] ?? '');
+  // A cell a merge covers in the input is empty in the output (the run read the merge's value):
+  // the other cell and the place must do.
+  const ifscCell = (fields[payee.ifsc] ?? '').trim();
+  const ifsc = checkIfsc(ifscCell);
+  if (ifscCell !== '' && (!ifsc.ok || ifsc.ifsc !== run.ifsc)) return false;
+  const accountCell = (fields[payee.account] ?? '').trim();
+  if (accountCell === '') return true;
+  const account = checkAccount(accountCell);
   // A spreadsheet that turned the account into 8.6E+11 no longer shows it: the IFSC and the place must do.
   // Nor does one that dropped its leading zeros (a number column).
   if (account.ok) return account.account.replace(/^0+/, '') === run.account.replace(/^0+/, '');
-  return /e\+/i.test(fields[payee.account] ?? '');
+  return /e\+/i.test(accountCell);
 }
 
 /** Reads the whole file and matches it to the run's rows; throws before anything is recorded when it is not this run's output. */

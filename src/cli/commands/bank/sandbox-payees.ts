@@ -34,9 +34,11 @@ export async function readSandboxPayees(inputPath: string, inspection: Promise<I
     if (file.columns.name < 0) return { names, capped: false };
     for (let next = await file.records.next(); !next.done; next = await file.records.next()) {
       const row = next.value;
-      const name = (row.fields[file.columns.name] ?? '').trim();
+      // The cells as the run reads them (a name merged down a group of accounts filled in).
+      const fields = row.read ?? row.fields;
+      const name = (fields[file.columns.name] ?? '').trim();
       if (row.notPayee !== undefined || name === '') continue;
-      const account = checkAccount(payeeCells(row.fields, file.columns).account);
+      const account = checkAccount(payeeCells(fields, file.columns).account);
       if (!account.ok || names.has(account.account)) continue;
       if (names.size >= limit) return { names, capped: true };
       names.set(account.account, name.slice(0, MAX_KEPT_NAME));
