@@ -104,7 +104,7 @@ function renderRow(r: ReviewRow): string {
     r.history.length > 0 ? `<ul class="earlier">${r.history.map((h) => `<li>${e(h.date)} ${e(h.status)} ${name(h.holder)}</li>`).join('')}</ul>` : '',
   ].join('') || '<span class="none">no earlier check</span>';
   const reviewable = r.payee !== null;
-  return `<tr class="row" tabindex="-1" data-row="${r.row}" data-payee="${r.payee ?? ''}" data-name-key="${e(payeeNameKey(r.name))}" data-reason="${e(r.decisionReason)}" data-seen="${e(r.seen)}" data-testid="row-${r.row}">
+  return `<tr class="row" tabindex="-1" data-row="${r.row}" data-line="${r.line}" data-payee="${r.payee ?? ''}" data-name-key="${e(payeeNameKey(r.name))}" data-reason="${e(r.decisionReason)}" data-seen="${e(r.seen)}" data-testid="row-${r.row}">
 <td><input type="checkbox" class="sel" aria-label="select line ${r.line}"${reviewable ? '' : ' disabled'}></td>
 <td class="line">${r.line}</td>
 <td class="names"><div>File: <span class="name" data-testid="name">${name(r.name)}</span></div><div>Bank: <span class="holder" data-testid="holder">${name(r.holder)}</span></div>${verdict}${why}</td>
@@ -113,7 +113,7 @@ function renderRow(r: ReviewRow): string {
 <td class="history" data-testid="history">${history}</td>
 <td class="ran"><div class="decision" data-decision="${e(r.decision)}" data-testid="run-decision">${e(r.decision)}</div><div>${e(r.decisionReason)}</div><div class="status">${e(r.status)} · ${e(r.reasonCode)}</div>${r.requestId ? `<div class="request">request ${escapeCut(r.requestId, 60)}</div>` : ''}</td>
 <td class="standing" data-decision="${e(r.standing.decision)}" data-testid="standing">${e(r.standing.text)}${r.standing.note ? `<div class="note">“${e(r.standing.note)}”</div>` : ''}</td>
-<td class="actions">${reviewable ? `<button type="button" class="accept"${r.cannotAccept ? ` disabled title="${e(r.cannotAccept)}"` : ''}>Accept</button> <button type="button" class="reject">Reject</button>` : `<span class="none">${e(r.cannotAccept ?? '')}</span>`}<div class="msg" data-testid="msg"></div></td>
+<td class="actions">${reviewable ? `<button type="button" class="accept" aria-label="Accept line ${r.line} (pay)"${r.cannotAccept ? ` disabled title="${e(r.cannotAccept)}"` : ''}>Accept</button> <button type="button" class="reject" aria-label="Reject line ${r.line} (hold)">Reject</button>` : `<span class="none">${e(r.cannotAccept ?? '')}</span>`}<div class="msg" data-testid="msg"></div></td>
 </tr>`;
 }
 
