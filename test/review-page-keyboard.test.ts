@@ -33,7 +33,7 @@ async function bankRun(t: TestContext): Promise<string> {
   return dir;
 }
 
-async function openReview(t: TestContext, dir: string): Promise<{ page: Page; spawned: Spawned }> {
+async function openReview(t: TestContext, dir: string, expect = ['NAME_CLOSE', 'NAME_CLOSE', 'NAME_CLOSE', 'NAME_CLOSE']): Promise<{ page: Page; spawned: Spawned }> {
   const spawned = spawnCli(['review', '--state', 'state.sqlite', '--reviewer', 'asha'], { cwd: dir });
   t.after(() => {
     if (spawned.child.exitCode === null) spawned.child.kill('SIGINT');
@@ -43,7 +43,7 @@ async function openReview(t: TestContext, dir: string): Promise<{ page: Page; sp
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(spawned.stdout().trim());
   const listed = await Promise.all((await page.locator('tr.row').all()).map((row) => row.getAttribute('data-reason')));
-  assert.deepEqual(listed, ['NAME_CLOSE', 'NAME_CLOSE', 'NAME_CLOSE', 'NAME_CLOSE'], 'four payees to review');
+  assert.deepEqual(listed, expect, 'the payees to review');
   return { page, spawned };
 }
 
@@ -113,4 +113,21 @@ test('the server stopped while the page is open: a decision says "not recorded" 
   assert.equal(await page.locator(message(3)).getAttribute('data-ok'), 'false');
   await textOf(page, '[data-testid="status"]', /^Not recorded: no answer from vas-verify review/);
   assert.deepEqual(reviewed(dir), []);
+});
+
+test('a 300-character name without a space, an Arabic name with an emoji, a zero-width space: the row stays within the window, its buttons on screen', { skip, timeout: 180_000 }, async (t) => {
+  const dir = tempDir(t);
+  const long = 'A'.repeat(300);
+  // Accounts ending 90: the sandbox's closed account, HOLD (ACCOUNT_NOT_VERIFIED).
+  fs.writeFileSync(path.join(dir, 'long.csv'), `Name,Account Number,IFSC\n${long},100000000090,HDFC0000123\nمحمد عبد الله 🙂 Traders,100000000190,HDFC0000123\nAsha\u200bTraders,100000000290,HDFC0000123\n`);
+  const run = await runCli(['bank', 'long.csv', '-o', 'out.csv', '--state', 'state.sqlite', '--sandbox'], { cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const { page } = await openReview(t, dir, ['ACCOUNT_NOT_VERIFIED', 'ACCOUNT_NOT_VERIFIED', 'ACCOUNT_NOT_VERIFIED']);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.equal(await page.locator('[data-testid="row-1"] [data-testid="name"]').textContent(), long);
+  assert.equal(await page.locator('[data-testid="row-2"] [data-testid="name"] bdi').count(), 1, 'the right-to-left name is isolated');
+  const width = await page.evaluate('document.documentElement.scrollWidth');
+  assert.ok((width as number) <= 1280, `the page is ${String(width)} px wide in a 1280 px window`);
+  const box = await page.locator('[data-testid="row-1"] button.reject').boundingBox();
+  assert.ok(box && box.x + box.width <= 1280, 'the row\'s Reject button is on screen');
 });

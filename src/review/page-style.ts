@@ -21,6 +21,8 @@ tr.selected { background: #fff8c5; }
 .earlier { margin: 0; padding-left: 1rem; }
 .changed { color: #9a3412; font-size: .85rem; }
 .amount { text-align: right; white-space: nowrap; }
+/* A name of hundreds of characters without a space wraps inside its cell: the buttons stay on screen. */
+.names, .history, .standing { overflow-wrap: anywhere; }
 .account { white-space: nowrap; }
 [data-decision="PAY"] { color: #1a7f4b; font-weight: 600; }
 [data-decision="REVIEW"] { color: #9a6700; font-weight: 600; }
