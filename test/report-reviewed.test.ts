@@ -9,9 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
-import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+import { editCsv, readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 
 const HOLDERS = [
   'accountNumber,ifsc,name,status',
@@ -36,20 +34,6 @@ const PAYEES = [
 const REVIEWER = 'Asha <b>Rao</b>';
 const NOTE = '<script>alert(1)</script> invoice checked, a/c 53062580996140';
 
-/** The enriched CSV with decision cells changed and a review_note column, as a person leaves it. */
-function editCsv(file: string, out: string, edits: Record<string, string>): void {
-  const rows = parse(fs.readFileSync(file)) as string[][];
-  const header = rows[0]!;
-  const decision = header.indexOf('decision');
-  header.push('review_note');
-  for (const row of rows.slice(1)) {
-    const edit = edits[row[0]!];
-    if (edit) row[decision] = edit;
-    row.push(edit ? NOTE : '');
-  }
-  fs.writeFileSync(out, stringify(rows));
-}
-
 const countOf = (html: string, testid: string) => Number(new RegExp(`data-testid="${testid}"[^>]*data-count="(\\d+)"`).exec(html)?.[1] ?? Number.NaN);
 const decisionCounts = (html: string) => ({ PAY: countOf(html, 'decisions-PAY'), REVIEW: countOf(html, 'decisions-REVIEW'), HOLD: countOf(html, 'decisions-HOLD') });
 const listCount = (html: string, id: string) => Number(new RegExp(`data-testid="${id}-count">(\\d+)<`).exec(html)?.[1] ?? Number.NaN);
@@ -72,7 +56,7 @@ test('vas-verify report after reviews counts each row as reviewed and as the rel
   assert.deepEqual(decisionCounts(before), { PAY: 2, REVIEW: 2, HOLD: 2 });
 
   // The morning: Ravi's holder accepted (HOLD → PAY), Mohammed's accepted (REVIEW → PAY), Sagar rejected (REVIEW → HOLD).
-  editCsv(path.join(dir, 'out.csv'), path.join(dir, 'reviewed.csv'), { 'Ravi Kumar': 'PAY', 'Mohammed Irfan Hussain': 'PAY', 'Sagar Suresh Deshpande': 'HOLD' });
+  editCsv(path.join(dir, 'out.csv'), path.join(dir, 'reviewed.csv'), { 'Ravi Kumar': ['PAY', NOTE], 'Mohammed Irfan Hussain': ['PAY', NOTE], 'Sagar Suresh Deshpande': ['HOLD', NOTE] });
   const imported = await runCli(['review', '--import', 'reviewed.csv', '--state', 's.sqlite', '--reviewer', REVIEWER], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stderr, /2 accepted, 1 rejected, 0 not recorded/);

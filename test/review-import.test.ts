@@ -15,7 +15,7 @@ import { stringify } from 'csv-stringify/sync';
 import { DEFAULT_POLICY } from '../src/decision/policy.js';
 import { readEditedRows, recordEditedRows } from '../src/review/import.js';
 import { openDatabase } from '../src/state/db.js';
-import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+import { editCsv, readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 
 const holders = (ravi: string) =>
   ['accountNumber,ifsc,name,status', '860000000011,SBIN0001234,ASHA RAO,VERIFIED', `860000000012,SBIN0001234,${ravi},VERIFIED`, '860000000013,SBIN0001234,SUNITA DEVI,VERIFIED'].join('\n') + '\n';
@@ -29,20 +29,6 @@ function setUp(dir: string): void {
 
 const bank = (dir: string, output: string, extra: string[] = []) =>
   runCli(['bank', 'payees.csv', '-o', output, '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv', ...extra], { cwd: dir });
-
-/** The enriched CSV with some decision cells changed and a review_note column added, as a person leaves it. */
-function editCsv(file: string, out: string, edits: Record<string, [string, string]>): void {
-  const rows = parse(fs.readFileSync(file)) as string[][];
-  const header = rows[0]!;
-  const decision = header.indexOf('decision');
-  header.push('review_note');
-  for (const row of rows.slice(1)) {
-    const edit = edits[row[0]!];
-    if (edit) row[decision] = edit[0];
-    row.push(edit?.[1] ?? '');
-  }
-  fs.writeFileSync(out, stringify(rows));
-}
 
 const decisionsOf = (file: string) => Object.fromEntries(readCsvObjects(file).map((r) => [r['Beneficiary Name'], `${r.decision} ${r.decision_reason}`]));
 

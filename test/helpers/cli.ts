@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts');
@@ -82,4 +83,21 @@ export async function waitFor(check: () => boolean, timeoutMs: number, what: str
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * The enriched CSV with some decision cells changed and a review_note column added, as a person
+ * leaves it: `edits` by the first cell (the payee name), each a decision word and a note.
+ */
+export function editCsv(file: string, out: string, edits: Record<string, [string, string]>): void {
+  const rows = parse(fs.readFileSync(file)) as string[][];
+  const header = rows[0]!;
+  const decision = header.indexOf('decision');
+  header.push('review_note');
+  for (const row of rows.slice(1)) {
+    const edit = edits[row[0]!];
+    if (edit) row[decision] = edit[0];
+    row.push(edit?.[1] ?? '');
+  }
+  fs.writeFileSync(out, stringify(rows));
 }
