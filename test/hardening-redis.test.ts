@@ -119,3 +119,30 @@ test('resolveRedisUrl: flag beats environment; the password only from the enviro
   assert.throws(() => resolveRedisUrl('redis://user:pw@h:1', { VAS_REDIS_PASSWORD: 'x' }), /must not carry a password/);
   assert.equal(resolveRedisUrl('not a url', { VAS_REDIS_PASSWORD: 'x' }), 'not a url');
 });
+
+test('a Redis that refuses the run at set-up says why in words to act on: no password, a wrong one, EVAL renamed away, rediss:// to a plain port (exit 2, one line, the password nowhere, no call)', { timeout: 90_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const locked = await startRedis(t, ['--requirepass', PASSWORD]);
+  const noScripts = await startRedis(t, ['--rename-command', 'EVAL', '', '--rename-command', 'EVALSHA', '']);
+  const sandbox = await sandboxFor(t);
+  const cases: Array<[string, Record<string, string | undefined>, RegExp]> = [
+    // Before: "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used…"
+    [`redis://127.0.0.1:${locked.port}`, { VAS_REDIS_PASSWORD: undefined }, /requires a password \(NOAUTH\).*set VAS_REDIS_PASSWORD/],
+    [`redis://127.0.0.1:${locked.port}`, { VAS_REDIS_PASSWORD: 'Zq7-wrong' }, /refused the user name or password \(WRONGPASS\).*check VAS_REDIS_PASSWORD/],
+    // Before: "ERR unknown command 'eval', with args beginning with: ' local t = redis.call('TIME') …" (the script's source).
+    [`redis://127.0.0.1:${noScripts.port}`, {}, /does not run Lua scripts .*rename-command.*needs EVAL and EVALSHA/],
+    // Before: "connect ETIMEDOUT" after the TCP connection had succeeded.
+    [`rediss://127.0.0.1:${noScripts.port}`, {}, /TLS handshake: is this port a plain \(non-TLS\) Redis\?/],
+  ];
+  for (const [url, env, reason] of cases) {
+    const dir = setup(t);
+    const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', sandbox.url, '--rate', '50', '--redis', url], { cwd: dir, env: { VAS_REDIS_URL: undefined, ...env } });
+    assert.equal(r.code, 2, `${url}: ${r.stderr}`);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error'));
+    assert.equal(errors.length, 1, r.stderr);
+    assert.match(errors[0]!, reason);
+    assert.match(errors[0]!, /no call was made/);
+    assert.doesNotMatch(r.stderr, /Zq7|redis\.call/);
+  }
+  assert.deepEqual(sandbox.stats().requests, {});
+});

@@ -6,6 +6,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -309,4 +310,29 @@ test('SIGTERM stops a run cleanly whatever Redis is doing: while it hangs mid-ru
   assert.ok(hungS < 5, `took ${hungS} s`);
   assert.notEqual(h.code, 0);
   assert.equal(h.signal, null, 'ended by the signal itself, not by the tool');
+});
+
+test('a turn booked far ahead (a killed run at --rate 0.01, or a Redis clock that stepped back an hour) is not waited for: the next run at --rate 50 goes at its own rate', { timeout: 90_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const redis = await startRedis(t);
+  const sandbox = await sandboxFor(t);
+  const dir = tempDir(t);
+  const input = writePayees(dir, 'payees.csv', 30, 4);
+  const inspector = new Redis(redis.url, { lazyConnect: true });
+  t.after(() => inspector.disconnect());
+  await inspector.connect();
+  const key = `vas-verify:${createHash('sha256').update(TOKEN).digest('hex').slice(0, 16)}:gcra`;
+  const [seconds] = await inspector.time();
+  // The next turn booked an hour ahead, as the GCRA of a --rate 1/3600 run (or a clock 1 h fast) leaves it.
+  await inspector.set(key, String((Number(seconds) + 3600) * 1_000_000), 'PX', 3_600_000);
+  const run = spawnCli(['bank', input, '-o', 'out.csv', '--state', 'state.sqlite', '--base-url', sandbox.url, '--rate', '50', '--redis', redis.url], { cwd: dir });
+  t.after(() => run.child.kill('SIGKILL'));
+  // Before: no call for the hour (the run sat waiting for the booked turn). Bounded here: 45 s.
+  let timer: NodeJS.Timeout | undefined;
+  const r = await Promise.race([run.result, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 45_000)))]);
+  clearTimeout(timer);
+  assert.ok(r, 'the run was still waiting for a turn booked an hour ahead');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readCsvObjects(path.join(dir, 'out.csv')).length, 30);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 30);
 });

@@ -21,6 +21,10 @@ export const REDIS_SETUP_TIMEOUT_MS = 8_000;
 /** One command's longest wait mid-run; past it the ask counts as a failure. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_500;
 
+/** A booked turn further ahead than this (or ten of the asking run's intervals) is not waited for (TAKE_SCRIPT). */
+export const STALE_BOOKING_MS = 2_000;
+const STALE_BOOKING_US = STALE_BOOKING_MS * 1000;
+
 // Times in µs from Redis's TIME; ARGV: interval (µs), catch-up (µs), want (tokens).
 // Returns {granted, waitMs}: the same arithmetic as takeTokens in pace.ts.
 const TAKE_SCRIPT = `
@@ -30,6 +34,10 @@ local interval = tonumber(ARGV[1])
 local catchup = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
 local start = tonumber(redis.call('GET', KEYS[1]) or '') or 0
+-- A turn of this rate is never booked more than one interval ahead: one booked far later was
+-- left by a run at a much lower --rate (killed, or still running) or by a clock that stepped
+-- back, and waiting for it would stall this run for minutes or hours. Start afresh instead.
+if start > now + math.max(${STALE_BOOKING_US}, 10 * interval) then start = now end
 if start < now - catchup then start = now - catchup end
 if start > now then return {0, math.ceil((start - now) / 1000)} end
 local n = math.floor((now - start) / interval) + 1
@@ -91,6 +99,30 @@ function redisDatabase(url: URL): number | undefined | null {
   const path = url.pathname;
   if (path === '' || path === '/') return undefined;
   return /^\/\d{1,9}$/.test(path) ? Number(path.slice(1)) : null;
+}
+
+/**
+ * Redis's reason, in words a cron log's reader can act on. Redis's own errors never carry the
+ * password; its "unknown command" echoes the script's first bytes, which are cut off here.
+ */
+export function explainSetupError(error: Error | undefined, tls: boolean): string {
+  const message = (error?.message ?? 'connection failed').replace(/, with args beginning with:[\s\S]*$/, '').trim().replace(/\.+$/, '');
+  if (/^NOAUTH\b/.test(message)) {
+    return 'this Redis requires a password (NOAUTH) and none was given: set VAS_REDIS_PASSWORD (or put the password in VAS_REDIS_URL)';
+  }
+  if (/^WRONGPASS\b|invalid password|invalid username-password/i.test(message)) {
+    return 'this Redis refused the user name or password (WRONGPASS): check VAS_REDIS_PASSWORD (or the password in VAS_REDIS_URL) and the user name in the URL';
+  }
+  if (/^ERR unknown command '(eval|evalsha|script)'/i.test(message)) {
+    return `this Redis does not run Lua scripts (${message}: EVAL renamed or disabled by rename-command?); the shared rate limit needs EVAL and EVALSHA`;
+  }
+  if (/^NOPERM\b/.test(message)) {
+    return `${message} (the Redis user needs EVAL, EVALSHA, GET, SET, DEL and TIME on the keys vas-verify:*)`;
+  }
+  if (tls && /ETIMEDOUT|ECONNRESET|socket disconnected|wrong version number|packet length too long/i.test(message)) {
+    return `${message} during the TLS handshake: is this port a plain (non-TLS) Redis? rediss:// needs a Redis listening with TLS (tls-port); redis:// is plain`;
+  }
+  return message;
 }
 
 export interface RedisSourceOptions {
@@ -178,8 +210,11 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     );
   } catch (error) {
     redis.disconnect();
+    if (options.signal?.aborted) {
+      throw new LimiterSetupError(`stopped by a signal while connecting to the Redis at --redis ${shown}; no call was made`, { cause: error });
+    }
     // ioredis's own rejection says only "Connection is closed"; the socket's error says why.
-    const why = (lastError?.message ?? (error as Error).message ?? 'connection failed').replace(/\.+$/, '');
+    const why = explainSetupError(lastError ?? (error as Error), url.protocol === 'rediss:');
     throw new LimiterSetupError(`cannot use the Redis at --redis ${shown} for the shared rate limit: ${why}. Check the URL and that Redis is running; no call was made`, { cause: error });
   }
 
