@@ -80,7 +80,7 @@ test('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate checks off: a sel
 
 const UNTRUSTED_LINE = /^error: the TLS certificate of 127\.0\.0\.1:\d+ is not trusted \(self-signed certificate\): if a proxy or a private CA signs it, point NODE_EXTRA_CA_CERTS at that CA's certificate file \(PEM\); TLS verification is never turned off; .*Resume with: vas-verify bank .*--resume/m;
 
-test('an untrusted certificate stops the run at once: exit 1, one line naming the host and NODE_EXTRA_CA_CERTS, no retries, no row FAILED or UNCONFIRMED; --resume once the CA is trusted completes every row', { timeout: 120_000 }, async (t) => {
+test('an untrusted certificate stops the run at once: exit 1, one line naming the host and NODE_EXTRA_CA_CERTS, no retries, no row FAILED or UNCONFIRMED, no call or spend counted; --resume once the CA is trusted completes every row', { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t, 'vas-tls-stop-');
   const accounts = Array.from({ length: 30 }, (_, i) => `5500000002${String(i + 10)}`);
   fs.writeFileSync(path.join(dir, 'p.csv'), `Payee Name,Account Number,IFSC\n${accounts.map((a) => `Asha Rao,${a},SBIN0001234`).join('\n')}\n`);
@@ -88,9 +88,12 @@ test('an untrusted certificate stops the run at once: exit 1, one line naming th
   // Penny-drop: a row left IN_FLIGHT would come back UNCONFIRMED on the resume; nothing was sent, so none may.
   const args = ['bank', 'p.csv', '-o', 'o.csv', '--state', 's.sqlite', '--base-url', api.url, '--mode', 'pd', '--concurrency', '4'];
 
-  const stopped = await runCli(args, { cwd: dir, env: { VAS_TOKEN: TOKEN } });
+  const stopped = await runCli([...args, '--summary', 'stopped.json'], { cwd: dir, env: { VAS_TOKEN: TOKEN } });
   assert.equal(stopped.code, 1, stopped.stderr);
   assert.match(stopped.stderr, UNTRUSTED_LINE);
+  // Nothing left, so nothing is counted: no call and no spend (the deposits were never made).
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 'stopped.json'), 'utf8')) as { calls: { pl: number; pd: number }; spend: number };
+  assert.deepEqual([summary.calls, summary.spend], [{ pl: 0, pd: 0 }, 0]);
   assert.equal(stopped.stderr.split('\n').filter((line) => /TLS certificate/.test(line)).length, 1, stopped.stderr);
   assert.doesNotMatch(stopped.stderr, /^\s+at /m, 'no stack trace');
   assert.doesNotMatch(stopped.stderr, /NODE_TLS_REJECT_UNAUTHORIZED|rejectUnauthorized|use-system-ca/, 'never the advice to turn verification off');

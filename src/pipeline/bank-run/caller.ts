@@ -415,6 +415,8 @@ export class Caller {
         this.ledger.release(task);
         return stop.stop('auth', error.describe());
       case 'stop-tls':
+        // The handshake failed: the request never left, so it is neither a call nor spend.
+        this.budget.refund(mode);
         this.ledger.release(task);
         return stop.stop('tls', error.describe());
       case 'stop-wait': {
