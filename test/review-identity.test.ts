@@ -115,7 +115,7 @@ test('A: the review page (its session) and the import decide the renamed row on 
   assert.equal(listed.standing.reason, 'PAYEE_NAME_CHANGED');
   assert.match(listed.standing.text, /HOLD · PAYEE_NAME_CHANGED · accepted by asha for another payee name/);
   // asha may accept the new name (it is another decision); the row's standing is then hers for it.
-  const [answer] = session.decide('ACCEPTED', [{ row: 1, seen: listed.seen }], 'checked: Vikram Singh Enterprises trades as Priya Khanna');
+  const [answer] = session.decide('ACCEPTED', [{ row: 1, seen: listed.seen, reviewed: listed.reviewed }], 'checked: Vikram Singh Enterprises trades as Priya Khanna');
   assert.equal(answer!.ok, true, answer!.message);
   assert.equal(answer!.standing!.text, 'PAY · REVIEW_ACCEPTED · accepted by asha');
 });

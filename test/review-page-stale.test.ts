@@ -5,7 +5,8 @@
  * would pay them): the row is refused with a message to reload, nothing is recorded, and after a
  * reload the page shows the new holder and a decision is for that one. Likewise a page drawn before
  * another reviewer rejected the payee: its acceptance would override a rejection nobody on that
- * page saw, and is refused until a reload shows it. Real CLI, real sandbox,
+ * page saw, and is refused until a reload shows it — as is a decision from a second tab of the same
+ * review drawn before the first tab decided. Real CLI, real sandbox,
  * headless Chromium (skipped, saying why, only where Chromium is absent outside CI).
  */
 import assert from 'node:assert/strict';
@@ -74,7 +75,7 @@ test(
     await bank(t, dir, 'MALLORY FRAUDSTER', ['--resume', '--max-age', '0s']);
 
     await page.locator('[data-testid="row-1"] button.accept').click();
-    await textOf(page, '[data-testid="row-1"] [data-testid="msg"]', /changed since this page was drawn \(a bank run answered it again, or another reviewer decided it\): reload the page/);
+    await textOf(page, '[data-testid="row-1"] [data-testid="msg"]', /changed since this page was drawn \(a bank run answered it again\): reload the page/);
     assert.deepEqual(reviews(dir), [], 'nothing recorded from the stale page');
 
     await page.reload();
@@ -154,5 +155,42 @@ test(
     assert.equal(release.code, 0, release.stderr);
     assert.match(fs.readFileSync(path.join(dir, 'held.csv'), 'utf8'), /HOLD,HOLDER_CHANGED/, 'the page and the release say the same');
     assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), /Sunita/);
+  },
+);
+
+test(
+  "two tabs of one review: a decision from the tab drawn before the other tab's is refused (reload), never overturning it unseen",
+  { skip: CHROMIUM === undefined && process.env.CI !== 'true' ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 },
+  async (t) => {
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
+    await bank(t, dir, 'SUNITA KUMARI'); // REVIEW, NAME_CLOSE
+    const review = await startReview(t, dir, 'asha');
+    const first = await openPage(t, review.url);
+    // The same reviewer opens the page again in a second tab (the review's cookie, no token).
+    const second = await first.context().newPage();
+    await second.goto(new URL('/', review.url).href);
+    await textOf(second, '[data-testid="row-1"] [data-testid="standing"]', /not reviewed yet/);
+
+    await first.locator('[data-testid="row-1"] button.reject').click();
+    await textOf(first, '[data-testid="row-1"] [data-testid="standing"]', /^HOLD · REVIEW_REJECTED · rejected by asha$/);
+
+    // The second tab still shows the row unreviewed: its acceptance would overturn a rejection it never showed.
+    await second.locator('[data-testid="row-1"] button.accept').click();
+    await textOf(second, '[data-testid="row-1"] [data-testid="msg"]', /^the payee changed since this page was drawn \(decided by another reviewer, or on another tab or window of this review\): reload the page and look again$/);
+    assert.deepEqual(reviews(dir), [{ holder: 'SUNITA KUMARI', verdict: 'REJECTED', reviewer: 'asha' }]);
+
+    // Reloaded, it shows the rejection, and a change of mind goes through; so does a second one on the same page, without a reload.
+    await second.reload();
+    await textOf(second, '[data-testid="row-1"] [data-testid="standing"]', /rejected by asha/);
+    await second.locator('[data-testid="row-1"] button.accept').click();
+    await textOf(second, '[data-testid="row-1"] [data-testid="standing"]', /^PAY · REVIEW_ACCEPTED · accepted by asha$/);
+    await second.locator('[data-testid="row-1"] button.reject').click();
+    await textOf(second, '[data-testid="row-1"] [data-testid="standing"]', /^HOLD · REVIEW_REJECTED · rejected by asha$/);
+    // And now the first tab is the stale one.
+    await first.locator('[data-testid="row-1"] button.accept').click();
+    await textOf(first, '[data-testid="row-1"] [data-testid="msg"]', /^the payee changed since this page was drawn/);
+    assert.deepEqual(reviews(dir).map((r) => (r as { verdict: string }).verdict), ['REJECTED', 'ACCEPTED', 'REJECTED']);
+    await finish(second, review);
   },
 );

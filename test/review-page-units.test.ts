@@ -189,7 +189,9 @@ test('the CLI: bad flags are one line and exit 2; the server refuses a foreign H
   assert.equal(page.status, 200);
   const csrf = /data-csrf="([^"]+)"/.exec(page.body)![1]!;
   const seen = /data-row="1"[^>]*data-seen="([^"]+)"/.exec(page.body)![1]!;
-  const post = (headers: Record<string, string>, rows: unknown = [{ row: 1, seen }]) =>
+  const reviewed = Number(/data-row="1"[^>]*data-reviewed="(\d+)"/.exec(page.body)![1]!);
+  assert.equal(reviewed, 0, 'nobody reviewed the payee yet');
+  const post = (headers: Record<string, string>, rows: unknown = [{ row: 1, seen, reviewed }]) =>
     request(`${url.origin}/api/decide`, { method: 'POST', headers: { cookie, origin: url.origin, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ verdict: 'REJECTED', rows }) });
   assert.equal((await post({})).status, 403, 'no check value');
   assert.equal((await post({ 'x-review-csrf': 'guess' })).status, 403, 'a wrong check value');
@@ -198,7 +200,13 @@ test('the CLI: bad flags are one line and exit 2; the server refuses a foreign H
   assert.equal((await post({ 'x-review-csrf': csrf }, [1])).status, 400, 'a row without the stamp of what the page showed');
   const ok = await post({ 'x-review-csrf': csrf });
   assert.equal(ok.status, 200, ok.body);
-  assert.deepEqual((JSON.parse(ok.body) as { results: { row: number; ok: boolean }[] }).results.map((r) => [r.row, r.ok]), [[1, true]]);
+  const answered = (JSON.parse(ok.body) as { results: { row: number; ok: boolean; reviewed: number }[] }).results;
+  assert.deepEqual(answered.map((r) => [r.row, r.ok]), [[1, true]]);
+  assert.ok(answered[0]!.reviewed > 0, 'the answer carries the review it recorded');
+  // The same page's view from before its decision (another tab of this review): refused, not recorded.
+  const stale = await post({ 'x-review-csrf': csrf });
+  assert.equal(stale.status, 200, stale.body);
+  assert.match(JSON.parse(stale.body).results[0].message as string, /^the payee changed since this page was drawn \(decided by another reviewer, or on another tab or window of this review\): reload the page/);
 
   // The state held by another writer past its busy timeout: the page is told nothing was kept, the server lives on.
   const holder = new Database(path.join(dir, 'state.sqlite'));

@@ -66,6 +66,10 @@ export const PAGE_SCRIPT = `
     return answer;
   };
   const show = (answer, verdict) => {
+    // The page now shows the payee's reviews up to this one: its rows (under any payee name) carry it.
+    if (typeof answer.reviewed === 'number' && answer.payee !== undefined && answer.payee !== null) {
+      for (const tr of rows) if (tr.dataset.payee === String(answer.payee)) tr.dataset.reviewed = String(answer.reviewed);
+    }
     for (const tr of rows) {
       const same = tr.dataset.row === String(answer.row) || (answer.payee !== undefined && answer.payee !== null && tr.dataset.payee === String(answer.payee) && tr.dataset.nameKey === answer.nameKey);
       if (!same || !answer.standing) continue;
@@ -93,7 +97,7 @@ export const PAGE_SCRIPT = `
     for (const tr of chosen) { const msg = tr.querySelector('.msg'); delete msg.dataset.ok; msg.textContent = ''; }
     status.textContent = (verdict === 'ACCEPTED' ? 'Accepting ' : 'Rejecting ') + chosen.length + ' row(s)…';
     try {
-      const answer = await post('/api/decide', { verdict, rows: chosen.map((tr) => ({ row: Number(tr.dataset.row), seen: tr.dataset.seen })), note: note.value });
+      const answer = await post('/api/decide', { verdict, rows: chosen.map((tr) => ({ row: Number(tr.dataset.row), seen: tr.dataset.seen, reviewed: Number(tr.dataset.reviewed) })), note: note.value });
       for (const one of answer.results) show(one, verdict);
       const done = answer.results.filter((one) => one.ok).length;
       status.textContent = done + ' of ' + answer.results.length + ' row(s) ' + (verdict === 'ACCEPTED' ? 'accepted' : 'rejected') + '.';

@@ -104,7 +104,7 @@ function renderRow(r: ReviewRow): string {
     r.history.length > 0 ? `<ul class="earlier">${r.history.map((h) => `<li>${e(h.date)} ${e(h.status)} ${name(h.holder)}</li>`).join('')}</ul>` : '',
   ].join('') || '<span class="none">no earlier check</span>';
   const reviewable = r.payee !== null;
-  return `<tr class="row" tabindex="-1" data-row="${r.row}" data-line="${r.line}" data-payee="${r.payee ?? ''}" data-name-key="${e(payeeNameKey(r.name))}" data-reason="${e(r.decisionReason)}" data-seen="${e(r.seen)}" data-testid="row-${r.row}">
+  return `<tr class="row" tabindex="-1" data-row="${r.row}" data-line="${r.line}" data-payee="${r.payee ?? ''}" data-name-key="${e(payeeNameKey(r.name))}" data-reason="${e(r.decisionReason)}" data-seen="${e(r.seen)}" data-reviewed="${r.reviewed}" data-testid="row-${r.row}">
 <td><input type="checkbox" class="sel" aria-label="select line ${r.line}"${reviewable ? '' : ' disabled'}></td>
 <td class="line">${r.line}</td>
 <td class="names"><div>File: <span class="name" data-testid="name">${name(r.name)}</span></div><div>Bank: <span class="holder" data-testid="holder">${name(r.holder)}</span></div>${verdict}${why}</td>

@@ -64,6 +64,11 @@ export interface ReviewRow {
   cannotAccept: string | null;
   /** What the page showed of the row's answer (seenStamp): a decision is refused once it no longer holds. */
   seen: string;
+  /**
+   * The newest review of the row's payee the page showed (its id, 0 for none: newestReview): a
+   * decision is refused once anyone decided the payee since, even the same reviewer in another tab.
+   */
+  reviewed: number;
 }
 
 /** The row's payee in the state: its account and IFSC, its evidence in this run. */
@@ -128,21 +133,20 @@ export function acceptProblem(row: RunRowRecord, evidence: PayeeEvidence | undef
 }
 
 /**
- * A stamp of what a person decides on (pure): the row's status, name verdict and decision, its
- * payee's result (which answer, the holder, what changed), and the newest review of the payee
- * by someone else (`othersReview`: another reviewer's page or import; 0 for none). The page
- * sends it back with a decision; a bank run that answered the row again since the page was drawn,
- * or another reviewer who decided the payee since, changes it, and the decision is refused rather
- * than given on a holder or a standing nobody saw.
+ * A stamp of what a person decides on (pure): the row's status, name verdict and decision, and
+ * its payee's result (which answer, the holder, what changed). The page sends it back with a
+ * decision; a bank run that answered the row again since the page was drawn changes it, and the
+ * decision is refused rather than given on a holder nobody saw. Reviews are compared apart
+ * (ReviewRow.reviewed), so that a page that decided a payee can move on without a reload.
  */
-export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined, othersReview: number, newer: string | null = null): string {
-  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null, othersReview, newer];
+export function seenStamp(row: RunRowRecord, evidence: PayeeEvidence | undefined, newer: string | null = null): string {
+  const shown = [row.status, row.nameMatch, row.decision, row.decisionReason, evidence?.resultId ?? null, evidence?.beneficiaryName ?? null, evidence?.changedSince ?? null, newer];
   return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
 }
 
-/** The newest of a payee's reviews not in `own` (those one page recorded itself), or 0. */
-export function othersReview(reviews: readonly ReviewRecord[], own: ReadonlySet<number>): number {
-  return reviews.reduce((newest, r) => (own.has(r.id) ? newest : Math.max(newest, r.id)), 0);
+/** The newest of a payee's reviews not in `besides` (those the decision being checked recorded itself), or 0. */
+export function newestReview(reviews: readonly ReviewRecord[], besides: ReadonlySet<number> = new Set()): number {
+  return reviews.reduce((newest, r) => (besides.has(r.id) ? newest : Math.max(newest, r.id)), 0);
 }
 
 /** The matcher's reasons for the two names, in words. */
@@ -154,12 +158,12 @@ export function explainNames(name: string | null, holder: string | null): string
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The page's row: the run's row, its payee's evidence and reviews, under the policy (`ownReviews`: the reviews this page recorded). */
+/** The page's row: the run's row, its payee's evidence and reviews, under the policy. */
 export function toReviewRow(
   row: RunRowRecord,
   reader: ReviewReader,
   reviewsOf: (account: string, ifsc: string) => ReviewRecord[],
-  context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry; ownReviews: ReadonlySet<number>; newerAnswer: (account: string, ifsc: string) => string | null },
+  context: { runId: number; policy: DecisionPolicy; registry: IfscRegistry; newerAnswer: (account: string, ifsc: string) => string | null },
 ): ReviewRow {
   const evidence = row.account !== null && row.ifsc !== null ? reader.evidence(context.runId, row.account, row.ifsc) : undefined;
   const reviews = row.account !== null && row.ifsc !== null ? reviewsOf(row.account, row.ifsc) : [];
@@ -191,6 +195,7 @@ export function toReviewRow(
     decisionReason: row.decisionReason,
     standing: standingView(row, evidence, reviews, context.policy, newer),
     cannotAccept: acceptProblem(row, evidence, newer),
-    seen: seenStamp(row, evidence, othersReview(reviews, context.ownReviews), newer),
+    seen: seenStamp(row, evidence, newer),
+    reviewed: newestReview(reviews),
   };
 }

@@ -209,19 +209,19 @@ function decideRequest(data: unknown): { verdict: Verdict; rows: DecideRow[]; no
   const { verdict, rows, note } = data as Record<string, unknown>;
   if (verdict !== 'ACCEPTED' && verdict !== 'REJECTED') return 'verdict must be ACCEPTED or REJECTED';
   if (!Array.isArray(rows) || rows.length === 0 || rows.length > MAX_ROWS_PER_DECISION || !rows.every(isDecideRow)) {
-    return `rows must be 1 to ${MAX_ROWS_PER_DECISION} rows, each {row, seen} as the page drew it`;
+    return `rows must be 1 to ${MAX_ROWS_PER_DECISION} rows, each {row, seen, reviewed} as the page drew it`;
   }
   if (note !== undefined && note !== null && typeof note !== 'string') return 'note must be text';
   // A note is shown to later reviewers and auditors: no control or bidi characters in it.
   const text = typeof note === 'string' ? stripControl(note.trim().slice(0, MAX_NOTE_CHARS)) : '';
-  const unique = new Map((rows as DecideRow[]).map((r) => [r.row, { row: r.row, seen: r.seen }]));
+  const unique = new Map((rows as DecideRow[]).map((r) => [r.row, { row: r.row, seen: r.seen, reviewed: r.reviewed }]));
   return { verdict, rows: [...unique.values()], note: text === '' ? null : text };
 }
 
 function isDecideRow(value: unknown): value is DecideRow {
   if (typeof value !== 'object' || value === null) return false;
-  const { row, seen } = value as Record<string, unknown>;
-  return Number.isInteger(row) && (row as number) > 0 && typeof seen === 'string' && seen.length <= 64;
+  const { row, seen, reviewed } = value as Record<string, unknown>;
+  return Number.isInteger(row) && (row as number) > 0 && typeof seen === 'string' && seen.length <= 64 && Number.isInteger(reviewed) && (reviewed as number) >= 0;
 }
 
 function wholeNumber(text: string | null): number | undefined {

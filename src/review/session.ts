@@ -14,7 +14,7 @@ import { Reviews, standingOf, type PayeeStanding } from '../state/reviews.js';
 import { RunRecords } from '../state/run-record.js';
 import type { Db, RunRowRecord } from '../state/types.js';
 import { recordPersonDecision } from './record.js';
-import { acceptProblem, othersReview, seenStamp, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
+import { acceptProblem, newestReview, seenStamp, standingView, toReviewRow, type ReviewRow, type StandingView } from './rows.js';
 
 /** Rows on one page of the list. */
 export const PAGE_ROWS = 200;
@@ -36,12 +36,15 @@ export interface RowAnswer {
   /** The row's payee name as compared (src/decision/identity.ts payeeNameKey): an acceptance is for one payee name. */
   nameKey?: string | undefined;
   standing?: StandingView | undefined;
+  /** The payee's newest review once this decision is recorded (ReviewRow.reviewed): the page's rows of the payee show it from now on. */
+  reviewed?: number | undefined;
 }
 
-/** A row a decision names, with the stamp of what the page showed of it (ReviewRow.seen). */
+/** A row a decision names, with what the page showed of it (ReviewRow.seen and ReviewRow.reviewed). */
 export interface DecideRow {
   row: number;
   seen: string;
+  reviewed: number;
 }
 
 export interface ReviewSessionOptions {
@@ -60,9 +63,6 @@ export class ReviewSession {
   private readonly reviews: Reviews;
   /** Decisions recorded by this session. */
   recorded = 0;
-  /** The ids of the reviews this session recorded: a stale page is one where someone else decided since. */
-  private readonly own = new Set<number>();
-
   private readonly records: RunRecords;
 
   constructor(private readonly options: ReviewSessionOptions) {
@@ -87,18 +87,21 @@ export class ReviewSession {
   /** One page of the list: rows after `after` (or before `before`), at most PAGE_ROWS. */
   page(filter: ReviewFilter, at: { after: number } | { before: number }, limit = PAGE_ROWS): ReviewRow[] {
     const { runId, policy, registry } = this.options;
-    return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry, ownReviews: this.own, newerAnswer: (a, i) => this.newer(a, i) }));
+    return this.reader.page(runId, filter, limit, at).map((row) => toReviewRow(row, this.reader, (a, i) => this.reviews.ofPayee(a, i), { runId, policy, registry, newerAnswer: (a, i) => this.newer(a, i) }));
   }
 
   /**
    * Records the reviewer's verdict on each row (rows of one payee once); answers for every row.
-   * Each row comes with the stamp of what the page showed of it (ReviewRow.seen): a row answered
-   * again since, or whose payee another reviewer decided since, is refused, so nobody accepts a
-   * holder they did not see or overrides a decision they did not see.
+   * Each row comes with what the page showed of it (ReviewRow.seen and .reviewed): a row answered
+   * again since, or whose payee anyone decided since (another reviewer, or this one in another tab
+   * or window), is refused, so nobody accepts a holder they did not see or overturns a decision
+   * they did not see. The reviews this decision records itself (rows of one payee under two
+   * payee names) do not count against its later rows.
    */
   decide(verdict: Verdict, rows: readonly DecideRow[], note: string | null): RowAnswer[] {
     const byPayee = new Map<string, RowAnswer>();
-    return rows.map(({ row: n, seen }) => {
+    const made = new Set<number>();
+    return rows.map(({ row: n, seen, reviewed }) => {
       const { db, runId } = this.options;
       // The check and the write in one transaction: a bank run or another reviewer's page writes the same state.
       const answer = db.transaction((): RowAnswer => {
@@ -106,14 +109,16 @@ export class ReviewSession {
         if (!row || !(REVIEWED_DECISIONS as readonly string[]).includes(row.decision)) return { row: n, ok: false, message: `row ${n} is not one this run left to review` };
         if (row.account === null || row.ifsc === null) return { row: n, ok: false, message: 'the row failed its local checks: correct it in the file' };
         const evidence = this.reader.evidence(runId, row.account, row.ifsc);
-        const others = othersReview(this.reviews.ofPayee(row.account, row.ifsc), this.own);
         const newer = this.newer(row.account, row.ifsc);
-        if (seen !== seenStamp(row, evidence, others, newer)) {
-          return { row: n, ok: false, message: 'the row changed since this page was drawn (a bank run answered it again, or another reviewer decided it): reload the page and look again' };
+        if (seen !== seenStamp(row, evidence, newer)) {
+          return { row: n, ok: false, message: 'the row changed since this page was drawn (a bank run answered it again): reload the page and look again' };
+        }
+        if (reviewed !== newestReview(this.reviews.ofPayee(row.account, row.ifsc), made)) {
+          return { row: n, ok: false, message: 'the payee changed since this page was drawn (decided by another reviewer, or on another tab or window of this review): reload the page and look again' };
         }
         // Rows of one payee once, for each payee name: an acceptance is for the name it was given on.
         const key = `${row.account}|${row.ifsc}|${payeeNameKey(row.name)}`;
-        const done = byPayee.get(key) ?? this.decidePayee(verdict, row, evidence, newer, note);
+        const done = byPayee.get(key) ?? this.decidePayee(verdict, row, evidence, newer, note, made);
         byPayee.set(key, done);
         return { ...done, row: n };
       }).immediate();
@@ -121,7 +126,7 @@ export class ReviewSession {
     });
   }
 
-  private decidePayee(verdict: Verdict, row: RunRowRecord, evidence: PayeeEvidence | undefined, newer: string | null, note: string | null): RowAnswer {
+  private decidePayee(verdict: Verdict, row: RunRowRecord, evidence: PayeeEvidence | undefined, newer: string | null, note: string | null, made: Set<number>): RowAnswer {
     const { db, runId, policy, reviewer } = this.options;
     const account = row.account!;
     const ifsc = row.ifsc!;
@@ -141,12 +146,13 @@ export class ReviewSession {
         },
         this.options.now(),
       );
-      this.own.add(id);
+      made.add(id);
       return null;
     }).immediate();
     if (problem === null) this.recorded += 1;
-    const standing = standingView(row, evidence, this.reviews.ofPayee(account, ifsc), policy, newer);
-    return { row: row.row, ok: problem === null, message: problem ?? undefined, payee: evidence?.firstRow, nameKey: payeeNameKey(row.name), standing };
+    const reviews = this.reviews.ofPayee(account, ifsc);
+    const standing = standingView(row, evidence, reviews, policy, newer);
+    return { row: row.row, ok: problem === null, message: problem ?? undefined, payee: evidence?.firstRow, nameKey: payeeNameKey(row.name), standing, reviewed: newestReview(reviews) };
   }
 }
 
