@@ -416,6 +416,9 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
       [['docs', 'init', '--failure-webhook', 'ftp://example.com/x'], /--failure-webhook .* must start with http:\/\/ or https:\/\//],
       [['docs', 'init', '--listen', 'http://127.0.0.1:9'], /no `docs listen` at http:\/\/127\.0\.0\.1:9 is recorded in/],
       [['docs', 'fetch', '../../etc/passwd'], /is not a session id/],
+      // A mistyped or cut id (the API's ids are UUIDs) is the user's input, not an expired session.
+      [['docs', 'fetch', 'not-a-session'], /"not-a-session" is not a session id: use the id printed by `vas-verify docs init` \(a UUID\)/],
+      [['docs', 'fetch', '3f6c0000-0000-4000-8000-00000000000'], /is not a session id/],
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--timeout', '5m'], /--timeout only applies with --wait/],
       [['docs', 'fetch', '3f6c0000-0000-4000-8000-000000000000', '--wait', '--timeout', 'soon'], /--timeout: "soon" is not a duration/],
       [['docs', 'listen', '--fetch'], /--fetch needs --download DIR/],

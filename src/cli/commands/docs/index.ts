@@ -86,9 +86,16 @@ function webhookFlag(name: string, value: string | undefined): string | undefine
   return check.url;
 }
 
+/**
+ * The API's session ids are UUIDs (its init answer is refused otherwise): anything else on the
+ * command line is a mistyped or cut id, an input error said before any call, not a session the
+ * API calls expired.
+ */
+const SESSION_ID_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function checkSessionId(sessionId: string): string {
   const id = sessionId.trim();
-  if (!isSafeSessionId(id)) {
+  if (!isSafeSessionId(id) || !SESSION_ID_UUID.test(id)) {
     throw new UsageError(`"${sessionId}" is not a session id: use the id printed by \`vas-verify docs init\` (a UUID)`);
   }
   return id;
