@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
+import { readCsvObjects, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 test('bank --sandbox --sandbox-accounts answers with the registry holders', async (t) => {
   const dir = tempDir(t);
@@ -43,4 +43,28 @@ test('name-match --explain shows the transliteration and the rule behind each pa
   assert.equal(out.tokens.expected.transliterated, 'ram kumar sharma');
   assert.deepEqual(out.pairing.map((p: { rule: string }) => p.rule), ['same letters', 'same letters', 'typo model: keyboard']);
   assert.ok(out.why.some((line: string) => line.startsWith('indic-script:')));
+});
+
+test('the README gives the verdicts the demo registry really produces (samples/payees.csv with samples/holders.csv)', async (t) => {
+  const dir = tempDir(t);
+  const run = await runCli(
+    ['bank', path.join(ROOT, 'samples', 'payees.csv'), '-o', 'out.csv', '--state', 's.sqlite', '--summary', 'run.json', '--sandbox', '--sandbox-accounts', path.join(ROOT, 'samples', 'holders.csv')],
+    { cwd: dir },
+  );
+  assert.equal(run.code, 3, run.stderr); // the two daily-limit test accounts (…92) are deferred
+  const nameMatch = (JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')) as { nameMatch: Record<string, number> }).nameMatch;
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+  const claim = /spread of verdicts \((\d+) DIRECT, (\d+) GOOD, (\d+) MODERATE, (\d+) POOR, (\d+) NO_MATCH\)/.exec(readme);
+  assert.ok(claim, 'the README states the spread of the demo registry');
+  const [, direct, good, moderate, poor, none] = claim.map(Number);
+  assert.deepEqual(
+    { DIRECT_MATCH: direct, GOOD_PARTIAL_MATCH: good, MODERATE_PARTIAL_MATCH: moderate, POOR_PARTIAL_MATCH: poor, NO_MATCH: none },
+    {
+      DIRECT_MATCH: nameMatch.DIRECT_MATCH ?? 0,
+      GOOD_PARTIAL_MATCH: nameMatch.GOOD_PARTIAL_MATCH ?? 0,
+      MODERATE_PARTIAL_MATCH: nameMatch.MODERATE_PARTIAL_MATCH ?? 0,
+      POOR_PARTIAL_MATCH: nameMatch.POOR_PARTIAL_MATCH ?? 0,
+      NO_MATCH: nameMatch.NO_MATCH ?? 0,
+    },
+  );
 });
