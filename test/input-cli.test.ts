@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
+import { documentsFor, renderPdf } from '../src/sandbox/documents.js';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
@@ -103,6 +104,16 @@ test('a workbook renamed .csv (not saved as CSV) is exit 2 saying what it is and
   const pdf = await runCli(['bank', 'statement.csv', '--sandbox', '--dry-run'], { cwd: dir });
   assert.equal(pdf.code, 2, pdf.stderr);
   assert.match(pdf.stderr, /is not a text CSV file: it is a PDF; export the payee list from its source as CSV or \.xlsx/);
+  // A PDF whose first objects are plain text (no NUL in its first bytes), as the sandbox's own
+  // documents are, under a CSV's name and under an .xls one: a PDF all the same.
+  const textPdf = renderPdf(documentsFor('500100000048', 1)[0]!, new Date(0));
+  assert.ok(!textPdf.subarray(0, 4096).includes(0), 'the PDF starts with text');
+  for (const name of ['statement-text.csv', 'statement-text.xls']) {
+    fs.writeFileSync(path.join(dir, name), textPdf);
+    const text = await runCli(['bank', name, '--sandbox', '--dry-run'], { cwd: dir });
+    assert.equal(text.code, 2, text.stderr);
+    assert.match(text.stderr, new RegExp(`input ${name.replace('.', '\\.')} is not a text CSV file: it is a PDF; export the payee list from its source as CSV or \\.xlsx`));
+  }
 });
 
 test('a salary sheet signed off across its columns (Prepared by, Checked by, … Authorised Signatory): the footer is SKIPPED, not a payee on HOLD', async (t) => {

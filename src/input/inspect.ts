@@ -90,6 +90,9 @@ export async function inspectInput(inputPath: string): Promise<InputInfo> {
     if (first[0] !== 0x50 || first[1] !== 0x4b) throw new InputError(`input ${inputPath} is not an .xlsx workbook (save it from Excel as .xlsx, or as CSV with a .csv name)`);
     return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
   }
+  // A PDF is said to be one by its signature: its first objects are often plain text (no NUL, one
+  // binary comment line), which the binary-data check below lets through as a CSV without a header.
+  if (first.subarray(0, 5).toString('latin1') === '%PDF-') throw new InputError(`input ${inputPath} is not a text CSV file${binaryKind(first)}`);
   // .xls (BIFF, or an HTML table saved under that name) and .ods: src/input/sheetjs.ts reads them.
   // A plain CSV or tab-separated file named .xls is read as the CSV it is, its encoding found below.
   if (/\.(xls|ods)$/i.test(inputPath) && !isDelimitedText(first)) return { fingerprint: hash.digest('hex'), bytes, encoding: 'utf8', lines: 0 };
