@@ -73,6 +73,13 @@ test('a flag given twice, a sandbox port out of range, a --timeout under a secon
     [['bank', 'p.csv', '--mode', 'pl', '--mode', 'pd', '--base-url', sandbox.url], /^error: --mode was given 2 times \("pl", "pd"\): give it once$/m],
     [['bank', 'p.csv', '--state', 'a.sqlite', '--state', 'b.sqlite', '--base-url', sandbox.url], /^error: --state was given 2 times/m],
     [['bank', 'p.csv', '--account-col', 'x', '--account-col', 'y', '--base-url', sandbox.url], /^error: --account-col was given 2 times/m],
+    // A number flag repeated with 1 (yargs adds a 1 to the value before it): --rate 50 --rate 1
+    // ran at 51/s, --max-calls 1 --max-calls 1 capped at 2, --run 3 --run 1 released run 4.
+    [['bank', 'p.csv', '--rate', '50', '--rate', '1', '--base-url', sandbox.url], /^error: --rate was given 2 times \("50", "1"\): give it once$/m],
+    [['bank', 'p.csv', '--max-calls', '1', '--max-calls', '1', '--base-url', sandbox.url], /^error: --max-calls was given 2 times \("1", "1"\): give it once$/m],
+    [['bank', 'p.csv', '--header-row=1', '--headerRow', '1', '--base-url', sandbox.url], /^error: --header-row was given 2 times \("1", "1"\): give it once$/m],
+    [['report', '--state', 's.sqlite', '-o', 'r.html', '--run', '1', '--run', '1'], /^error: --run was given 2 times \("1", "1"\): give it once$/m],
+    [['sandbox', '--port', '0', '--port', '1'], /^error: --port was given 2 times \("0", "1"\): give it once$/m],
     [['sandbox', '--port', '99999'], /^error: sandbox: port must be an integer 0-65535, got 99999$/m],
     [['bank', 'p.csv', '--timeout', '100ms', '--base-url', sandbox.url], /^error: --timeout must be at least 1s \(got 100ms\): the HTTP client checks it about every half second$/m],
     [['bank', 'p.csv', '-o', 'o.csv', '--sandbox', '--sandbox-accounts', 'holders.csv'], /^error: --sandbox-accounts holders\.csv: registry /m],

@@ -39,6 +39,31 @@ function refuseRepeatedFlags(args: Record<string, unknown>, parser: Argv): void 
   }
 }
 
+/**
+ * A number flag given twice is found in the words themselves: yargs adds a repeated value of 1 to
+ * the one before it instead of keeping both (`--rate 50 --rate 1` is 51, `--run 3 --run 1` is run
+ * 4, `--max-calls 1 --max-calls 1` is 2), so no list reaches refuseRepeatedFlags. `--name value`,
+ * `--name=value` and yargs's camelCase spelling count alike.
+ */
+function refuseRepeatedNumbers(parser: Argv, argv: readonly string[]): void {
+  // getOptions() is yargs's own (untyped): the options of the command being parsed.
+  const options = (parser as unknown as { getOptions(): { number: string[]; array: string[] } }).getOptions();
+  const numbers = new Set(options.number);
+  const repeatable = new Set(options.array);
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  const given = new Map<string, string[]>();
+  words.forEach((word, i) => {
+    const flag = /^--([A-Za-z-]+)(?:=(.*))?$/s.exec(word);
+    const name = flag && kebab(flag[1]!);
+    if (!flag || !name || !numbers.has(name) || repeatable.has(name)) return;
+    given.set(name, [...(given.get(name) ?? []), flag[2] ?? words[i + 1] ?? '']);
+  });
+  for (const [name, values] of given) {
+    if (values.length > 1) throw new UsageError(`--${name} was given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}): give it once`);
+  }
+}
+
 /** Flags that name a file or folder: an empty value (an unset shell variable) would name the current folder, or nothing. */
 const PATH_FLAGS = ['output', 'state', 'summary', 'report', 'policy', 'exceptions', 'download', 'sandbox-accounts', 'accounts', 'import', 'input'];
 
@@ -138,6 +163,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .wrap(argv.includes('--help') || argv.includes('-h') ? Math.min(110, process.stdout.columns ?? 110) : null)
     .exitProcess(false)
     .middleware((args) => {
+      refuseRepeatedNumbers(parser, argv);
       refuseRepeatedFlags(args, parser);
       refuseEmptyPaths(args);
       refuseEmptyNumbers(parser, argv);
