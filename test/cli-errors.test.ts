@@ -228,3 +228,24 @@ test('a base URL with a ?query, a #fragment or user:password is refused (exit 2,
   assert.equal(prefixed.code, 0, prefixed.stderr);
   assert.ok(paths.length > 0 && paths.every((p) => p === '/api/v1/vas-api/v1/account-verification-pl'), paths.join(' '));
 });
+
+test('--base-url and --sandbox together are a usage error (exit 2, no call): the run never answers from the imitation while a real API was named', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  payees(dir);
+  const cases = [
+    ['bank', 'p.csv', '-o', 'o.csv', '--base-url', sandbox.url, '--sandbox'],
+    ['docs', 'init', '--state', 'd.sqlite', '--sandbox', '--base-url', sandbox.url],
+  ];
+  for (const args of cases) {
+    const r = await runCli(args, { cwd: dir });
+    assert.equal(r.code, 2, `${args.join(' ')}\n${r.stderr}`);
+    assert.equal(r.stderr, 'error: --base-url and --sandbox name two APIs: give --base-url for the real API, or --sandbox alone for the embedded imitation\n', args.join(' '));
+  }
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+  assert.ok(!fs.existsSync(path.join(dir, 'o.csv')));
+  // VAS_BASE_URL in the environment stays overridden by --sandbox (flags beat the environment).
+  const env = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--sandbox', '--quiet'], { cwd: dir, env: { VAS_BASE_URL: 'http://127.0.0.1:9' } });
+  assert.equal(env.code, 0, env.stderr);
+});

@@ -44,6 +44,11 @@ export type Connection =
     };
 
 export function resolveConnection(flags: ConnectionFlags, env: Env): Connection {
+  // Both on the command line: answering from the imitation while a real API was named would decide
+  // payees on made-up holders without a word (the README gives them as alternatives).
+  if (flags.sandbox && flags.baseUrl !== undefined) {
+    throw new UsageError('--base-url and --sandbox name two APIs: give --base-url for the real API, or --sandbox alone for the embedded imitation');
+  }
   if (flags.sandbox) return { kind: 'sandbox' };
   const baseUrl = flags.baseUrl ?? env.VAS_BASE_URL;
   if (!baseUrl) {
