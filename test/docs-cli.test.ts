@@ -136,7 +136,7 @@ describe('docs CLI against the sandbox', { concurrency: 4 }, () => {
     const fetch = await runCli(['docs', 'fetch', session.sessionId, '--base-url', sbx.url, '--download', path.join(dir, 'kyc')], env);
     assert.equal(fetch.code, 1);
     assert.match(fetch.stdout, /: Denied$/m);
-    assert.match(fetch.stderr, /ended as Denied \(failure callback received [0-9T:.-]+Z\): no documents were shared\. Start a new session with `vas-verify docs init`/);
+    assert.match(fetch.stderr, /ended as Denied \(failure callback received \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST\): no documents were shared\. Start a new session with `vas-verify docs init`/);
     assert.ok(!fs.existsSync(path.join(dir, 'kyc')), 'nothing downloaded');
 
     const list = await runCli(['docs', 'fetch'], env);

@@ -36,7 +36,7 @@ test('a second run on a busy state file is refused with the holder\'s pid and ho
     const second = await runCli(['bank', ...args, '--state', 's.sqlite', '--base-url', other.url], { cwd: dir });
     assert.equal(first.child.exitCode, null, 'the holder was still running');
     assert.equal(second.code, 1, second.stderr);
-    assert.match(second.stderr, new RegExp(`another vas-verify run \\(pid ${first.child.pid} on ${os.hostname()}, started \\d{4}-.*\\) is using this state file: wait for it to finish or use another --state`));
+    assert.match(second.stderr, new RegExp(`another vas-verify run \\(pid ${first.child.pid} on ${os.hostname()}, started \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} IST\\) is using this state file: wait for it to finish or use another --state`));
     assert.doesNotMatch(second.stderr, /\n\s+at /);
   }
   assert.equal(sum(other.stats().requests), 0, 'the refused runs made no call');

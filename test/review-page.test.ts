@@ -173,7 +173,7 @@ test(
       assert.match(row1, /REVIEW\s+NAME_CLOSE/);
       const row4 = await page.locator('[data-testid="row-4"] [data-testid="history"]').innerText();
       assert.match(row4, /changed since \d{4}-\d{2}-\d{2}: beneficiary name "ASHA TRADERS" -> "RAVI KUMAR"/);
-      assert.match(row4, /VERIFIED ASHA TRADERS/, 'the earlier holder');
+      assert.match(row4, /\d{1,2} [A-Z][a-z]{2} \d{4} VERIFIED ASHA TRADERS/, 'the earlier holder, on its IST date')
       assert.match(await page.locator('[data-testid="row-4"]').innerText(), /HOLDER_CHANGED/);
       assert.equal(await page.locator('[data-testid="row-6"]').count(), 0, 'a PAY row is not listed');
       assert.equal(await page.locator('[data-testid="row-7"] button.accept').isDisabled(), true, 'a closed account cannot be accepted');

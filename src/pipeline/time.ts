@@ -1,8 +1,11 @@
 import { UsageError } from '../errors.js';
 
+import { IST_OFFSET_MS } from '../ist.js';
+
+export { formatIst, formatIstDate } from '../ist.js';
+
 /** Time helpers: durations like 30d, and the next midnight in Asia/Kolkata (UTC+5:30, no DST). */
 
-const IST_OFFSET_MS = 5.5 * 3600_000;
 const DAY_MS = 86_400_000;
 
 /** The first instant of the next calendar day in India after `nowMs`. */
@@ -21,21 +24,6 @@ export function parseDuration(text: string, what: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/i.exec(text);
   if (!match) throw new UsageError(`${what}: "${text}" is not a duration: use a number and a unit, e.g. 30d, 12h, 15m, 30s`);
   return Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** A date for people in India: "26 Nov 2026" (IST). */
-export function formatIstDate(ms: number): string {
-  const d = new Date(ms + IST_OFFSET_MS);
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-}
-
-/** A time for people in India: "26 Nov 2026, 00:00 IST" (files keep ISO-8601 UTC). */
-export function formatIst(ms: number): string {
-  const d = new Date(ms + IST_OFFSET_MS);
-  return `${formatIstDate(ms)}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} IST`;
 }
 
 /** A duration for people: "7d", "36h", "90m" (the largest whole unit). */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { sameReviewer, withApprovals, type Decision, type DecisionPolicy } from '../decision/index.js';
 import { InputError } from '../errors.js';
 import { refuseUnbackedReviews } from '../state/audit-consistency.js';
+import { formatIstDate } from '../ist.js';
 import { ownColumn, ownStatusColumn, readOutputRecords } from '../output/read.js';
 import { checkAccount, checkIfsc } from '../pipeline/checks.js';
 import { currentDecision, newerAnswerAgainst, recordedPolicyOf } from '../release/decisions.js';
@@ -265,7 +266,7 @@ function recordEach(options: ImportOptions & { runId: number }, policy: Decision
     // The file shows the night's decision, not the reviews since: another reviewer's rejection is not overridden unseen.
     const rejection = before?.verdict === 'REJECTED' ? before.reviews[before.reviews.length - 1] : undefined;
     if (verdict === 'ACCEPTED' && rejection !== undefined && !sameReviewer(rejection.reviewer, options.reviewer)) {
-      ignored(`PAY not recorded: ${rejection.reviewer} rejected this payee on ${new Date(rejection.at).toISOString().slice(0, 10)} (the file does not show it): if it should be paid, accept it on the review page (vas-verify review), which shows the rejection and its note`);
+      ignored(`PAY not recorded: ${rejection.reviewer} rejected this payee on ${formatIstDate(rejection.at)} (the file does not show it): if it should be paid, accept it on the review page (vas-verify review), which shows the rejection and its note`);
       continue;
     }
     if (verdict === 'REJECTED' && before?.verdict === 'REJECTED') {

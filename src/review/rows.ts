@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { approvalsNeeded, type DecisionPolicy } from '../decision/index.js';
 import { registryBankName, type IfscRegistry } from '../input/ifsc-registry.js';
+import { formatIstDate } from '../ist.js';
 import { matchNames, NAME_MATCH_RULES, type NameMatchRule } from '../match/index.js';
 import { maskAccountNumber, maskLongDigits } from '../report/escape.js';
 import { currentDecision } from '../release/decisions.js';
@@ -156,8 +157,6 @@ export function explainNames(name: string | null, holder: string | null): string
   return matchNames(name, holder, { explain: true }).rules.map((rule) => NAME_MATCH_RULES[rule as NameMatchRule] ?? rule);
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /** The page's row: the run's row, its payee's evidence and reviews, under the policy. */
 export function toReviewRow(
   row: RunRowRecord,
@@ -189,7 +188,7 @@ export function toReviewRow(
     status: row.status,
     reasonCode: row.reasonCode,
     changedSince: changed ? maskLongDigits(changed) : null,
-    history: history.map((h) => ({ date: day(h.verifiedAt), status: h.status, holder: h.beneficiaryName })),
+    history: history.map((h) => ({ date: formatIstDate(h.verifiedAt), status: h.status, holder: h.beneficiaryName })),
     requestId: evidence?.requestId ?? null,
     decision: row.decision,
     decisionReason: row.decisionReason,

@@ -12,6 +12,7 @@
  * when it does not: a run that lost its lock stops dispatching at once.
  */
 import { isAlive } from '../process-alive.js';
+import { formatIst } from '../ist.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -130,7 +131,7 @@ export function heartbeatMoved(before: HeldLock, after: HeldLock | undefined): b
 }
 
 export function describeHolder(holder: LockHolder): string {
-  return `another vas-verify run (pid ${holder.pid} on ${holder.host}, started ${new Date(holder.startedAt).toISOString()})`;
+  return `another vas-verify run (pid ${holder.pid} on ${holder.host}, started ${formatIst(holder.startedAt)})`;
 }
 
 export type LockAttempt = { ok: true } | { ok: false; holder: LockHolder } | { ok: false; watch: HeldLock };

@@ -4,6 +4,7 @@
  * re-emit a finished one, or start one — under the state file's run lock.
  */
 import { RunLockedError, UsageError } from '../../errors.js';
+import { formatIst } from '../../ist.js';
 import { openPayeeFile, type InputSummary } from '../../input/payee-file.js';
 import type { ColumnMap } from '../../input/recognise.js';
 import type { InputRow } from '../../input/payee-file.js';
@@ -185,7 +186,7 @@ async function selectRun(options: BankRunOptions, deps: BankRunDeps, input: Open
   // A dry run changes nothing, so it may look at an unfinished run as a resume would.
   if (previous?.status === 'open' && !options.resume && !options.dryRun) {
     throw new UsageError(
-      `an unfinished ${options.mode} run of this input exists (started ${new Date(previous.createdAt).toISOString()}): add --resume to continue it`,
+      `an unfinished ${options.mode} run of this input exists (started ${formatIst(previous.createdAt)}): add --resume to continue it`,
     );
   }
   if (previous && (previous.status === 'open' || options.resume)) {

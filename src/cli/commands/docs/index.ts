@@ -26,7 +26,7 @@ import {
 import { apiKey, checkSessionApi, explainFetchError } from '../../../docs/session-errors.js';
 import { WebhookListenService } from '../../../docs/listen-service.js';
 import { UsageError } from '../../../errors.js';
-import { parseDuration } from '../../../pipeline/time.js';
+import { formatIst, parseDuration } from '../../../pipeline/time.js';
 import { openDatabase, type Db } from '../../../state/db.js';
 import { DocsStore } from '../../../state/docs-store.js';
 import { resolveStatePath } from '../../config.js';
@@ -128,7 +128,7 @@ export async function docsInit(flags: DocsInitFlags, io: DocsIo): Promise<number
         );
       }
       if (listener.stoppedAt !== null) {
-        log.warn(`the listener at ${listenKey} stopped at ${new Date(listener.stoppedAt).toISOString()}: callbacks will fail until it runs again on the same address`);
+        log.warn(`the listener at ${listenKey} stopped at ${formatIst(listener.stoppedAt)}: callbacks will fail until it runs again on the same address`);
       }
       successWebhookUrl = listener.successUrl;
       failureWebhookUrl = listener.failureUrl;
@@ -251,7 +251,7 @@ async function reportFetch(
       if (flags.json) printFetchJson(io, outcome.result, outcome.requestId, undefined);
       else io.stdout(`session ${sessionId}: ${outcome.result.status}\n`);
       const callback = store.webhookEvents(sessionId).find((event) => event.kind === 'failure');
-      const seen = callback === undefined ? '' : ` (failure callback received ${new Date(callback.receivedAt).toISOString()})`;
+      const seen = callback === undefined ? '' : ` (failure callback received ${formatIst(callback.receivedAt)})`;
       log.error(`session ${sessionId} ended as ${outcome.result.status}${seen}: no documents were shared. Start a new session with \`vas-verify docs init\``);
       return EXIT.fatal;
     }

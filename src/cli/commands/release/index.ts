@@ -9,6 +9,7 @@ import { RunRecords } from '../../../state/run-record.js';
 import { releaseRun, type ReleaseSummary } from '../../../release/index.js';
 import { resolveStatePath } from '../../config.js';
 import { checkReleaseFiles } from '../../distinct-files.js';
+import { formatIst } from '../../../ist.js';
 import { EXIT } from '../../exit.js';
 import type { CommandIo } from '../../io.js';
 import type { ReleaseFlags } from './options.js';
@@ -52,7 +53,7 @@ function releaseWarnings(summary: ReleaseSummary): string[] {
   const { oddAmounts, repeatedAccounts, releasedBefore } = summary.warnings;
   const lines: string[] = [];
   for (const before of releasedBefore) {
-    lines.push(`run ${summary.runId} was released before (${new Date(before.at).toISOString()}, audit entry ${before.seq}, sha256 ${before.sha256.slice(0, 12)}…): upload one of the payouts, not both`);
+    lines.push(`run ${summary.runId} was released before (${formatIst(before.at)}, audit entry ${before.seq}, sha256 ${before.sha256.slice(0, 12)}…): upload one of the payouts, not both`);
   }
   if (oddAmounts.length > 0) {
     lines.push(`${oddAmounts.length} paid row(s) with an amount that is not a positive number: line(s) ${lineList(oddAmounts.map((a) => a.line))} (${oddAmounts.slice(0, 3).map((a) => JSON.stringify(stripControl(a.amount))).join(', ')}): check them before uploading`);
