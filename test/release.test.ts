@@ -110,21 +110,29 @@ test('release refuses a run that is not final and an input changed since the run
   assert.equal(run.code, 3, run.stderr);
   const refused = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
   assert.equal(refused.code, 2, refused.stderr);
-  assert.match(refused.stderr, /run 1 is not final: it has rows without a final answer \(1 DEFERRED\); run the bank command again with --resume/);
+  assert.match(refused.stderr, /run 1 is not final: it has rows without a final answer \(1 DEFERRED by the API's daily limit, due again \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 IST\); run the bank command again with --resume/);
   assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
   assert.ok(!fs.existsSync(path.join(dir, 'payout.csv')));
+
+  // Account ...97 by penny-drop: the rupee went, the answer was lost (UNCONFIRMED); --resume alone never asks again.
+  fs.writeFileSync(path.join(dir, 'doubt.csv'), 'Name,Account,IFSC\nAsha Rao,860000000011,SBIN0001234\nIn Doubt,860000000097,SBIN0001234\n');
+  const doubt = await bank(dir, 'doubt.csv', ['--mode', 'pd']);
+  assert.equal(doubt.code, 3, doubt.stderr);
+  const unconfirmed = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(unconfirmed.code, 2, unconfirmed.stderr);
+  assert.match(unconfirmed.stderr, /run 2 is not final: it has rows without a final answer \(1 UNCONFIRMED\); run the bank command again with --resume until it exits 0, then release; an UNCONFIRMED row may have moved a rupee: check the bank statement, then add --retry-unconfirmed to ask again$/m);
 
   writeCsvInput(dir);
   assert.equal((await bank(dir, 'payees.csv')).code, 0);
   fs.appendFileSync(path.join(dir, 'payees.csv'), 'Late Payee;860000000013;SBIN0001234;5;Salary\r\n');
-  const changed = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite', '--run', '2'], { cwd: dir });
+  const changed = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite', '--run', '3'], { cwd: dir });
   assert.equal(changed.code, 2, changed.stderr);
-  assert.match(changed.stderr, /the input .*payees\.csv changed since run 2 read it/);
+  assert.match(changed.stderr, /the input .*payees\.csv changed since run 3 read it/);
   assert.ok(!fs.existsSync(path.join(dir, 'payout.csv')));
 
   const unknown = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite', '--run', '9'], { cwd: dir });
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /run 9 is not in s\.sqlite \(runs: 2, 1\)/);
+  assert.match(unknown.stderr, /run 9 is not in s\.sqlite \(runs: 3, 2, 1\)/);
   const layout = await runCli(['release', '-o', 'payout.xlsx', '--state', 's.sqlite', '--run', '1'], { cwd: dir });
   assert.equal(layout.code, 2);
 });

@@ -77,6 +77,7 @@ export class RunRecords {
         `SELECT status, count(*) AS n FROM run_rows WHERE run_id = ? AND status IN ('DEFERRED', 'FAILED', 'UNCONFIRMED', 'IN_FLIGHT', 'PENDING') GROUP BY status`,
       ),
       rowCount: db.prepare(`SELECT count(*) FROM run_rows WHERE run_id = ?`).pluck(),
+      deferredUntil: db.prepare(`SELECT max(due_at) FROM run_payees WHERE run_id = ? AND status = 'DEFERRED'`).pluck(),
       holder: db.prepare(
         `SELECT r.beneficiary_name AS holder, r.changed_since AS changedSince, r.request_id AS requestId, p.request_id AS payeeRequestId,
            r.id AS resultId, r.mode, r.status, r.verified_at AS verifiedAt
@@ -111,6 +112,11 @@ export class RunRecords {
   notFinal(runId: number): Record<string, number> {
     const rows = this.stmt.notFinal.all(runId) as { status: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** When the last of the run's payees deferred by the daily limit is due again (ms), or null. */
+  deferredUntil(runId: number): number | null {
+    return (this.stmt.deferredUntil.get(runId) as number | null) ?? null;
   }
 
   /** How many payee rows the run recorded decisions for. */
