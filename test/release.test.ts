@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import ExcelJS from 'exceljs';
@@ -99,6 +100,12 @@ test('release of a CSV with a preamble, ";" and CRLF: the input byte for byte mi
   assert.deepEqual(released[0]!.entry.decisions, { PAY: 2, REVIEW: 0, HOLD: 3 });
   assert.equal((released[0]!.entry.policy as { approvals: number }).approvals, 1);
   assert.match(String(released[0]!.entry.sha256), /^[0-9a-f]{64}$/);
+  // Who released: the OS user, in the entry and in the CSV's who column (README: the reviewer, or vas-verify).
+  assert.equal(released[0]!.entry.by, os.userInfo().username);
+  const csv = await runCli(['audit', '--state', 's.sqlite', '--run', '1', '--format', 'csv'], { cwd: dir });
+  assert.equal(csv.code, 0, csv.stderr);
+  const releaseRows = (parse(csv.stdout, { columns: true }) as Record<string, string>[]).filter((r) => r.kind === 'release');
+  assert.deepEqual(releaseRows.map((r) => r.who), [os.userInfo().username, os.userInfo().username]);
 });
 
 test('release refuses a run that is not final and an input changed since the run, exit 2 with what to do', async (t) => {

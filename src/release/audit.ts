@@ -13,7 +13,7 @@ import type { Db } from '../state/types.js';
 export type AuditFormat = 'json' | 'csv';
 
 /**
- * The CSV's columns: `who` is the reviewer (or `vas-verify` for an automatic decision), `decision`
+ * The CSV's columns: `who` is the reviewer (the OS user for a release, `vas-verify` for an automatic decision), `decision`
  * what was decided (PAY, REVIEW, HOLD; a review's ACCEPTED or REJECTED); `entry` the whole entry.
  */
 export const AUDIT_CSV_COLUMNS = ['seq', 'at', 'run_id', 'kind', 'who', 'decision', 'reason', 'row', 'account', 'ifsc', 'holder', 'note', 'entry', 'hash'] as const;

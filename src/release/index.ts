@@ -38,6 +38,8 @@ export interface ReleaseOptions {
   approvals?: 1 | 2 | undefined;
   /** Where a spreadsheet may spool its shared strings (the state file's folder). */
   spoolDir?: string | undefined;
+  /** Who released (the OS user): the audit entry's `by`, as a review's is its reviewer. */
+  by?: string | undefined;
   now: () => number;
 }
 
@@ -183,7 +185,7 @@ function recordRelease(options: ReleaseOptions, input: RunInput, summary: Releas
   const at = options.now();
   return options.db.transaction(() => {
     const { seq, hash } = audit.append(at, summary.runId, 'release', {
-      input: input.inputPath, fingerprint: input.run.fingerprint, output: path.resolve(options.outputPath), sha256: summary.sha256,
+      by: options.by ?? null, input: input.inputPath, fingerprint: input.run.fingerprint, output: path.resolve(options.outputPath), sha256: summary.sha256,
       exceptions: options.exceptionsPath === undefined ? null : path.resolve(options.exceptionsPath),
       policy: { source: input.policy.source, ...input.policy.policy }, decisions: summary.decisions, notPayees: summary.notPayees,
       approvals: summary.approvals, reviewers: summary.reviewers,

@@ -7,6 +7,7 @@ import { checkOutputPath } from '../../../output/sink.js';
 import { trailProblem } from '../../../release/audit.js';
 import { RunRecords } from '../../../state/run-record.js';
 import { releaseRun, type ReleaseSummary } from '../../../release/index.js';
+import { reviewerName } from '../review/reviewer.js';
 import { resolveStatePath } from '../../config.js';
 import { checkReleaseFiles } from '../../distinct-files.js';
 import { formatIst } from '../../../ist.js';
@@ -81,7 +82,7 @@ export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promis
     }
     const summary = await releaseRun({
       db: state.db, statePath: state.statePath, runId: flags.run, outputPath: flags.output, exceptionsPath: flags.exceptions,
-      inputPath: flags.input, approvals: flags.approvals as 1 | 2 | undefined, spoolDir: state.spoolDir, now: io.now,
+      inputPath: flags.input, approvals: flags.approvals as 1 | 2 | undefined, spoolDir: state.spoolDir, by: releaser(io.env), now: io.now,
     });
     for (const line of describe(summary, flags)) io.log.info(line);
     for (const line of releaseWarnings(summary)) io.log.warn(line);
@@ -89,5 +90,14 @@ export async function releaseCommand(flags: ReleaseFlags, io: CommandIo): Promis
     return EXIT.ok;
   } finally {
     state.db.close();
+  }
+}
+
+/** Who releases, for the audit trail: the OS user, as a review names its reviewer by default; a release is never refused for want of one. */
+function releaser(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  try {
+    return reviewerName(undefined, env);
+  } catch {
+    return undefined;
   }
 }
