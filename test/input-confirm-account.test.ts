@@ -67,6 +67,9 @@ test('the recogniser: a confirm column empty on the first rows is taken; one who
   const flags = new HeaderRecogniser({ overrides: { confirm: 'Confirm Account No' } }).recognise(lines(['Account No', 'Confirm Account No', 'IFSC'],
     ...Array.from({ length: 6 }, (_, i) => [`5001000000${10 + i}`, `6002000000${10 + i}`, 'SBIN0000001'])));
   assert.equal(flags.columns.confirm, 1, '--confirm-account-col cross-checks it whatever its values');
+  assert.equal(flags.decidedBy.confirmAccount, 'flag');
+  assert.equal(empty.decidedBy.confirmAccount, 'header and content');
+  assert.equal(other.decidedBy.confirmAccount, undefined, 'no confirm column taken, none said');
   const alone = new HeaderRecogniser().recognise(lines(['Name', 'Re-enter Account Number', 'IFSC'], ['Asha Verma', '500100000011', 'SBIN0000001'], ['Ravi Kumar', '500100000048', 'HDFC0000001']));
   assert.equal(alone.columns.account, 1);
   assert.equal(alone.columns.confirm, undefined);
@@ -134,8 +137,9 @@ test('CLI: a CSV with Account No and Confirm Account No: the row whose two diffe
   assert.equal(sandbox.stats().requests['account-verification-pl'], 3, 'one call per payee whose cells agree (or whose confirm is empty)');
   assert.match(r.stderr, /confirm account number: column 3 "Confirm Account No", .*cross-checked with it/);
   assert.doesNotMatch(r.stderr, /500100000048|500100000084/);
-  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: { columns: Record<string, unknown> } };
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8')) as { input: { columns: Record<string, unknown>; columnChoice: Record<string, unknown> } };
   assert.deepEqual(summary.input.columns, { account: 'Account No', ifsc: 'IFSC', name: 'Beneficiary Name', confirmAccount: 'Confirm Account No' });
+  assert.equal(summary.input.columnChoice.confirmAccount, 'header and content', 'what decided each column, the confirm one too');
 });
 
 test('CLI: the same payees in an .xlsx (account numbers as number cells, the confirm column as text), and a dry run calls none of the mismatched', async (t) => {

@@ -47,7 +47,7 @@ export interface InputSummary {
   /** `confirmAccount`: the column repeating the account number, cross-checked with it (only when there is one). */
   columns: { account: string; ifsc: string; name: string | null; amount?: string | null | undefined; confirmAccount?: string | undefined };
   /** What decided each column: its header, its content, both, or a flag. */
-  columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null };
+  columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy };
   /** Output columns written under another name because the input has one of that name. */
   renamed: Record<string, string>;
   sheet?: string | undefined;

@@ -50,8 +50,8 @@ export interface HeaderChoice {
   columns: ColumnMap;
   /** The headers taken, for the summary. */
   names: { account: string; ifsc: string; name: string | null };
-  /** What decided each choice (the summary's `input.columnChoice`). */
-  decidedBy: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null };
+  /** What decided each choice (the summary's `input.columnChoice`); `confirmAccount` only where one is cross-checked. */
+  decidedBy: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy };
   /** One line per choice, for the run log. */
   reasons: string[];
   /** One line per column with its header meaning and content scores (`--explain-columns`). */
@@ -338,7 +338,8 @@ export class HeaderRecogniser {
       header,
       columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(amount >= 0 ? { amount } : {}), ...(confirm === undefined ? {} : { confirm }) },
       names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null },
-      decidedBy: { account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null },
+      // A confirm column is taken by its header and its values agreeing with the account's, or named.
+      decidedBy: { account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null, ...(confirm === undefined ? {} : { confirmAccount: this.overrides.confirm !== undefined ? 'flag' as const : 'header and content' as const }) },
       reasons,
       explain: explainColumns(header, stats),
     };
