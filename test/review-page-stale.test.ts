@@ -59,13 +59,22 @@ const reviews = (dir: string) => {
   }
 };
 
+/** Where Chromium is absent outside CI the browser tests skip, saying how to install it. */
+const BROWSER = { skip: CHROMIUM === undefined && process.env.CI !== 'true' ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 };
+
+/** A folder whose state holds one run: Sunita Devi answered as SUNITA KUMARI (REVIEW, NAME_CLOSE). */
+async function sunitaAnswered(t: TestContext): Promise<string> {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
+  await bank(t, dir, 'SUNITA KUMARI');
+  return dir;
+}
+
 test(
   'a page drawn before a run answered the row again: its acceptance is refused (reload), never given to the new holder',
-  { skip: CHROMIUM === undefined && process.env.CI !== 'true' ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 },
+  BROWSER,
   async (t) => {
-    const dir = tempDir(t);
-    fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
-    await bank(t, dir, 'SUNITA KUMARI'); // REVIEW, NAME_CLOSE
+    const dir = await sunitaAnswered(t); // REVIEW, NAME_CLOSE
 
     const review = await startReview(t, dir, 'asha');
     const page = await openPage(t, review.url);
@@ -90,11 +99,9 @@ test(
 
 test(
   "a page drawn before another reviewer rejected the payee: its acceptance is refused (reload), never overriding a rejection nobody on it saw",
-  { skip: CHROMIUM === undefined && process.env.CI !== 'true' ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 },
+  BROWSER,
   async (t) => {
-    const dir = tempDir(t);
-    fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
-    await bank(t, dir, 'SUNITA KUMARI'); // REVIEW, NAME_CLOSE
+    const dir = await sunitaAnswered(t); // REVIEW, NAME_CLOSE
     const asha = await startReview(t, dir, 'asha');
     const ravi = await startReview(t, dir, 'ravi');
     const ashaPage = await openPage(t, asha.url);
@@ -123,11 +130,9 @@ test(
 
 test(
   "an older run's page says a payee accepted on an answer a newer one contradicts is held (as the release does), and refuses an acceptance of it",
-  { skip: CHROMIUM === undefined && process.env.CI !== 'true' ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 },
+  BROWSER,
   async (t) => {
-    const dir = tempDir(t);
-    fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
-    await bank(t, dir, 'SUNITA KUMARI'); // run 1: REVIEW, NAME_CLOSE
+    const dir = await sunitaAnswered(t); // run 1: REVIEW, NAME_CLOSE
     // Ravi accepted her in the morning (from the file): run 1 would pay her.
     const out = fs.readFileSync(path.join(dir, 'out-payees.csv'), 'utf8');
     fs.writeFileSync(path.join(dir, 'edited.csv'), out.replace(',REVIEW,NAME_CLOSE,', ',PAY,NAME_CLOSE,'));
@@ -160,11 +165,9 @@ test(
 
 test(
   "two tabs of one review: a decision from the tab drawn before the other tab's is refused (reload), never overturning it unseen",
-  { skip: CHROMIUM === undefined && process.env.CI !== 'true' ? 'Chromium is not installed (`apt-get install chromium`): the browser test needs it' : false, timeout: 180_000 },
+  BROWSER,
   async (t) => {
-    const dir = tempDir(t);
-    fs.writeFileSync(path.join(dir, 'payees.csv'), PAYEES);
-    await bank(t, dir, 'SUNITA KUMARI'); // REVIEW, NAME_CLOSE
+    const dir = await sunitaAnswered(t); // REVIEW, NAME_CLOSE
     const review = await startReview(t, dir, 'asha');
     const first = await openPage(t, review.url);
     // The same reviewer opens the page again in a second tab (the review's cookie, no token).
