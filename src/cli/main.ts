@@ -28,9 +28,8 @@ export { EXIT };
  * silently could deposit, write or read where the user did not mean. Repeatable flags are declared
  * `array: true`.
  */
-function refuseRepeatedFlags(args: Record<string, unknown>, parser: Argv): void {
-  // getOptions() is yargs's own (untyped): the options of the command being parsed.
-  const repeatable = new Set((parser as unknown as { getOptions(): { array: string[] } }).getOptions().array);
+function refuseRepeatedFlags(args: Record<string, unknown>, options: FlagOptions): void {
+  const repeatable = new Set(options.array);
   for (const [key, value] of Object.entries(args)) {
     if (key === '_' || key.includes('-') || !Array.isArray(value) || repeatable.has(key)) continue;
     const flag = kebab(key);
@@ -39,26 +38,52 @@ function refuseRepeatedFlags(args: Record<string, unknown>, parser: Argv): void 
   }
 }
 
+/** yargs's declared options of the command being parsed (getOptions() is yargs's own, untyped). */
+interface FlagOptions {
+  number: string[];
+  array: string[];
+  boolean: string[];
+}
+
+/** A `--name` or `--name=value` word of the command line: its name in kebab case (yargs takes `--maxCalls` for `--max-calls`). */
+interface FlagWord {
+  name: string;
+  /** The value after `=`, or undefined for `--name` alone. */
+  value: string | undefined;
+  /** The word after it (its value, when it has no `=`). */
+  next: string | undefined;
+}
+
+/**
+ * The command line's long flags up to `--`, read once for the checks below: yargs's own reading
+ * loses what they look for (a repeated number summed, an empty one taken as 0, `--resume=maybe`
+ * taken as false).
+ */
+function flagWords(argv: readonly string[]): FlagWord[] {
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  const flags: FlagWord[] = [];
+  words.forEach((word, i) => {
+    const flag = /^--([A-Za-z-]+)(?:=(.*))?$/s.exec(word);
+    if (flag) flags.push({ name: kebab(flag[1]!), value: flag[2], next: words[i + 1] });
+  });
+  return flags;
+}
+
 /**
  * A number flag given twice is found in the words themselves: yargs adds a repeated value of 1 to
  * the one before it instead of keeping both (`--rate 50 --rate 1` is 51, `--run 3 --run 1` is run
  * 4, `--max-calls 1 --max-calls 1` is 2), so no list reaches refuseRepeatedFlags. `--name value`,
  * `--name=value` and yargs's camelCase spelling count alike.
  */
-function refuseRepeatedNumbers(parser: Argv, argv: readonly string[]): void {
-  // getOptions() is yargs's own (untyped): the options of the command being parsed.
-  const options = (parser as unknown as { getOptions(): { number: string[]; array: string[] } }).getOptions();
+function refuseRepeatedNumbers(options: FlagOptions, flags: readonly FlagWord[]): void {
   const numbers = new Set(options.number);
   const repeatable = new Set(options.array);
-  const end = argv.indexOf('--');
-  const words = end === -1 ? argv : argv.slice(0, end);
   const given = new Map<string, string[]>();
-  words.forEach((word, i) => {
-    const flag = /^--([A-Za-z-]+)(?:=(.*))?$/s.exec(word);
-    const name = flag && kebab(flag[1]!);
-    if (!flag || !name || !numbers.has(name) || repeatable.has(name)) return;
-    given.set(name, [...(given.get(name) ?? []), flag[2] ?? words[i + 1] ?? '']);
-  });
+  for (const { name, value, next } of flags) {
+    if (!numbers.has(name) || repeatable.has(name)) continue;
+    given.set(name, [...(given.get(name) ?? []), value ?? next ?? '']);
+  }
   for (const [name, values] of given) {
     if (values.length > 1) throw new UsageError(`--${name} was given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}): give it once`);
   }
@@ -83,20 +108,13 @@ function refuseEmptyPaths(args: Record<string, unknown>): void {
  * price was nothing (so `--max-spend` never stopped): refused like an empty path. A word after the
  * flag that starts with `-` and is not a number (`-5`, `-.5`) is the next flag, not its value.
  */
-function refuseEmptyNumbers(parser: Argv, argv: readonly string[]): void {
-  // getOptions() is yargs's own (untyped): the options of the command being parsed.
-  const numbers = new Set((parser as unknown as { getOptions(): { number: string[] } }).getOptions().number);
-  const end = argv.indexOf('--');
-  const words = end === -1 ? argv : argv.slice(0, end);
-  words.forEach((word, i) => {
-    const flag = /^--([A-Za-z-]+)(=?)$/.exec(word);
-    // yargs takes `--maxCalls` for `--max-calls`.
-    const name = flag && kebab(flag[1]!);
-    if (!flag || !name || !numbers.has(name)) return;
-    const next = words[i + 1];
-    const empty = flag[2] === '=' || next === undefined || next === '' || /^-(?![\d.])/.test(next);
+function refuseEmptyNumbers(options: FlagOptions, flags: readonly FlagWord[]): void {
+  const numbers = new Set(options.number);
+  for (const { name, value, next } of flags) {
+    if (!numbers.has(name)) continue;
+    const empty = value !== undefined ? value === '' : next === undefined || next === '' || /^-(?![\d.])/.test(next);
     if (empty) throw new UsageError(`--${name} is empty: give a number`);
-  });
+  }
 }
 
 /**
@@ -104,14 +122,13 @@ function refuseEmptyNumbers(parser: Argv, argv: readonly string[]): void {
  * unless the value is "true": a cron line that meant to resume started over, or refused. Only
  * `=true` and `=false` are taken; anything else is refused.
  */
-function refuseSwitchValues(parser: Argv, argv: readonly string[]): void {
-  // getOptions() is yargs's own (untyped): the options of the command being parsed.
-  const switches = new Set((parser as unknown as { getOptions(): { boolean: string[] } }).getOptions().boolean);
-  const end = argv.indexOf('--');
-  for (const word of end === -1 ? argv : argv.slice(0, end)) {
-    const flag = /^--(?:no-)?([A-Za-z-]+)=(.*)$/s.exec(word);
-    if (!flag || !switches.has(kebab(flag[1]!)) || /^(true|false)$/.test(flag[2]!)) continue;
-    throw new UsageError(`--${kebab(flag[1]!)} is a switch and takes no value (got ${JSON.stringify(flag[2])}): give --${kebab(flag[1]!)} alone, or leave it out`);
+function refuseSwitchValues(options: FlagOptions, flags: readonly FlagWord[]): void {
+  const switches = new Set(options.boolean);
+  for (const { name: word, value } of flags) {
+    if (value === undefined) continue;
+    const name = word.startsWith('no-') ? word.slice(3) : word;
+    if (!switches.has(name) || /^(true|false)$/.test(value)) continue;
+    throw new UsageError(`--${name} is a switch and takes no value (got ${JSON.stringify(value)}): give --${name} alone, or leave it out`);
   }
 }
 
@@ -163,11 +180,13 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .wrap(argv.includes('--help') || argv.includes('-h') ? Math.min(110, process.stdout.columns ?? 110) : null)
     .exitProcess(false)
     .middleware((args) => {
-      refuseRepeatedNumbers(parser, argv);
-      refuseRepeatedFlags(args, parser);
+      const options = (parser as unknown as { getOptions(): FlagOptions }).getOptions();
+      const flags = flagWords(argv);
+      refuseRepeatedNumbers(options, flags);
+      refuseRepeatedFlags(args, options);
       refuseEmptyPaths(args);
-      refuseEmptyNumbers(parser, argv);
-      refuseSwitchValues(parser, argv);
+      refuseEmptyNumbers(options, flags);
+      refuseSwitchValues(options, flags);
     }, true)
     .fail((message, error) => {
       if (error) throw error;
