@@ -3,7 +3,8 @@
  * notice: the last line of a run says how many payees are on HOLD and to REVIEW.
  */
 import type { BankRunSummary } from '../pipeline/bank-run/index.js';
-import { formatDurationShort, formatIst } from '../pipeline/time.js';
+import { formatIst } from '../ist.js';
+import { formatDurationShort } from '../pipeline/time.js';
 import { shellCommand } from '../shell-quote.js';
 import { formatDuration } from './progress.js';
 

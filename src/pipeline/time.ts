@@ -1,10 +1,7 @@
 import { UsageError } from '../errors.js';
-
 import { IST_OFFSET_MS } from '../ist.js';
 
-export { formatIst, formatIstDate } from '../ist.js';
-
-/** Time helpers: durations like 30d, and the next midnight in Asia/Kolkata (UTC+5:30, no DST). */
+/** Time helpers: durations like 30d, and the next midnight in Asia/Kolkata (UTC+5:30, no DST); times for people are src/ist.ts. */
 
 const DAY_MS = 86_400_000;
 

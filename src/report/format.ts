@@ -4,11 +4,10 @@
  * The files the tool writes keep ISO times in UTC; only the page speaks IST. Pure.
  */
 
-import { formatIst, formatIstDate } from '../pipeline/time.js';
+import { IST_OFFSET_MS, formatIst, formatIstDate } from '../ist.js';
 
 const numberFormat = new Intl.NumberFormat('en-IN');
 const moneyFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const IST_OFFSET_MS = 330 * 60_000;
 
 /** `1,23,456`: Indian grouping. */
 export function formatCount(n: number): string {

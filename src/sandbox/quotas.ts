@@ -1,6 +1,7 @@
 /** Quotas: the requests-per-second window (`--rate-limit`) and the per-account daily allowance (`--daily-limit`). */
 
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000; // Asia/Kolkata has no DST
+import { IST_OFFSET_MS } from '../ist.js';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Days since the epoch in Asia/Kolkata: the day daily limits and changing holders count by. */

@@ -1,5 +1,5 @@
 /** Turning an API answer, an API refusal or a stored payee into what the run keeps and writes. */
-import { formatIst } from '../time.js';
+import { formatIst } from '../../ist.js';
 import type { VasError } from '../../api/errors.js';
 import type { BankResult } from '../../api/schemas.js';
 import type { BankStore } from '../../state/bank-store.js';

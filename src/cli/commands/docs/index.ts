@@ -26,7 +26,8 @@ import {
 import { apiKey, checkSessionApi, explainFetchError } from '../../../docs/session-errors.js';
 import { WebhookListenService } from '../../../docs/listen-service.js';
 import { UsageError } from '../../../errors.js';
-import { formatIst, parseDuration } from '../../../pipeline/time.js';
+import { formatIst } from '../../../ist.js';
+import { parseDuration } from '../../../pipeline/time.js';
 import { openDatabase, type Db } from '../../../state/db.js';
 import { DocsStore } from '../../../state/docs-store.js';
 import { resolveStatePath } from '../../config.js';
