@@ -108,6 +108,20 @@ test('VAS_REDIS_URL without --rate is refused like --redis without it: nothing t
   assert.match(r.stderr, /VAS_REDIS_URL .*give --rate/);
 });
 
+test('a Redis from VAS_REDIS_URL that cannot be used is named VAS_REDIS_URL in the message, not --redis (which was never given)', async (t) => {
+  const dir = setup(t);
+  for (const url of ['redis://127.0.0.1:1', 'redis://127.0.0.1:1/db']) {
+    const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--state', 's.sqlite', '--sandbox', '--rate', '5'], { cwd: dir, env: { VAS_REDIS_URL: url, VAS_REDIS_PASSWORD: undefined } });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /VAS_REDIS_URL redis:\/\/127\.0\.0\.1:1/, r.stderr);
+    assert.doesNotMatch(r.stderr, /--redis redis:/, r.stderr);
+  }
+  // Given on the command line, the flag is what the message names.
+  const flag = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--state', 's.sqlite', '--sandbox', '--rate', '5', '--redis', 'redis://127.0.0.1:1'], { cwd: dir, env: { VAS_REDIS_URL: undefined } });
+  assert.equal(flag.code, 2, flag.stderr);
+  assert.match(flag.stderr, /--redis redis:\/\/127\.0\.0\.1:1/);
+});
+
 test('resolveRedisUrl: flag beats environment; the password only from the environment', () => {
   assert.equal(resolveRedisUrl(undefined, {}), undefined);
   assert.equal(resolveRedisUrl('redis://h:1', {}), 'redis://h:1');

@@ -11,11 +11,20 @@ export { Aimd, BURST_MS, CATCH_UP_MS, QUOTA_EDGE_SHARE, MAX_PAUSE_MS, PERSISTENT
 export { ASSUMED_LATENCY_MS, CAP_EVIDENCE_ANSWERS, CONCURRENCY_HEADROOM, CONCURRENCY_SPARE, ConcurrencyTarget, DEFAULT_RATE_CONCURRENCY_CAP, LATENCY_WINDOW } from './concurrency.js';
 export { checkRedisUrl, maskRedisUrl, REDIS_SETUP_TIMEOUT_MS } from './redis.js';
 
+/** A quota shared between runs through Redis (--redis). */
+export interface SharedQuota {
+  url: string;
+  /** A hash of the credential (never the credential): the key shared by its runs. */
+  limiterId: string;
+  /** Where the URL came from, as messages name it: `--redis` (the default) or `VAS_REDIS_URL`. */
+  given?: string | undefined;
+}
+
 export interface LimiterOptions {
   /** Requests per second; undefined = no limiter. */
   rate?: number | undefined;
   /** Share the quota through Redis: the URL and the limiter id (a hash of the credential). */
-  redis?: { url: string; limiterId: string } | undefined;
+  redis?: SharedQuota | undefined;
   /** Aborts a Redis setup under way (SIGINT/SIGTERM). */
   signal?: AbortSignal | undefined;
   /** Called once if the shared store is lost mid-run. */
@@ -32,7 +41,7 @@ export async function createLimiter(options: LimiterOptions): Promise<Limiter | 
     return undefined;
   }
   const source = options.redis
-    ? await createRedisSource({ url: options.redis.url, limiterId: options.redis.limiterId, signal: options.signal })
+    ? await createRedisSource({ ...options.redis, signal: options.signal })
     : undefined;
   return new RateLimiter({ rate: options.rate, source, onLost: options.onLost });
 }

@@ -76,8 +76,8 @@ export function maskRedisUrl(raw: string): string {
  * as an option of its own (a password among them, or a db that is not a number: an uncaught
  * SELECT error), so the URL holds only what the README documents.
  */
-export function checkRedisUrl(raw: string): URL {
-  const notRedis = () => new LimiterSetupError(`--redis ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
+export function checkRedisUrl(raw: string, given = REDIS_FLAG): URL {
+  const notRedis = () => new LimiterSetupError(`${given} ${maskRedisUrl(raw)} is not a Redis URL: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -86,10 +86,10 @@ export function checkRedisUrl(raw: string): URL {
   }
   if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') throw notRedis();
   if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
-    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} has a ?query or #fragment, which vas-verify does not read: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
+    throw new LimiterSetupError(`${given} ${maskRedisUrl(raw)} has a ?query or #fragment, which vas-verify does not read: give redis://[user@]host:port[/db] (or rediss:// for TLS; the password in VAS_REDIS_PASSWORD)`);
   }
   if (redisDatabase(url) === null) {
-    throw new LimiterSetupError(`--redis ${maskRedisUrl(raw)} names database "${url.pathname.slice(1)}": after the port comes a database number (redis://host:port/0) or nothing`);
+    throw new LimiterSetupError(`${given} ${maskRedisUrl(raw)} names database "${url.pathname.slice(1)}": after the port comes a database number (redis://host:port/0) or nothing`);
   }
   return url;
 }
@@ -132,7 +132,12 @@ export interface RedisSourceOptions {
   /** Aborts the setup (SIGINT/SIGTERM while connecting). */
   signal?: AbortSignal | undefined;
   setupTimeoutMs?: number | undefined;
+  /** Where the URL came from, as messages name it: `--redis` (the default) or `VAS_REDIS_URL`. */
+  given?: string | undefined;
 }
+
+/** How messages name a Redis URL given on the command line. */
+const REDIS_FLAG = '--redis';
 
 type TakeClient = RedisClient & { vasTake(key: string, interval: string, catchUp: string, want: string): Promise<[number, number]> };
 
@@ -161,7 +166,8 @@ async function bounded(work: Promise<void>, timeoutMs: number, signal: AbortSign
 
 /** Connects (bounded in time) and checks that the script runs; throws LimiterSetupError. */
 export async function createRedisSource(options: RedisSourceOptions): Promise<TokenSource> {
-  const url = checkRedisUrl(options.url);
+  const given = options.given ?? REDIS_FLAG;
+  const url = checkRedisUrl(options.url, given);
   const database = redisDatabase(url) ?? undefined; // checked: a number or none
   const shown = maskRedisUrl(options.url);
   const setupTimeoutMs = options.setupTimeoutMs ?? REDIS_SETUP_TIMEOUT_MS;
@@ -211,11 +217,11 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
   } catch (error) {
     redis.disconnect();
     if (options.signal?.aborted) {
-      throw new LimiterSetupError(`stopped by a signal while connecting to the Redis at --redis ${shown}; no call was made`, { cause: error });
+      throw new LimiterSetupError(`stopped by a signal while connecting to the Redis at ${given} ${shown}; no call was made`, { cause: error });
     }
     // ioredis's own rejection says only "Connection is closed"; the socket's error says why.
     const why = explainSetupError(lastError ?? (error as Error), url.protocol === 'rediss:');
-    throw new LimiterSetupError(`cannot use the Redis at --redis ${shown} for the shared rate limit: ${why}. Check the URL and that Redis is running; no call was made`, { cause: error });
+    throw new LimiterSetupError(`cannot use the Redis at ${given} ${shown} for the shared rate limit: ${why}. Check the URL and that Redis is running; no call was made`, { cause: error });
   }
 
   let closed = false;

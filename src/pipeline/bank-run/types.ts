@@ -3,6 +3,7 @@
  * (docs/ARCHITECTURE.md, "The bank run").
  */
 import type { Client } from '../../api/client.js';
+import type { SharedQuota } from '../../limiter/index.js';
 import type { BankStore } from '../../state/bank-store.js';
 import type { ResultRecord, RunMode } from '../../state/types.js';
 import type { ProcessProbe } from '../../state/run-lock.js';
@@ -55,7 +56,7 @@ export interface BankRunOptions {
   /** How long a stop waits for calls in flight; default DEFAULT_STOP_GRACE_MS (15 s). */
   stopGraceMs?: number | undefined;
   /** One quota shared through Redis (src/limiter): a Redis URL and the limiter id (a hash of the credential). */
-  redis?: { url: string; limiterId: string } | undefined;
+  redis?: SharedQuota | undefined;
   /** How long a penny-drop is remembered per payee, across runs and files (default DEFAULT_DEPOSIT_MEMORY_MS, 90 days). */
   depositMemoryMs?: number | undefined;
   /** How long a run waits to see whether another host's lock is alive (default LOCK_LEASE_MS, 2 minutes). */

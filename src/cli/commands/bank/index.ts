@@ -53,7 +53,8 @@ interface BankSettings {
   output: string;
   statePath: string;
   /** The shared quota's Redis URL, password included (never printed), or undefined. */
-  redis: string | undefined;
+  /** The shared quota's Redis URL, and where it came from (--redis or VAS_REDIS_URL) for messages. */
+  redis: { url: string; given: string } | undefined;
 }
 
 /** What the run left: its summary, or the state file's failure. */
@@ -162,16 +163,18 @@ function readPolicy(file: string): BankRunOptions['policy'] {
 }
 
 /** --redis or VAS_REDIS_URL, its password from the environment only (src/cli/config.ts). */
-function sharedQuotaRedis(flags: BankFlags, env: Env): string | undefined {
-  const redis = resolveRedisUrl(flags.redis, env);
+function sharedQuotaRedis(flags: BankFlags, env: Env): { url: string; given: string } | undefined {
+  const url = resolveRedisUrl(flags.redis, env);
+  if (url === undefined) return undefined;
   // A password in the Redis URL is a secret like the token: kept out of every message and file.
-  registerUrlSecrets(redis);
+  registerUrlSecrets(url);
+  const given = flags.redis !== undefined ? '--redis' : 'VAS_REDIS_URL';
   // The shared limiter shares a rate: without one there is nothing to share (never silently ignored).
-  if (redis !== undefined && flags.rate === undefined) {
-    const from = flags.redis !== undefined ? '--redis' : 'VAS_REDIS_URL (from the environment)';
+  if (flags.rate === undefined) {
+    const from = given === 'VAS_REDIS_URL' ? 'VAS_REDIS_URL (from the environment)' : given;
     throw new UsageError(`${from} shares one --rate between runs: give --rate RPS too (the quota of your credential, e.g. --rate 50)`);
   }
-  return redis;
+  return { url, given };
 }
 
 /** Opens the state file and the connection, runs, and closes both whatever happens. */
@@ -268,7 +271,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     pricePl: settings.pricePl,
     pricePd: settings.pricePd,
     dryRun: flags.dryRun,
-    redis: settings.redis ? { url: settings.redis, limiterId } : undefined,
+    redis: settings.redis ? { ...settings.redis, limiterId } : undefined,
   };
 }
 
