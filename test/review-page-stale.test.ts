@@ -6,7 +6,8 @@
  * reload the page shows the new holder and a decision is for that one. Likewise a page drawn before
  * another reviewer rejected the payee: its acceptance would override a rejection nobody on that
  * page saw, and is refused until a reload shows it — as is a decision from a second tab of the same
- * review drawn before the first tab decided. Real CLI, real sandbox,
+ * review drawn before the first tab decided. A note typed but not yet sent outlives a reload of
+ * the page (the filter, the pages) and goes with the next decision only. Real CLI, real sandbox,
  * headless Chromium (skipped, saying why, only where Chromium is absent outside CI).
  */
 import assert from 'node:assert/strict';
@@ -195,5 +196,38 @@ test(
     await textOf(first, '[data-testid="row-1"] [data-testid="msg"]', /^the payee changed since this page was drawn/);
     assert.deepEqual(reviews(dir).map((r) => (r as { verdict: string }).verdict), ['REJECTED', 'ACCEPTED', 'REJECTED']);
     await finish(second, review);
+  },
+);
+
+test(
+  'a note typed but not sent survives the filter and a reload of the page, goes with the next decision, and is gone once it has',
+  BROWSER,
+  async (t) => {
+    const dir = await sunitaAnswered(t); // REVIEW, NAME_CLOSE
+    const review = await startReview(t, dir, 'asha');
+    const page = await openPage(t, review.url);
+    await page.locator('[data-testid="note"]').fill('called her: married name');
+
+    // The filter loads another page: the note is still in the field.
+    await page.locator('#decision').selectOption('REVIEW');
+    await page.locator('[data-testid="filter"] button[type="submit"]').click();
+    await page.waitForURL(/decision=REVIEW/);
+    assert.equal(await page.locator('[data-testid="note"]').inputValue(), 'called her: married name');
+    await page.reload();
+    assert.equal(await page.locator('[data-testid="note"]').inputValue(), 'called her: married name');
+
+    await page.locator('[data-testid="row-1"] button.accept').click();
+    await textOf(page, '[data-testid="row-1"] [data-testid="standing"]', /^PAY · REVIEW_ACCEPTED · accepted by asha“called her: married name”$/);
+    const db = new Database(path.join(dir, 'state.sqlite'), { readonly: true });
+    try {
+      assert.deepEqual(db.prepare('SELECT note FROM reviews').all(), [{ note: 'called her: married name' }]);
+    } finally {
+      db.close();
+    }
+    // Sent with that decision, the note is not carried to the next one, even after a reload.
+    assert.equal(await page.locator('[data-testid="note"]').inputValue(), '');
+    await page.reload();
+    assert.equal(await page.locator('[data-testid="note"]').inputValue(), '');
+    await finish(page, review);
   },
 );

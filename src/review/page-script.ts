@@ -17,6 +17,11 @@ export const PAGE_SCRIPT = `
   let busy = false;
   // Whether the current row is one the reviewer moved to since the last decision on a selection: a second click on a toolbar button then decides nothing, rather than the row that happened to be current.
   let armed = true;
+  // A note typed but not yet sent survives the filter, the pages and a reload of this tab (sessionStorage, this review's server only): it goes with the next decision.
+  const noteKey = 'note:' + csrf;
+  const keepNote = () => { try { if (note.value) sessionStorage.setItem(noteKey, note.value); else sessionStorage.removeItem(noteKey); } catch (error) { /* storage off: the note lives as long as the page */ } };
+  try { if (!note.value) note.value = sessionStorage.getItem(noteKey) || ''; } catch (error) { /* as above */ }
+  note.addEventListener('input', keepNote);
 
   const focusRow = (i) => {
     if (rows.length === 0) return;
@@ -105,7 +110,7 @@ export const PAGE_SCRIPT = `
       for (const tr of chosen) { const box = checkbox(tr); if (box) { box.checked = false; tr.classList.remove('selected'); } }
       if (selection) armed = false;
       // A note belongs to the decision it was written for: the next one starts without it.
-      if (done > 0) note.value = '';
+      if (done > 0) { note.value = ''; keepNote(); }
     } catch (error) {
       // Said on every row it was for as well as at the top: the reviewer may be far down the list.
       status.textContent = 'Not recorded: ' + error.message + '.';
