@@ -25,12 +25,14 @@ test('confirmMeaning: an account header qualified by confirm, re-enter, retype, 
     'Verify Account No', 'Repeat Account Number', 'Account Number Again', 'confirm_account_number', 'Re-Enter Beneficiary Account Number',
     'Confirm Account Number (Mandatory)', 'खाता संख्या की पुष्टि करें',
   ]) {
-    assert.ok(confirmMeaning(h), h);
+    assert.equal(confirmMeaning(h)?.role, 'account', h);
     assert.equal(headerMeaning(h), undefined, `${h} is no account header`);
   }
-  for (const h of ['Account Number', 'Beneficiary Account Number', 'Confirm Debit Account Number', 'Confirmation Date', 'Verified', 'Confirm IFSC', 'Account Verified']) {
+  for (const h of ['Account Number', 'Beneficiary Account Number', 'Confirm Debit Account Number', 'Confirmation Date', 'Verified', 'Account Verified']) {
     assert.equal(confirmMeaning(h), undefined, h);
   }
+  // The IFSC's confirmation confirms no account (test/input-confirm-ifsc.test.ts).
+  assert.equal(confirmMeaning('Confirm IFSC')?.role, 'ifsc');
   assert.equal(confirmMeaning('Confirm Beneficiary Account Number')!.rank, 'payee');
 });
 

@@ -173,10 +173,10 @@ export interface HeaderMeaning {
 }
 
 /**
- * Words that say a column repeats the account number to confirm it, as bank bulk-upload and
- * beneficiary templates ask ("Confirm Account Number", "Re-enter Account No", "Retype A/c No.",
- * "Account Number (Confirm)", "Verify Beneficiary Account Number"), in front of or behind any
- * account header. Compared as header keys ("Re-Enter" and "ReEnter" are "re enter").
+ * Words that say a column repeats the account number (or the IFSC) to confirm it, as bank
+ * bulk-upload and beneficiary templates ask ("Confirm Account Number", "Re-enter Account No",
+ * "Retype A/c No.", "Account Number (Confirm)", "Verify Beneficiary Account Number", "Confirm IFSC
+ * Code"), in front of or behind any account or IFSC header. Compared as header keys ("Re-Enter" and "ReEnter" are "re enter").
  */
 export const CONFIRM_QUALIFIERS: readonly string[] = [
   'confirm', 'confirmed', 'confirmation', 'reconfirm', 're confirm', 're enter', 're entered', 'reenter', 'reentered', 'retype', 're type',
@@ -188,10 +188,11 @@ export const CONFIRM_QUALIFIERS: readonly string[] = [
 const CONFIRM_KEYS = CONFIRM_QUALIFIERS.map(headerKey).sort((a, b) => b.length - a.length);
 
 /**
- * Whether a header names the column that repeats the account number to confirm it: a confirm
- * word in front of or behind an account header that is not the payer's ("Confirm Debit Account"
- * confirms nothing of the payee). The header's own account meaning, qualifiers included, or
- * undefined. Never the account column itself (src/input/recognise.ts).
+ * Whether a header names a column that repeats the account number or the IFSC to confirm it: a
+ * confirm word in front of or behind an account or IFSC header that is not the payer's ("Confirm
+ * Debit Account" confirms nothing of the payee). The header's own meaning (role `account` or
+ * `ifsc`, the field it confirms), qualifiers included, or undefined. Never the account or IFSC
+ * column itself (src/input/recognise.ts).
  */
 export function confirmMeaning(header: string): HeaderMeaning | undefined {
   const whole = confirmOfKey(headerKey(header));
@@ -208,8 +209,8 @@ function confirmOfKey(key: string): HeaderMeaning | undefined {
     else if (key.endsWith(` ${q}`)) rest = key.slice(0, -q.length - 1).replace(/ (की|का|चा|to|for)$/, '');
     if (rest === undefined) continue;
     const meaning = meaningOfKey(rest);
-    if (meaning?.role !== 'account' || meaning.rank === 'payer') continue;
-    return { role: 'account', rank: meaning.rank, why: `${meaning.why}, qualified by "${q}" (it confirms the account number)` };
+    if ((meaning?.role !== 'account' && meaning?.role !== 'ifsc') || meaning.rank === 'payer') continue;
+    return { role: meaning.role, rank: meaning.rank, why: `${meaning.why}, qualified by "${q}" (it confirms the ${meaning.role === 'account' ? 'account number' : 'IFSC'})` };
   }
   return undefined;
 }
@@ -218,7 +219,7 @@ function confirmOfKey(key: string): HeaderMeaning | undefined {
  * What a header names, if anything: the alias it matches and how strongly, qualifiers included.
  * A header cell that carries instructions ("Beneficiary's Account Number (Mandatory) Typically
  * 9-18 digits") is read by the words before its first parenthesis when the whole does not match.
- * A confirm-account header ("Account Number (Confirm)") names nothing here: see confirmMeaning.
+ * A confirm header ("Account Number (Confirm)", "Re-enter IFSC") names nothing here: see confirmMeaning.
  */
 export function headerMeaning(header: string): HeaderMeaning | undefined {
   if (confirmMeaning(header) !== undefined) return undefined;

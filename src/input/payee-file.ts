@@ -44,10 +44,10 @@ export interface InputSummary {
   file: string;
   /** 1-based line (for .xlsx: row) of the header. */
   headerLine: number;
-  /** `confirmAccount`: the column repeating the account number, cross-checked with it (only when there is one). */
-  columns: { account: string; ifsc: string; name: string | null; amount?: string | null | undefined; confirmAccount?: string | undefined };
+  /** `confirmAccount`, `confirmIfsc`: the columns repeating the account number and the IFSC, cross-checked with them (only when there is one). */
+  columns: { account: string; ifsc: string; name: string | null; amount?: string | null | undefined; confirmAccount?: string | undefined; confirmIfsc?: string | undefined };
   /** What decided each column: its header, its content, both, or a flag. */
-  columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy };
+  columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy; confirmIfsc?: DecidedBy };
   /** Output columns written under another name because the input has one of that name. */
   renamed: Record<string, string>;
   sheet?: string | undefined;
@@ -159,9 +159,10 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
 
 function inputSummary(file: string, choice: HeaderChoice): InputSummary {
   const amount = choice.columns.amount ?? -1;
-  const confirm = choice.columns.confirm;
+  const { confirm, confirmIfsc } = choice.columns;
   const columns: InputSummary['columns'] = amount >= 0 ? { ...choice.names, amount: choice.header[amount] ?? null } : { ...choice.names };
   if (confirm !== undefined) columns.confirmAccount = choice.header[confirm] ?? '';
+  if (confirmIfsc !== undefined) columns.confirmIfsc = choice.header[confirmIfsc] ?? '';
   return { file, headerLine: choice.headerLine, columns, columnChoice: choice.decidedBy, renamed: {} };
 }
 

@@ -15,6 +15,8 @@ export interface ColumnOverrides {
   name?: string | undefined;
   /** `--confirm-account-col`: the column repeating the account number to confirm it. */
   confirm?: string | undefined;
+  /** `--confirm-ifsc-col`: the column repeating the IFSC to confirm it. */
+  confirmIfsc?: string | undefined;
 }
 
 export interface ColumnMap {
@@ -30,6 +32,8 @@ export interface ColumnMap {
    * checkConfirmAccount). Absent when the file has none.
    */
   confirm?: number | undefined;
+  /** The column that repeats the IFSC to confirm it ("Confirm IFSC Code"), cross-checked alike (checkConfirmIfsc). */
+  confirmIfsc?: number | undefined;
 }
 
 /** A record as the readers give it: its fields and the 1-based line where it starts. */
@@ -50,8 +54,8 @@ export interface HeaderChoice {
   columns: ColumnMap;
   /** The headers taken, for the summary. */
   names: { account: string; ifsc: string; name: string | null };
-  /** What decided each choice (the summary's `input.columnChoice`); `confirmAccount` only where one is cross-checked. */
-  decidedBy: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy };
+  /** What decided each choice (the summary's `input.columnChoice`); `confirmAccount` and `confirmIfsc` only where one is cross-checked. */
+  decidedBy: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy; confirmIfsc?: DecidedBy };
   /** One line per choice, for the run log. */
   reasons: string[];
   /** One line per column with its header meaning and content scores (`--explain-columns`). */
@@ -210,11 +214,11 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
   return stats;
 }
 
-/** Columns whose header confirms the account number (aliases.ts, confirmMeaning), by their header alone. */
-function confirmCandidates(header: readonly string[]): Candidate[] {
+/** Columns whose header confirms the account number or the IFSC (`role`; aliases.ts, confirmMeaning), by their header alone. */
+function confirmCandidates(header: readonly string[], role: 'account' | 'ifsc'): Candidate[] {
   return header.flatMap((h, index): Candidate[] => {
     const meaning = confirmMeaning(h);
-    return meaning ? [{ index, header: h, rank: meaning.rank, why: meaning.why, by: 'header' }] : [];
+    return meaning?.role === role ? [{ index, header: h, rank: meaning.rank, why: meaning.why, by: 'header' }] : [];
   });
 }
 
@@ -240,21 +244,32 @@ interface ConfirmAgreement {
   fits: boolean;
 }
 
-function confirmAgreement(sample: readonly SourceRecord[], columns: ColumnMap, index: number): ConfirmAgreement {
+/** What a confirm column confirms: its flag, the field in words, and the shape its values take. */
+const CONFIRMED = {
+  account: { flag: '--confirm-account-col', what: 'account number', shape: 'of 9-18 digits' },
+  ifsc: { flag: '--confirm-ifsc-col', what: 'IFSC', shape: 'IFSC-shaped' },
+} as const;
+
+function confirmAgreement(role: 'account' | 'ifsc', sample: readonly SourceRecord[], columns: ColumnMap, index: number): ConfirmAgreement {
   const agree = { values: 0, shaped: 0, pairs: 0, equal: 0 };
-  const digits = (value: string) => cellOf([value], 0).replace(/[\s-]/g, '');
+  // Read as the row checks read them: an account's digits; an IFSC in upper case, spaces dropped.
+  const read = role === 'account'
+    ? (value: string) => cellOf([value], 0).replace(/[\s-]/g, '')
+    : (value: string) => cellOf([value], 0).toUpperCase().replace(/\s+/g, '');
+  const shaped = role === 'account' ? ACCOUNT_SHAPE : IFSC_SHAPE;
   for (const record of sample) {
-    const confirm = digits(record.fields[index] ?? '');
+    const confirm = read(record.fields[index] ?? '');
     if (confirm === '') continue;
     agree.values += 1;
-    if (ACCOUNT_SHAPE.test(confirm)) agree.shaped += 1;
-    const account = digits(payeeCells(record.fields, columns).account);
-    if (account === '') continue;
+    if (shaped.test(confirm)) agree.shaped += 1;
+    const cells = payeeCells(record.fields, columns);
+    const own = read(role === 'account' ? cells.account : cells.ifsc);
+    if (own === '') continue;
     agree.pairs += 1;
-    if (account === confirm) agree.equal += 1;
+    if (own === confirm) agree.equal += 1;
   }
-  // Mostly the account's own (at least half) once there are enough rows to say; on fewer, the
-  // header and the digits decide (one mistyped row of two must not hide the column).
+  // Mostly the field's own (at least half) once there are enough rows to say; on fewer, the
+  // header and the shape decide (one mistyped row of two must not hide the column).
   const mostlyEqual = agree.pairs < CONFIRM_MIN_PAIRS || agree.equal * 2 >= agree.pairs;
   const fits = agree.values === 0 || (agree.shaped >= agree.values * SHAPE_SHARE && mostlyEqual);
   return { ...agree, fits };
@@ -323,12 +338,13 @@ export class HeaderRecogniser {
     ifsc ??= combined;
     const account = combined ?? this.chooseAccount(header, stats, ifsc, reasons);
     const name = this.chooseName(header, stats, account, ifsc, reasons);
-    const confirm = account && ifsc && !combined ? this.chooseConfirm(header, sample, account, ifsc, reasons) : undefined;
+    const confirm = account && ifsc && !combined ? this.chooseConfirm('account', header, sample, account, ifsc, reasons) : undefined;
+    const confirmIfsc = account && ifsc && !combined ? this.chooseConfirm('ifsc', header, sample, account, ifsc, reasons) : undefined;
     const missing = (['account', 'ifsc'] as const).filter((role) => !(role === 'account' ? account : ifsc));
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
     this.checkIsHeader(header, records[headerIndex]!.line, account!, ifsc!);
     this.checkContent(account!, ifsc!, name, sample);
-    const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1, confirm ?? -1]);
+    const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1, confirm ?? -1, confirmIfsc ?? -1]);
     if (amount >= 0) reasons.push(`amount: column ${amount + 1} "${header[amount]}" (its header names an amount and its values are amounts)`);
     const line = records[headerIndex]!.line;
     reasons.unshift(`header found at line ${line}${this.place === undefined ? '' : ` ${this.place}`}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
@@ -336,10 +352,17 @@ export class HeaderRecogniser {
       headerIndex,
       headerLine: line,
       header,
-      columns: { account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(amount >= 0 ? { amount } : {}), ...(confirm === undefined ? {} : { confirm }) },
+      columns: {
+        account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(amount >= 0 ? { amount } : {}),
+        ...(confirm === undefined ? {} : { confirm }), ...(confirmIfsc === undefined ? {} : { confirmIfsc }),
+      },
       names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null },
-      // A confirm column is taken by its header and its values agreeing with the account's, or named.
-      decidedBy: { account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null, ...(confirm === undefined ? {} : { confirmAccount: this.overrides.confirm !== undefined ? 'flag' as const : 'header and content' as const }) },
+      // A confirm column is taken by its header and its values agreeing with the account's (the IFSC's), or named.
+      decidedBy: {
+        account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null,
+        ...(confirm === undefined ? {} : { confirmAccount: this.overrides.confirm !== undefined ? 'flag' as const : 'header and content' as const }),
+        ...(confirmIfsc === undefined ? {} : { confirmIfsc: this.overrides.confirmIfsc !== undefined ? 'flag' as const : 'header and content' as const }),
+      },
       reasons,
       explain: explainColumns(header, stats),
     };
@@ -390,8 +413,8 @@ export class HeaderRecogniser {
   }
 
   private hasRole(role: 'account' | 'ifsc', fields: readonly string[]): boolean {
-    // A confirm-account header names the account too (a file that kept only that column).
-    return this.candidates(role, fields).some((c) => c.rank !== 'payer') || (role === 'account' && this.overrides.account === undefined && confirmCandidates(fields).length > 0);
+    // A confirm header names its field too (a file that kept only that column).
+    return this.candidates(role, fields).some((c) => c.rank !== 'payer') || (this.overrides[role] === undefined && confirmCandidates(fields, role).length > 0);
   }
 
   /** Every column whose header could hold `role`, with its rank; the named one alone when a flag names it. */
@@ -429,12 +452,18 @@ export class HeaderRecogniser {
     const named = this.named('ifsc', header, reasons);
     if (named) return named;
     const byHeader = this.candidates('ifsc', header);
+    const confirms = confirmCandidates(header, 'ifsc');
     const shaped: Candidate[] = stats.flatMap((s, index) => {
       if (!isIfscColumn(s)) return [];
       const h = byHeader.find((c) => c.index === index);
       return [h ? { ...h, by: 'header and content' as const } : { index, header: header[index]!, rank: 'none' as const, why: 'no header alias', by: 'content' as const }];
     });
-    const pool = shaped.length > 0 ? shaped : byHeader.filter((c) => c.rank !== 'payer');
+    // The column confirming the IFSC ("Confirm IFSC Code") is never the IFSC while another holds IFSCs:
+    // taken for it, the code verified and paid would be the confirmation's.
+    const own = shaped.filter((c) => !confirms.some((f) => f.index === c.index));
+    const alone = confirms.filter((c) => isIfscColumn(stats[c.index]!))
+      .map((c) => ({ ...c, why: `${c.why}; taken as the IFSC: the file has no other IFSC column, so nothing is cross-checked`, by: 'header and content' as const }));
+    const pool = own.length > 0 ? own : alone.length > 0 ? alone : byHeader.filter((c) => c.rank !== 'payer');
     return this.pick('ifsc', pool, stats, reasons);
   }
 
@@ -469,42 +498,45 @@ export class HeaderRecogniser {
     if (pool.length > 0) return this.pick('account', pool, stats, reasons);
     // Only a confirm column ("Re-enter Account No", the first one deleted): it holds the account
     // numbers, and there is nothing to cross-check it with. Taken, and said.
-    const confirms = confirmCandidates(header).filter((c) => c.index !== ifsc?.index)
+    const confirms = confirmCandidates(header, 'account').filter((c) => c.index !== ifsc?.index)
       .map((c) => ({ ...c, why: `${c.why}; taken as the account: the file has no other account column, so nothing is cross-checked` }));
     return this.pick('account', confirms, stats, reasons);
   }
 
   /**
-   * The column repeating the account number to confirm it: named by --confirm-account-col, or a
-   * confirm-account header (aliases.ts, confirmMeaning) whose values are account numbers mostly
-   * equal to the account column's on the same rows (or none yet: a template may leave it empty).
-   * A header that says so over other values is passed over, and the log says why.
+   * The column repeating the account number (`role` account) or the IFSC to confirm it: named by
+   * --confirm-account-col (--confirm-ifsc-col), or a confirm header (aliases.ts, confirmMeaning)
+   * whose values are account numbers (IFSCs) mostly equal to the account's (the IFSC's) on the
+   * same rows (or none yet: a template may leave it empty). A header that says so over other
+   * values is passed over, and the log says why.
    */
-  private chooseConfirm(header: readonly string[], sample: readonly SourceRecord[], account: Candidate, ifsc: Candidate, reasons: string[]): number | undefined {
-    const named = this.overrides.confirm;
+  private chooseConfirm(role: 'account' | 'ifsc', header: readonly string[], sample: readonly SourceRecord[], account: Candidate, ifsc: Candidate, reasons: string[]): number | undefined {
+    const { flag, what, shape } = CONFIRMED[role];
+    const named = role === 'account' ? this.overrides.confirm : this.overrides.confirmIfsc;
     const taken = (index: number) => index === account.index || index === ifsc.index;
+    const checked = `each row's ${what} is cross-checked with it (a row whose two differ is INVALID, not called`;
     if (named !== undefined) {
       const index = findNamed(header, named);
-      if (index < 0) throw new ColumnError(`--confirm-account-col "${named}" is not a column of the input; headers found: ${listHeaders(header)}`);
-      if (taken(index)) throw new ColumnError(`--confirm-account-col "${named}" is the ${index === account.index ? 'account number' : 'IFSC'} column itself: name the column that repeats the account number`);
-      reasons.push(`confirm account number: column ${index + 1} ${JSON.stringify(header[index])}, named by --confirm-account-col; each row's account number is cross-checked with it (a row whose two differ is INVALID, not called)`);
+      if (index < 0) throw new ColumnError(`${flag} "${named}" is not a column of the input; headers found: ${listHeaders(header)}`);
+      if (taken(index)) throw new ColumnError(`${flag} "${named}" is the ${index === account.index ? 'account number' : 'IFSC'} column itself: name the column that repeats the ${what}`);
+      reasons.push(`confirm ${what}: column ${index + 1} ${JSON.stringify(header[index])}, named by ${flag}; ${checked})`);
       return index;
     }
     const columns: ColumnMap = { account: account.index, ifsc: ifsc.index, name: -1 };
     let best: { index: number; agree: ConfirmAgreement } | undefined;
-    for (const c of confirmCandidates(header)) {
+    for (const c of confirmCandidates(header, role)) {
       if (taken(c.index)) continue;
-      const agree = confirmAgreement(sample, columns, c.index);
+      const agree = confirmAgreement(role, sample, columns, c.index);
       if (!agree.fits) {
-        reasons.push(`column ${c.index + 1} ${JSON.stringify(c.header)}: its header reads as a confirm-account column, but ${agree.values === 0 ? 'it holds nothing' : `${agree.equal} of its ${agree.pairs} value(s) beside an account number equal it (${agree.shaped} of ${agree.values} of 9-18 digits)`}: not cross-checked (name it with --confirm-account-col to cross-check it)`);
+        reasons.push(`column ${c.index + 1} ${JSON.stringify(c.header)}: its header reads as a confirm-${role === 'account' ? 'account' : 'IFSC'} column, but ${agree.values === 0 ? 'it holds nothing' : `${agree.equal} of its ${agree.pairs} value(s) beside ${role === 'account' ? 'an account number' : 'an IFSC'} equal it (${agree.shaped} of ${agree.values} ${shape})`}: not cross-checked (name it with ${flag} to cross-check it)`);
         continue;
       }
       if (!best || agree.equal > best.agree.equal) best = { index: c.index, agree };
     }
     if (!best) return undefined;
     const { index, agree } = best;
-    const content = agree.values === 0 ? 'empty on the first rows' : `${agree.equal} of ${agree.pairs} value(s) equal to the account number on the same row`;
-    reasons.push(`confirm account number: column ${index + 1} ${JSON.stringify(header[index])}, ${confirmMeaning(header[index]!)!.why}; by its content: ${content}; each row's account number is cross-checked with it (a row whose two differ is INVALID, not called; an empty cell is not checked)`);
+    const content = agree.values === 0 ? 'empty on the first rows' : `${agree.equal} of ${agree.pairs} value(s) equal to the ${what} on the same row`;
+    reasons.push(`confirm ${what}: column ${index + 1} ${JSON.stringify(header[index])}, ${confirmMeaning(header[index]!)!.why}; by its content: ${content}; ${checked}; an empty cell is not checked)`);
     return index;
   }
 
@@ -640,7 +672,7 @@ function explainColumns(header: readonly string[], stats: readonly ColumnStats[]
     const meaning = headerMeaning(h);
     const confirm = meaning ? undefined : confirmMeaning(h);
     const s = stats[i]!;
-    const said = meaning ? `${meaning.role} (${meaning.rank})` : confirm ? `confirm account (${confirm.rank})` : '-';
+    const said = meaning ? `${meaning.role} (${meaning.rank})` : confirm ? `confirm ${confirm.role} (${confirm.rank})` : '-';
     return `column ${i + 1} ${JSON.stringify(h.length > HEADER_SHOWN_CHARS ? `${h.slice(0, HEADER_SHOWN_CHARS)}…` : h)}: header ${said}; ${s.n} value(s): IFSC ${s.ifsc}, MICR ${s.micr}, 9-18 digits ${s.account}, name-like ${s.names}, ${s.distinct} distinct`;
   });
 }

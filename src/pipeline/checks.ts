@@ -143,6 +143,27 @@ export function checkIfsc(raw: string): { ok: true; ifsc: string } | { ok: false
   return { ok: true, ifsc };
 }
 
+/**
+ * The cross-check of a row's IFSC (already checked: `ifsc` is its code) with the cell of the column
+ * that repeats it ("Confirm IFSC Code"), read as the IFSC is: `="…"` and `'…` unwrapped, spaces
+ * dropped, upper case. An empty cell is not checked. Another code fails naming both: the account
+ * would be verified at one branch's bank and paid at the other's. `column`: the confirm column's
+ * header, for the reason.
+ */
+export function checkConfirmIfsc(ifsc: string, raw: string, column: string): { ok: true; checked: boolean } | { ok: false; reason: string } {
+  const typed = unwrapSpreadsheetText(raw).toUpperCase().replace(/\s+/g, '');
+  if (typed === '') return { ok: true, checked: false };
+  if (typed === ifsc) return { ok: true, checked: true };
+  const shown = JSON.stringify(column.length > 40 ? `${column.slice(0, 40)}…` : column);
+  const error = spreadsheetErrorReason(unwrapSpreadsheetText(raw), `confirm IFSC (column ${shown})`);
+  if (error !== undefined) return { ok: false, reason: error };
+  const other = /^[\x21-\x7e]{1,20}$/.test(typed) ? JSON.stringify(typed) : 'a value that is no IFSC';
+  return {
+    ok: false,
+    reason: `IFSC ${ifsc} and its confirmation ${other} (column ${shown}) differ: one of them is mistyped, so the row was not verified and nothing was called; check the IFSC with the payee, correct the wrong cell and run again`,
+  };
+}
+
 export function checkRow(accountRaw: string, ifscRaw: string): CheckResult {
   const account = checkAccount(accountRaw);
   const ifsc = checkIfsc(ifscRaw);

@@ -16,8 +16,8 @@ export interface RunInputRecord {
   /** The header's line (1-based; for .xlsx its row). */
   headerRow?: number | undefined;
   delimiter?: string | undefined;
-  /** The column flags given (--account-col, --ifsc-col, --name-col, --confirm-account-col). */
-  columns?: { account?: string | undefined; ifsc?: string | undefined; name?: string | undefined; confirm?: string | undefined } | undefined;
+  /** The column flags given (--account-col, --ifsc-col, --name-col, --confirm-account-col, --confirm-ifsc-col). */
+  columns?: { account?: string | undefined; ifsc?: string | undefined; name?: string | undefined; confirm?: string | undefined; confirmIfsc?: string | undefined } | undefined;
   /**
    * The columns (0-based) each payee's account and IFSC were read from: a resume that would read
    * them from others is refused (its payees would not be the ones the run stored). Absent in runs

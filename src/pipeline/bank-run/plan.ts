@@ -8,7 +8,7 @@ import type { BankStore } from '../../state/bank-store.js';
 import type { PayeeRecord } from '../../state/types.js';
 import { unknownBankReason, type IfscRegistry } from '../../input/ifsc-registry.js';
 import { payeeCells, type ColumnMap } from '../../input/recognise.js';
-import { checkAccount, checkConfirmAccount, checkRow, unwrapSpreadsheetText } from '../checks.js';
+import { checkAccount, checkConfirmAccount, checkConfirmIfsc, checkIfsc, checkRow, unwrapSpreadsheetText } from '../checks.js';
 import type { PayeeLedger } from './ledger.js';
 import type { LivePayees } from './payees.js';
 import { newPayee, outcomeOfRecord } from './results.js';
@@ -89,7 +89,12 @@ export class Planner {
     // other row's answer reaches it; named first, beside a wrong IFSC, as a wrong account is.
     const account = columns.confirm === undefined ? undefined : checkAccount(cells.account);
     const confirm = account?.ok ? checkConfirmAccount(account.account, fields[columns.confirm!] ?? '', header[columns.confirm!] ?? '') : undefined;
-    const reasons = [confirm?.ok === false ? confirm.reason : undefined, check.ok ? unknownBank : check.reason].filter((r) => r !== undefined);
+    // Likewise a confirm IFSC column ("Confirm IFSC Code"): the branch verified would be one cell's, the one paid the other's.
+    const ifsc = columns.confirmIfsc === undefined ? undefined : checkIfsc(cells.ifsc);
+    const confirmIfsc = ifsc?.ok ? checkConfirmIfsc(ifsc.ifsc, fields[columns.confirmIfsc!] ?? '', header[columns.confirmIfsc!] ?? '') : undefined;
+    const reasons = [confirm, confirmIfsc].flatMap((c) => (c?.ok === false ? [c.reason] : []));
+    if (!check.ok) reasons.push(check.reason);
+    else if (unknownBank !== undefined) reasons.push(unknownBank);
     if (reasons.length > 0 || !check.ok) {
       const failed = reasons.join('; ');
       slot.outcome = { status: 'INVALID', reason: `line ${line}: ${failed}`, source: 'local', result: undefined, requestId: '' };

@@ -259,7 +259,7 @@ function runOptions(flags: BankFlags, settings: BankSettings, connection: ApiCon
     lockLeaseMs: settings.lockLeaseMs,
     rate: flags.rate,
     concurrency: settings.concurrency,
-    columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol, confirm: flags.confirmAccountCol },
+    columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol, confirm: flags.confirmAccountCol, confirmIfsc: flags.confirmIfscCol },
     headerRow: flags.headerRow,
     sheet: flags.sheet,
     delimiter: flags.delimiter,
@@ -353,7 +353,7 @@ async function writeReport(flags: BankFlags, settings: BankSettings, summary: Ba
     await writeReportFromState({
       statePath: settings.statePath, runId: summary.runId, reportPath, generatedAt: io.now(), stateArg: flags.state,
       prices: { pl: settings.pricePl, pd: settings.pricePd },
-      columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol, confirm: flags.confirmAccountCol },
+      columns: { account: flags.accountCol, ifsc: flags.ifscCol, name: flags.nameCol, confirm: flags.confirmAccountCol, confirmIfsc: flags.confirmIfscCol },
     });
     io.log.info(`report: ${reportPath}`);
   } catch (error) {

@@ -23,6 +23,8 @@ export interface BankFlags {
   nameCol?: string | undefined;
   /** `--confirm-account-col`: the column repeating the account number, cross-checked with it (default: found by its header and content). */
   confirmAccountCol?: string | undefined;
+  /** `--confirm-ifsc-col`: the column repeating the IFSC, cross-checked with it (default: found by its header and content). */
+  confirmIfscCol?: string | undefined;
   /** `--header-row N` and `--sheet NAME` (src/input/). */
   headerRow?: number | undefined;
   sheet?: string | undefined;
@@ -74,6 +76,7 @@ function bankOptions<T>(y: Argv<T>) {
     .option('ifsc-col', { type: 'string', describe: 'Header of the IFSC column' })
     .option('name-col', { type: 'string', describe: 'Header of the payee name column' })
     .option('confirm-account-col', { type: 'string', describe: 'Header of the column repeating the account number to confirm it (default: found by its header, e.g. "Confirm Account No"): a row whose two differ is INVALID' })
+    .option('confirm-ifsc-col', { type: 'string', describe: 'Header of the column repeating the IFSC to confirm it (default: found by its header, e.g. "Confirm IFSC Code"): a row whose two differ is INVALID' })
     .option('header-row', { type: 'number', describe: 'Line of the header (default: found in the first 20 lines)' })
     .option('sheet', { type: 'string', describe: 'Sheet of a spreadsheet input, .xlsx, .xls or .ods (default: the first sheet if it is a payee list, else the one visible sheet that is)' })
     .option('delimiter', { choices: ['comma', 'semicolon', 'tab', 'pipe'] as const, describe: 'CSV delimiter (default: sniffed from the first lines; the output keeps it)' })
@@ -123,6 +126,7 @@ function toBankFlags(args: Record<string, unknown>): BankFlags {
     ifscCol: args['ifsc-col'] as string | undefined,
     nameCol: args['name-col'] as string | undefined,
     confirmAccountCol: args['confirm-account-col'] as string | undefined,
+    confirmIfscCol: args['confirm-ifsc-col'] as string | undefined,
     headerRow: args['header-row'] as number | undefined,
     sheet: args.sheet as string | undefined,
     delimiter: DELIMITER_NAMES[args.delimiter as string],
@@ -184,6 +188,7 @@ export function resumeWords(flags: BankFlags, output: string): string[] {
     ...option('ifsc-col', flags.ifscCol),
     ...option('name-col', flags.nameCol),
     ...option('confirm-account-col', flags.confirmAccountCol),
+    ...option('confirm-ifsc-col', flags.confirmIfscCol),
     ...option('header-row', flags.headerRow),
     ...option('sheet', flags.sheet),
     ...option('delimiter', delimiter),
