@@ -193,7 +193,8 @@ test('a --redis whose database is not a number, or one this Redis does not have,
     assert.equal(r.code, 2, `${tail}: ${r.stderr}`);
     const errors = r.stderr.split('\n').filter((l) => /^error|Error|    at /.test(l));
     assert.equal(errors.length, 1, `${tail}: ${r.stderr}`);
-    assert.match(errors[0]!, /--redis redis:\/\/127\.0\.0\.1/, tail);
+    // Named as it was given: the flag, or the environment variable.
+    assert.match(errors[0]!, viaEnv ? /VAS_REDIS_URL redis:\/\/127\.0\.0\.1/ : /--redis redis:\/\/127\.0\.0\.1/, tail);
   }
   assert.equal(sum(sandbox.stats().requests), 0, 'a call was made');
 });
