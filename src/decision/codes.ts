@@ -55,7 +55,7 @@ export type PayeeCheck = (typeof PAYEE_CHECKS)[number];
  * - `ACCOUNT_INVALID`: the account number is not 9–18 digits, differs from the file's confirm-account
  *   column on its row ("Confirm Account No": one of the two is mistyped), or the bank said it is invalid.
  * - `ACCOUNT_DAMAGED`: a spreadsheet damaged the account number (`1.23457E+11`, digits lost).
- * - `IFSC_INVALID`: the IFSC is malformed, or the bank said so.
+ * - `IFSC_INVALID`: the IFSC is malformed, differs from the file's confirm-IFSC column on its row, or the bank said so.
  * - `BANK_UNKNOWN`: the IFSC's bank code is not in the shipped IFSC registry.
  * - `ROW_MALFORMED`: the row has more or fewer fields than the header.
  * - `ACCOUNT_NOT_VERIFIED`: the bank did not verify the account (no more detail given).
@@ -105,7 +105,7 @@ export const VERIFY_REASON_CODE_MEANING: Readonly<Record<VerifyReasonCode, strin
   OK: 'verified',
   ACCOUNT_INVALID: 'the account number is not 9–18 digits, differs from its confirm column, or the bank said it is invalid',
   ACCOUNT_DAMAGED: 'a spreadsheet damaged the account number (1.23457E+11: digits lost)',
-  IFSC_INVALID: 'the IFSC is malformed, or the bank said so',
+  IFSC_INVALID: 'the IFSC is malformed, differs from its confirm column, or the bank said so',
   BANK_UNKNOWN: "the IFSC's bank code is not in the IFSC registry",
   ROW_MALFORMED: 'the row has more or fewer fields than the header',
   ACCOUNT_NOT_VERIFIED: 'the bank did not verify the account',
