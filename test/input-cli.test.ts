@@ -71,6 +71,22 @@ test('a payroll sheet whose IFSCs come from a VLOOKUP: the #N/A rows are INVALID
   assert.match(readCsvObjects(path.join(dir, 'x.csv'))[1]!.verify_reason!, /^line 3: IFSC is the spreadsheet error #N\/A/);
 });
 
+test('a salary sheet whose staff all bank at one branch, beside employee codes shaped like IFSCs (ACME0001234): every payee verified at that branch, no row INVALID', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'salary.csv'), [
+    'Emp Code,Employee Name,Bank A/c No,IFSC Code,Net Salary',
+    ...['Asha Verma', 'Ravi Kumar', 'Meena Iyer', 'Farah Khan'].map((name, i) => `ACME000${1234 + i},${name},50010000${1011 + i * 37},HDFC0000123,${40_000 + i * 1_000}`),
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'salary.csv', '-o', 'o.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /IFSC: column 4 "IFSC Code".*not "Emp Code" \(by content only, 4 of its 4 code\(s\) under no bank that issues IFSCs\)/);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'VERIFIED', 'VERIFIED', 'VERIFIED']);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], 4);
+});
+
 test('a Hindi payroll sheet\'s total row (कुल योग) is SKIPPED, not a payee on HOLD whose amount is counted as held', async (t) => {
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());

@@ -6,6 +6,7 @@ import { notPayeeReason } from '../src/input/row-kind.js';
 import { sniffDelimiter } from '../src/input/read-csv.js';
 import { headerMeaning } from '../src/input/aliases.js';
 import { ColumnError } from '../src/errors.js';
+import { ifscRegistry } from '../src/input/ifsc-registry.js';
 
 const lines = (...rows: string[][]): SourceRecord[] => rows.map((fields, i) => ({ fields, line: i + 1 }));
 const IFSCS = ['SBIN0000001', 'HDFC0000001', 'ICIC0000002', 'UTIB0000004'];
@@ -25,6 +26,27 @@ test('two IFSC columns: the varying one is the payees\', the constant one the sp
   assert.equal(choice.names.ifsc, 'Destination Bank IFSC / MICR / IIN');
   assert.throws(() => new HeaderRecogniser().recognise(lines(header, ['ICIC0000104', 'SBIN0000001', '500100010011'])), (e: Error) =>
     e instanceof ColumnError && /2 columns could be the IFSC: "Sponsor Bank IFSC \/ MICR \/ IIN" \(column 1\), "Destination Bank IFSC \/ MICR \/ IIN" \(column 2\).*--ifsc-col/.test(e.message));
+});
+
+test('codes shaped like IFSCs under no bank (employee codes, ACME0001234) are no IFSC column: the bank codes win, even with one branch on every row (staff who all bank at the employer\'s branch)', () => {
+  const registry = ifscRegistry();
+  for (const prefix of ['ACME', 'EMPL', 'TCSX', 'QWRT']) {
+    assert.equal(registry.isBank(prefix), false, `${prefix} must be no bank code for this test`);
+    const codes = rows(5, (i) => `${prefix}00${String(1234 + i * 7).padStart(5, '0')}`);
+    for (const [label, header, make] of [
+      ['code first', ['Emp Code', 'Employee Name', 'Account No', 'IFSC Code'], (i: number) => [codes[i]!, `Asha ${'ABCDE'[i]} Verma`, `50010001001${i}`, 'HDFC0000123']],
+      ['code last, no header alias', ['Name', 'Bank A/c', 'Branch IFSC', 'Staff ID'], (i: number) => [`Asha ${'ABCDE'[i]} Verma`, `50010001001${i}`, 'SBIN0001707', codes[i]!]],
+      ['both vary', ['Emp Code', 'Employee Name', 'Account No', 'IFSC'], (i: number) => [codes[i]!, `Asha ${'ABCDE'[i]} Verma`, `50010001001${i}`, IFSCS[i % 4]!]],
+    ] as const) {
+      const choice = new HeaderRecogniser().recognise(lines([...header], ...rows(5, (i) => [...make(i)])));
+      const ifscAt = label === 'code last, no header alias' ? 2 : 3;
+      assert.equal(choice.columns.ifsc, ifscAt, `${prefix}, ${label}: ${choice.reasons.join(' | ')}`);
+      assert.match(choice.reasons.find((r) => r.startsWith('IFSC'))!, /under no bank that issues IFSCs/, `${prefix}, ${label}`);
+    }
+  }
+  // Codes of real banks on one row each against a column of made-up ones: unchanged, the real ones.
+  const mixed = new HeaderRecogniser().recognise(lines(['Payee', 'Acct', 'Code A', 'Code B'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `50010001001${i}`, `ZZZZ000${i}123`, IFSCS[i]!])));
+  assert.equal(mixed.columns.ifsc, 3);
 });
 
 test('the payees\' account under a payer-sounding header is taken when it varies and no other does; a constant one is the payer\'s', () => {

@@ -8,6 +8,7 @@ import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
 import { confirmMeaning, headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
 import { isSpreadsheetError } from './xlsx-stream.js';
+import { ifscRegistry } from './ifsc-registry.js';
 
 export interface ColumnOverrides {
   account?: string | undefined;
@@ -186,6 +187,8 @@ interface ColumnStats {
   /** Non-empty values. */
   n: number;
   ifsc: number;
+  /** Of the IFSC-shaped values, those under a bank code that issues IFSCs (the shipped registry, src/input/ifsc-registry.ts). */
+  ifscBank: number;
   micr: number;
   account: number;
   names: number;
@@ -195,7 +198,7 @@ interface ColumnStats {
 }
 
 function columnStats(sample: readonly SourceRecord[], index: number): ColumnStats {
-  const stats: ColumnStats = { n: 0, ifsc: 0, micr: 0, account: 0, names: 0, combined: 0, distinct: 0 };
+  const stats: ColumnStats = { n: 0, ifsc: 0, ifscBank: 0, micr: 0, account: 0, names: 0, combined: 0, distinct: 0 };
   const seen = new Set<string>();
   for (const record of sample) {
     const value = cellOf(record.fields, index);
@@ -204,8 +207,10 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
     stats.n += 1;
     seen.add(value.toUpperCase());
     const compact = value.toUpperCase().replace(/[\s-]/g, '');
-    if (IFSC_SHAPE.test(compact)) stats.ifsc += 1;
-    else if (MICR_SHAPE.test(compact)) stats.micr += 1;
+    if (IFSC_SHAPE.test(compact)) {
+      stats.ifsc += 1;
+      if (ifscRegistry().isBank(compact.slice(0, 4))) stats.ifscBank += 1;
+    } else if (MICR_SHAPE.test(compact)) stats.micr += 1;
     if (ACCOUNT_SHAPE.test(compact)) stats.account += 1;
     if (NAME_SHAPE.test(value) && value.length >= 2 && !IFSC_SHAPE.test(compact)) stats.names += 1;
     if (splitCombined(value)) stats.combined += 1;
@@ -290,6 +295,16 @@ function isNameColumn(s: ColumnStats): boolean {
 
 function varies(s: ColumnStats): boolean {
   return s.distinct > 1;
+}
+
+/**
+ * IFSC-shaped values that are IFSCs: under bank codes that issue them (the registry), on at least
+ * SHAPE_SHARE of them. An employee code (ACME0001234) has the shape and no bank: between the two,
+ * the bank's codes are the IFSC column, even with one branch on every row (a salary file whose
+ * staff all bank at the employer's branch).
+ */
+function atIfscBanks(s: ColumnStats): boolean {
+  return s.ifsc > 0 && s.ifscBank >= s.ifsc * SHAPE_SHARE;
 }
 
 function headerWords(header: string): string[] {
@@ -569,13 +584,14 @@ export class HeaderRecogniser {
   /** The best of `pool`: varying before constant, then by header rank; a true tie stops (exit 2). */
   private pick(role: Role, pool: readonly Candidate[], stats: readonly ColumnStats[], reasons: string[]): Candidate | undefined {
     if (pool.length === 0) return undefined;
-    const score = (c: Candidate) => (varies(stats[c.index]!) ? 100 : 0) + rankValue(c.rank);
+    // An IFSC column's codes name banks before anything else tells it apart (atIfscBanks); then values that vary beat one on every row (the payer's); then the header.
+    const score = (c: Candidate) => (role === 'ifsc' && atIfscBanks(stats[c.index]!) ? 200 : 0) + (varies(stats[c.index]!) ? 100 : 0) + rankValue(c.rank);
     const top = Math.max(...pool.map(score));
     const best = pool.filter((c) => score(c) === top);
     if (best.length > 1) throw new ColumnError(tieMessage(role, best));
     const chosen = best[0]!;
     const others = pool.filter((c) => c !== chosen);
-    const passed = others.length === 0 ? '' : `; not ${others.map((c) => `${JSON.stringify(c.header)} (${describeRank(c, stats[c.index]!)})`).join(', ')}`;
+    const passed = others.length === 0 ? '' : `; not ${others.map((c) => `${JSON.stringify(c.header)} (${describeRank(c, stats[c.index]!, role)})`).join(', ')}`;
     const s = stats[chosen.index]!;
     const content = chosen.by === 'header' ? '' : `; by its content: ${describeContent(role, s)}`;
     reasons.push(`${WHAT[role]}: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, ${chosen.rank === 'none' ? 'no header alias' : chosen.why}${content}${passed}`);
@@ -655,9 +671,10 @@ function tieMessage(role: Role, best: readonly Candidate[]): string {
   return `${best.length} columns could be the ${WHAT[role]}: ${list}; nothing tells them apart, so nothing was called. Name the right one, e.g. ${quoteFlag(role, best[0]!.header)}`;
 }
 
-function describeRank(c: Candidate, s: ColumnStats): string {
+function describeRank(c: Candidate, s: ColumnStats, role: Role): string {
   const rank = c.rank === 'payer' ? "the payer's own" : c.rank === 'none' ? 'by content only' : c.rank;
-  return s.n > 1 && !varies(s) ? `${rank}, one value on every row` : rank;
+  const banks = role === 'ifsc' && s.ifsc > 0 && !atIfscBanks(s) ? `, ${s.ifsc - s.ifscBank} of its ${s.ifsc} code(s) under no bank that issues IFSCs` : '';
+  return s.n > 1 && !varies(s) ? `${rank}, one value on every row${banks}` : `${rank}${banks}`;
 }
 
 function describeContent(role: Role, s: ColumnStats): string {
