@@ -32,7 +32,7 @@ test('codes shaped like IFSCs under no bank (employee codes, ACME0001234) are no
   const registry = ifscRegistry();
   for (const prefix of ['ACME', 'EMPL', 'TCSX', 'QWRT']) {
     assert.equal(registry.isBank(prefix), false, `${prefix} must be no bank code for this test`);
-    const codes = rows(5, (i) => `${prefix}00${String(1234 + i * 7).padStart(5, '0')}`);
+    const codes = Array.from({ length: 5 }, (_, i) => `${prefix}00${String(1234 + i * 7).padStart(5, '0')}`);
     for (const [label, header, make] of [
       ['code first', ['Emp Code', 'Employee Name', 'Account No', 'IFSC Code'], (i: number) => [codes[i]!, `Asha ${'ABCDE'[i]} Verma`, `50010001001${i}`, 'HDFC0000123']],
       ['code last, no header alias', ['Name', 'Bank A/c', 'Branch IFSC', 'Staff ID'], (i: number) => [`Asha ${'ABCDE'[i]} Verma`, `50010001001${i}`, 'SBIN0001707', codes[i]!]],
@@ -47,6 +47,28 @@ test('codes shaped like IFSCs under no bank (employee codes, ACME0001234) are no
   // Codes of real banks on one row each against a column of made-up ones: unchanged, the real ones.
   const mixed = new HeaderRecogniser().recognise(lines(['Payee', 'Acct', 'Code A', 'Code B'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `50010001001${i}`, `ZZZZ000${i}123`, IFSCS[i]!])));
   assert.equal(mixed.columns.ifsc, 3);
+});
+
+test('several columns of names that no alias names: the one whose header names a payee (employee, staff, party, worker…) is the payee\'s; with none, no name is taken and the log says so', () => {
+  const names = (i: number, who: string) => `${who} ${'ABCD'[i]} ${['Verma', 'Iyer', 'Khan', 'Rao'][i]}`;
+  for (const [other, payee] of [['Manager Name', 'Employee'], ['Reporting Officer', 'Staff'], ['Contact Person', 'Party'], ['Father Name', 'Worker']]) {
+    const choice = new HeaderRecogniser().recognise(lines([other!, payee!, 'Account Number', 'IFSC'], ...rows(4, (i) => [names(i, 'Mohan'), names(i, 'Asha'), `50010001001${i}`, IFSCS[i]!])));
+    assert.equal(choice.columns.name, 1, `${other} / ${payee}: ${choice.reasons.join(' | ')}`);
+    assert.match(choice.reasons.find((r) => r.startsWith('payee name'))!, new RegExp(`its header says whose .*not "${other}" \\(names, but its header names no payee\\)`));
+  }
+  const neither = new HeaderRecogniser().recognise(lines(['Approver', 'Requester', 'Account Number', 'IFSC'], ...rows(4, (i) => [names(i, 'Mohan'), names(i, 'Asha'), `50010001001${i}`, IFSCS[i]!])));
+  assert.equal(neither.columns.name, -1);
+  assert.match(neither.reasons.find((r) => r.startsWith('payee name'))!, /none taken: 2 columns hold names \("Approver" \(column 1\), "Requester" \(column 2\)\).*--name-col "Approver"/);
+});
+
+test('a header that says "account number" beside a word that only says "a number" (code, ref, id) is still an account column by content; such a word alone, or a phone, is not', () => {
+  for (const h of ['Payer Account Number Code', 'Customer Account Number Code', 'Beneficiary Account Number Ref', 'Account Number ID']) {
+    const choice = new HeaderRecogniser().recognise(lines(['Name', h, 'IFSC', 'Mobile'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `50010001001${i}`, IFSCS[i]!, `98765432${10 + i}`])));
+    assert.equal(choice.columns.account, 1, `${h}: ${choice.reasons.join(' | ')}`);
+  }
+  for (const h of ['Employee Code', 'Ref No', 'Mobile No']) {
+    assert.throws(() => new HeaderRecogniser().recognise(lines(['Name', h, 'IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `50010001001${i}`, IFSCS[i]!]))), ColumnError, h);
+  }
 });
 
 test('the payees\' account under a payer-sounding header is taken when it varies and no other does; a constant one is the payer\'s', () => {

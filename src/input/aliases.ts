@@ -109,7 +109,7 @@ function indic(role: Role, rank: Rank, headers: readonly string[]): Alias[] {
  */
 export const PAYEE_QUALIFIERS: readonly string[] = [
   'beneficiary', 'payee', 'vendor', 'supplier', 'employee', 'fund account', 'fund', 'creditor', 'credit', 'receiver',
-  'recipient', 'party', 'destination', 'to', 'worker', 'member', 'applicant',
+  'recipient', 'party', 'destination', 'to', 'worker', 'member', 'applicant', 'staff',
   // Beneficiary and recipient in Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Punjabi.
   'लाभार्थी', 'लाभार्थीचे', 'प्राप्तकर्ता', 'সুবিধাভোগী', 'প্রাপক', 'લાભાર્થી', 'பயனாளி', 'లబ్ధిదారు', 'ಫಲಾನುಭವಿ', 'ਲਾਭਪਾਤਰੀ',
 ];
@@ -164,6 +164,16 @@ export function headerKey(text: string): string {
 const INDEX: ReadonlyMap<string, Alias> = new Map(ALIASES.map((alias) => [headerKey(alias.header), alias]));
 const PAYEE_KEYS = PAYEE_QUALIFIERS.map(headerKey).sort((a, b) => b.length - a.length);
 const PAYER_KEYS = PAYER_QUALIFIERS.map(headerKey).sort((a, b) => b.length - a.length);
+
+/**
+ * The payee word a header holds, whatever else it says ("Employee", "Vendor", "Staff Name", "Name
+ * of Beneficiary"): of several columns of names that no alias names, the payee's is the one whose
+ * header says whose it is ("Manager Name" beside "Employee" is someone else's). Undefined when none.
+ */
+export function payeeWordIn(header: string): string | undefined {
+  const key = ` ${headerKey(header)} `;
+  return PAYEE_KEYS.find((q) => key.includes(` ${q} `));
+}
 
 export interface HeaderMeaning {
   role: Role;

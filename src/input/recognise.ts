@@ -6,7 +6,7 @@
  */
 import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
-import { confirmMeaning, headerKey, headerMeaning, RANK_ORDER, type Rank, type Role } from './aliases.js';
+import { confirmMeaning, headerKey, headerMeaning, payeeWordIn, RANK_ORDER, type Rank, type Role } from './aliases.js';
 import { isSpreadsheetError } from './xlsx-stream.js';
 import { ifscRegistry } from './ifsc-registry.js';
 
@@ -311,6 +311,19 @@ function headerWords(header: string): string[] {
   return headerKey(header).split(' ');
 }
 
+/**
+ * NOT_ACCOUNT_WORDS that only say "a number of some kind": beside the words "account number" they
+ * say nothing against it ("Payer Account Number Code", "Account Number Ref" hold account numbers).
+ */
+const GENERIC_NUMBER_WORDS = new Set(['code', 'id', 'ref', 'refno', 'reference', 'serial', 'sequence', 'seq', 'sr', 'sno']);
+
+/** Whether a header says its column holds another number than an account (a phone, a UAN, a reference…). */
+function saysOtherNumber(header: string): boolean {
+  const key = headerKey(header);
+  const account = ` ${key} `.includes(' account number ');
+  return key.split(' ').some((w) => NOT_ACCOUNT_WORDS.has(w) && !(account && GENERIC_NUMBER_WORDS.has(w)));
+}
+
 /** Whether a record looks like a payee row: an IFSC-shaped cell and a 9–18-digit cell. */
 function looksLikePayeeRow(fields: readonly string[]): boolean {
   const cells = fields.map((_, i) => cellOf(fields, i).toUpperCase().replace(/[\s-]/g, ''));
@@ -503,7 +516,7 @@ export class HeaderRecogniser {
     const byContent: Candidate[] = stats.flatMap((s, index) => {
       if (index === ifsc?.index || !isAccountColumn(s) || byHeader.some((c) => c.index === index)) return [];
       // The column confirming the account is never the account: it would tie with it, or be taken for it.
-      if (headerWords(header[index]!).some((w) => NOT_ACCOUNT_WORDS.has(w)) || confirmMeaning(header[index]!) !== undefined) return [];
+      if (saysOtherNumber(header[index]!) || confirmMeaning(header[index]!) !== undefined) return [];
       return [{ index, header: header[index]!, rank: 'none' as const, why: 'no header alias', by: 'content' as const }];
     });
     const shaped = [...byHeader.filter((c) => isAccountColumn(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const })), ...byContent];
@@ -577,8 +590,22 @@ export class HeaderRecogniser {
       if (headerWords(header[index]!).some((w) => NOT_NAME_WORDS.has(w))) return [];
       return [{ index, header: header[index]!, rank: 'none', why: 'no header alias', by: 'content' }];
     });
-    // Only one column of names tells; several leave the name out (name matching is optional).
-    return byContent.length === 1 ? this.pick('name', byContent, stats, reasons) : undefined;
+    if (byContent.length <= 1) return this.pick('name', byContent, stats, reasons);
+    // Several: the one whose header says it is the payee's ("Employee" beside "Manager Name").
+    const payees = byContent.flatMap((c) => {
+      const word = payeeWordIn(c.header);
+      return word === undefined ? [] : [{ ...c, why: `its header says whose ("${word}")` }];
+    });
+    if (payees.length === 1) {
+      const chosen = payees[0]!;
+      const others = byContent.filter((c) => c.index !== chosen.index).map((c) => JSON.stringify(c.header)).join(', ');
+      reasons.push(`${WHAT.name}: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, ${chosen.why}; by its content: ${describeContent('name', stats[chosen.index]!)}; not ${others} (names, but its header names no payee)`);
+      return chosen;
+    }
+    // Still several: name matching is left out (it is optional), and said, never silently.
+    const list = byContent.map((c) => `${JSON.stringify(c.header)} (column ${c.index + 1})`).join(', ');
+    reasons.push(`${WHAT.name}: none taken: ${byContent.length} columns hold names (${list}) and no header says which is the payee's; names are not compared. Name it with ${quoteFlag('name', byContent[0]!.header)} to compare them`);
+    return undefined;
   }
 
   /** The best of `pool`: varying before constant, then by header rank; a true tie stops (exit 2). */
