@@ -225,3 +225,9 @@ test('account and IFSC in one cell: split when every value of the column holds b
   assert.deepEqual(payeeCells(['Ravi', 'HDFC0000001-500100010048'], choice.columns), { account: '500100010048', ifsc: 'HDFC0000001' });
   assert.deepEqual(payeeCells(['Meena', '500100010085'], choice.columns), { account: '500100010085', ifsc: '' }, 'a cell that does not split is INVALID for its missing IFSC');
 });
+
+test('no account column under a header with IFSCs below it: the message names --account-col and no longer sends the user to look below line 20 (--header-row); a file with no header in sight still gets that hint', () => {
+  const under = () => new HeaderRecogniser().recognise(lines(['S.No', 'Payer Ref Code', 'Payer IFSC', 'Payer Name'], ...rows(3, (i) => [`${i + 1}`, `1234${i}`, IFSCS[i]!, `Asha ${'ABC'[i]} Verma`])));
+  assert.throws(under, (e: Error) => e instanceof ColumnError && /no account number column \(use --account-col\)/.test(e.message) && !/--header-row/.test(e.message));
+  assert.throws(() => new HeaderRecogniser().recognise(lines(['Report'], ['foo', 'bar'])), (e: Error) => e instanceof ColumnError && /header below line 20\? give --header-row N/.test(e.message));
+});

@@ -631,7 +631,9 @@ export class HeaderRecogniser {
     const payerNote = payer.length === 0
       ? ''
       : `; ${payer.map((c) => JSON.stringify(c.header)).join(', ')} look(s) like the payer's own account, not the payees' (name it with ${FLAGS.account} if it is not)`;
-    const searched = this.headerRow === undefined
+    // Rows of IFSCs right under the line taken: it is the header, and a lower one is no answer.
+    const ifscsFollow = records.slice(headerIndex + 1, headerIndex + 6).some((r) => r.fields.some((f) => IFSC_SHAPE.test(f.trim().toUpperCase())));
+    const searched = this.headerRow === undefined && !ifscsFollow
       ? `; header below line ${HEADER_SEARCH_LINES}? give --header-row N`
       : '';
     const line = records[headerIndex]!.line;
