@@ -49,16 +49,21 @@ test('codes shaped like IFSCs under no bank (employee codes, ACME0001234) are no
   assert.equal(mixed.columns.ifsc, 3);
 });
 
-test('several columns of names that no alias names: the one whose header names a payee (employee, staff, party, worker…) is the payee\'s; with none, no name is taken and the log says so', () => {
+test('several columns of names that no alias names: someone else\'s (a father, a spouse, a manager) is never the payee\'s; of the rest, the one whose header names a payee (employee, staff, party…); with none, no name is taken and the log says so', () => {
   const names = (i: number, who: string) => `${who} ${'ABCD'[i]} ${['Verma', 'Iyer', 'Khan', 'Rao'][i]}`;
-  for (const [other, payee] of [['Manager Name', 'Employee'], ['Reporting Officer', 'Staff'], ['Contact Person', 'Party'], ['Father Name', 'Worker']]) {
-    const choice = new HeaderRecogniser().recognise(lines([other!, payee!, 'Account Number', 'IFSC'], ...rows(4, (i) => [names(i, 'Mohan'), names(i, 'Asha'), `50010001001${i}`, IFSCS[i]!])));
+  const choose = (a: string, b: string) => new HeaderRecogniser().recognise(lines([a, b, 'Account Number', 'IFSC'], ...rows(4, (i) => [names(i, 'Mohan'), names(i, 'Asha'), `50010001001${i}`, IFSCS[i]!])));
+  for (const [other, payee] of [['Manager Name', 'Employee'], ['Father Name', 'Farmer Name'], ["Father's Name", 'Student'], ['Spouse', 'Pensioner'], ['Parent Name', 'Student Name'], ['Nominee', 'Member'], ['पिता का नाम', 'किसान का नाम']]) {
+    const choice = choose(other!, payee!);
+    assert.equal(choice.columns.name, 1, `${other} / ${payee}: ${choice.reasons.join(' | ')}`);
+  }
+  for (const [other, payee] of [['Contact Person', 'Party'], ['Requester', 'Employee'], ['Checked By', 'Staff']]) {
+    const choice = choose(other!, payee!);
     assert.equal(choice.columns.name, 1, `${other} / ${payee}: ${choice.reasons.join(' | ')}`);
     assert.match(choice.reasons.find((r) => r.startsWith('payee name'))!, new RegExp(`its header says whose .*not "${other}" \\(names, but its header names no payee\\)`));
   }
-  const neither = new HeaderRecogniser().recognise(lines(['Approver', 'Requester', 'Account Number', 'IFSC'], ...rows(4, (i) => [names(i, 'Mohan'), names(i, 'Asha'), `50010001001${i}`, IFSCS[i]!])));
+  const neither = choose('Requester', 'Contact Person');
   assert.equal(neither.columns.name, -1);
-  assert.match(neither.reasons.find((r) => r.startsWith('payee name'))!, /none taken: 2 columns hold names \("Approver" \(column 1\), "Requester" \(column 2\)\).*--name-col "Approver"/);
+  assert.match(neither.reasons.find((r) => r.startsWith('payee name'))!, /none taken: 2 columns hold names \("Requester" \(column 1\), "Contact Person" \(column 2\)\).*--name-col "Requester"/);
 });
 
 test('a header that says "account number" beside a word that only says "a number" (code, ref, id) is still an account column by content; such a word alone, or a phone, is not', () => {
@@ -230,4 +235,56 @@ test('no account column under a header with IFSCs below it: the message names --
   const under = () => new HeaderRecogniser().recognise(lines(['S.No', 'Payer Ref Code', 'Payer IFSC', 'Payer Name'], ...rows(3, (i) => [`${i + 1}`, `1234${i}`, IFSCS[i]!, `Asha ${'ABC'[i]} Verma`])));
   assert.throws(under, (e: Error) => e instanceof ColumnError && /no account number column \(use --account-col\)/.test(e.message) && !/--header-row/.test(e.message));
   assert.throws(() => new HeaderRecogniser().recognise(lines(['Report'], ['foo', 'bar'])), (e: Error) => e instanceof ColumnError && /header below line 20\? give --header-row N/.test(e.message));
+});
+
+test('an account header behind words the alias table does not know is still the account (SB, Savings, Current, NEFT, Aadhaar-seeded, Salary, misspelt), beside staff, mobile, PRAN or roll numbers; a loan or virtual account is not', () => {
+  const accounts = rows(4, (i) => [`3001234567${i}`]).map((r) => r[0]!);
+  for (const h of ['SB A/c No', 'Saving A/c No', 'Savings Bank A/c No', 'Current A/c No', 'CA/SB A/c No', 'NEFT A/c No', 'Aadhaar Seeded Bank A/c No', 'Salary A/c', 'Salary Bank A/c', 'Acount No', 'Bank Acount No', 'Benf. A/c No', 'बचत खाता संख्या']) {
+    for (const other of ['Staff No', 'Mob', 'PRAN', 'Roll No']) {
+      const choice = new HeaderRecogniser().recognise(lines([other, 'Employee Name', h, 'IFSC', 'Net Pay'], ...rows(4, (i) => [`10002345${60 + i}`, `Asha ${'ABCD'[i]} Verma`, accounts[i]!, IFSCS[i]!, `4${i}200`])));
+      assert.equal(choice.columns.account, 2, `${h} beside ${other}: ${choice.reasons.join(' | ')}`);
+      assert.equal(choice.columns.amount, 4, `${h}: the amount is Net Pay`);
+    }
+  }
+  for (const h of ['Loan Account Number', 'Virtual Account Number']) {
+    assert.throws(() => new HeaderRecogniser().recognise(lines(['Name', h, 'IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, accounts[i]!, IFSCS[i]!]))), ColumnError, h);
+  }
+});
+
+test('"Salary A/c" is never the amount column, nor is any column of 9-18-digit whole numbers under an amount header', () => {
+  const choice = new HeaderRecogniser().recognise(lines(['Staff No', 'Name', 'Dept', 'Salary A/c', 'IFSC Code', 'Net Pay'], ...rows(4, (i) => [`10002345${60 + i}`, `Asha ${'ABCD'[i]} Verma`, 'Finance', `3001234567${i}`, IFSCS[i]!, `4520${i}`])));
+  assert.deepEqual([choice.columns.account, choice.columns.amount], [3, 5]);
+  const numbers = new HeaderRecogniser().recognise(lines(['Name', 'Account No', 'IFSC', 'Salary'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, IFSCS[i]!, `3001234567${i}`])));
+  assert.equal(numbers.columns.amount, undefined);
+});
+
+test('an account column a spreadsheet damaged (5.01002E+13, on some rows or all) is still the account column beside staff or mobile numbers that kept their digits', () => {
+  for (const damaged of [1, 2, 4]) {
+    for (const other of ['Staff No', 'Mob']) {
+      const cells = ['5.01002E+13', '3.0012E+10', '3.40157E+09', '9.17010E+14'].map((d, i) => (i < damaged ? d : `3001234567${i}`));
+      const choice = new HeaderRecogniser().recognise(lines([other, 'Employee Name', 'Account No', 'IFSC'], ...rows(4, (i) => [`98765432${10 + i}`, `Asha ${'ABCD'[i]} Verma`, cells[i]!, IFSCS[i]!])));
+      assert.equal(choice.columns.account, 2, `${damaged} damaged, beside ${other}: ${choice.reasons.join(' | ')}`);
+    }
+  }
+});
+
+test('two columns with the same values on every row (one account under two headers, the same header twice) are no tie: the first is taken, and said; old/new and primary/secondary take the new and the primary', () => {
+  for (const header of [['Emp Name', 'Account No', 'Bank A/c No', 'IFSC'], ['Emp Name', 'Account No', 'Account No', 'IFSC']]) {
+    const choice = new HeaderRecogniser().recognise(lines(header, ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, `3001234567${i}`, IFSCS[i]!])));
+    assert.equal(choice.columns.account, 1);
+    assert.match(choice.reasons.find((r) => r.startsWith('account number'))!, /the same values as column 2/);
+  }
+  const ifscs = new HeaderRecogniser().recognise(lines(['Emp Name', 'A/c No', 'Branch IFSC', 'Bank IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, IFSCS[i]!, IFSCS[i]!])));
+  assert.equal(ifscs.columns.ifsc, 2);
+  const moved = new HeaderRecogniser().recognise(lines(['Emp Name', 'Old A/c No', 'New A/c No', 'Old IFSC', 'New IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, `5001234567${i}`, IFSCS[i]!, IFSCS[(i + 1) % 4]!])));
+  assert.deepEqual([moved.columns.account, moved.columns.ifsc], [2, 4]);
+  const primary = new HeaderRecogniser().recognise(lines(['Name', 'Secondary A/c No', 'Secondary IFSC', 'Primary A/c No', 'Primary IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, IFSCS[i]!, `5001234567${i}`, IFSCS[(i + 1) % 4]!])));
+  assert.deepEqual([primary.columns.account, primary.columns.ifsc], [3, 4]);
+});
+
+test('the bank\'s own name for the holder in other spellings is the payee name: Name as per Bank A/c, Bank A/c Holder Name, Name of (the) Account Holder', () => {
+  for (const h of ['Name as per Bank A/c', 'Bank A/c Holder Name', 'Name of Account Holder', 'Name of the Account Holder']) {
+    const choice = new HeaderRecogniser().recognise(lines(['Employee Name', 'Vendor Name', h, 'Account No', 'IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `Mohan ${'ABCD'[i]} Lal`, `ASHA ${'ABCD'[i]} VERMA`, `3001234567${i}`, IFSCS[i]!])));
+    assert.equal(choice.columns.name, 2, `${h}: ${choice.reasons.join(' | ')}`);
+  }
 });

@@ -88,6 +88,12 @@ export const ALIASES: readonly Alias[] = [
   { header: 'Name As Per Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name In Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name As In Bank Account', role: 'name', rank: 'record', seen: 'payroll exports' },
+  { header: 'Name As Per Bank Account', role: 'name', rank: 'record', seen: 'payroll exports ("Name as per Bank A/c")' },
+  { header: 'Bank Account Holder Name', role: 'name', rank: 'record', seen: 'vendor masters ("Bank A/c Holder Name")' },
+  { header: 'Name Of Account Holder', role: 'name', rank: 'record', seen: 'bank forms' },
+  { header: 'Name Of The Account Holder', role: 'name', rank: 'record', seen: 'bank forms' },
+  { header: 'Account Details', role: 'account', rank: 'weak', seen: 'payroll exports' },
+  { header: 'Bank Account Details', role: 'account', rank: 'weak', seen: 'payroll exports' },
   // Indian languages: Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Malayalam, Punjabi
   // (state scheme and cooperative-bank sheets are often headed in the state's language).
   ...indic('account', 'plain', ['खाता संख्या', 'खाता नंबर', 'खाता क्रमांक', 'बैंक खाता संख्या', 'खाते क्रमांक', 'खाता सं', 'खाता नं', 'खाता क्र', 'बैंक खाता सं', 'बैंक खाता नं', 'बैंक खाता', 'खाता', 'अकाउंट नंबर', 'बँक खाते क्रमांक', 'হিসাব নম্বর', 'অ্যাকাউন্ট নম্বর', 'ব্যাংক হিসাব নম্বর', 'ખાતા નંબર', 'ખાતા ક્રમાંક', 'கணக்கு எண்', 'வங்கி கணக்கு எண்', 'ఖాతా సంఖ్య', 'ఖాతా నంబర్', 'ಖಾತೆ ಸಂಖ್ಯೆ', 'ಖಾತೆ ನಂಬರ್', 'അക്കൗണ്ട് നമ്പർ', 'ഖാതാ നമ്പർ', 'ਖਾਤਾ ਨੰਬਰ']),
@@ -111,7 +117,7 @@ export const PAYEE_QUALIFIERS: readonly string[] = [
   'beneficiary', 'payee', 'vendor', 'supplier', 'employee', 'fund account', 'fund', 'creditor', 'credit', 'receiver',
   'recipient', 'party', 'destination', 'to', 'worker', 'member', 'applicant', 'staff',
   // Beneficiary and recipient in Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Punjabi.
-  'लाभार्थी', 'लाभार्थीचे', 'प्राप्तकर्ता', 'সুবিধাভোগী', 'প্রাপক', 'લાભાર્થી', 'பயனாளி', 'లబ్ధిదారు', 'ಫಲಾನುಭವಿ', 'ਲਾਭਪਾਤਰੀ',
+  'कर्मचारी', 'लाभार्थी', 'लाभार्थीचे', 'प्राप्तकर्ता', 'সুবিধাভোগী', 'প্রাপক', 'લાભાર્થી', 'பயனாளி', 'లబ్ధిదారు', 'ಫಲಾನುಭವಿ', 'ਲਾਭਪਾਤਰੀ',
 ];
 
 /** Words that say a column is the payer's own account: never taken unless named. */
@@ -125,11 +131,13 @@ export const PAYER_QUALIFIERS: readonly string[] = [
 /** Word-level spellings, all mapped to one form before comparing. */
 const WORDS: Readonly<Record<string, string>> = {
   acc: 'account', acct: 'account', accnt: 'account', ac: 'account', accounts: 'account',
+  // Misspellings of account seen in payroll sheets.
+  acount: 'account', accout: 'account', accunt: 'account', accont: 'account', acconut: 'account', accoount: 'account',
   accno: 'account number', acno: 'account number', acctno: 'account number', accountno: 'account number',
   accnum: 'account number', accountnum: 'account number', acnumber: 'account number', accnumber: 'account number',
   accountnumber: 'account number', bankaccountnumber: 'bank account number', bankaccount: 'bank account',
   no: 'number', num: 'number', nbr: 'number', nos: 'number', numbers: 'number',
-  bene: 'beneficiary', benef: 'beneficiary', ben: 'beneficiary', benificiary: 'beneficiary', beneficiery: 'beneficiary',
+  bene: 'beneficiary', benef: 'beneficiary', benf: 'beneficiary', ben: 'beneficiary', benificiary: 'beneficiary', beneficiery: 'beneficiary',
   beneficary: 'beneficiary', benficiary: 'beneficiary', beneficiaries: 'beneficiary',
   ifs: 'ifsc', ifc: 'ifsc', ifsccode: 'ifsc code', bankifsc: 'bank ifsc',
   holders: 'holder', emp: 'employee', vendors: 'vendor', dr: 'debit', cr: 'credit', benefciary: 'beneficiary',
@@ -257,6 +265,40 @@ function meaningOfKey(key: string): HeaderMeaning | undefined {
       const qualified: Rank = rank === 'payer' ? 'payer' : alias.rank === 'record' ? 'record' : 'payee';
       return { role: alias.role, rank: qualified, why: `"${alias.header}" qualified by "${q}" (${qualified === 'payer' ? "the payer's own" : 'the payee\'s'})` };
     }
+  }
+  return byHead(key);
+}
+
+/**
+ * Words before an account header that make it another kind of account than one to pay into
+ * (a loan, a virtual or demat account, a provident or pension fund, a mandate or a policy).
+ */
+const OTHER_ACCOUNT_WORDS = new Set(['loan', 'virtual', 'va', 'demat', 'trading', 'pf', 'ppf', 'epf', 'gpf', 'nps', 'pran', 'mandate', 'umrn', 'policy', 'folio', 'gst', 'gstin', 'wallet', 'card', 'escrow', 'nostro', 'vostro', 'ledger', 'gl']);
+
+/** Words in front of an account or IFSC header that say it is not the current one. */
+const SUPERSEDED_WORDS = new Set(['old', 'previous', 'prev', 'former', 'earlier', 'secondary', 'alternate', 'alternative', 'alt']);
+
+/**
+ * An account or IFSC header behind words the alias table does not know ("SB A/c No", "Savings
+ * Bank A/c No", "Current A/c No", "NEFT A/c No", "Aadhaar Seeded Bank A/c No", "Branch IFSC"): the
+ * last words say what the column is, the words in front only which one. Plain rank; the payer's
+ * when a payer word is among them; weak when they say it is superseded (old, previous,
+ * secondary: the new or primary one is paid); none when they make it another kind of account
+ * (OTHER_ACCOUNT_WORDS).
+ */
+function byHead(key: string): HeaderMeaning | undefined {
+  const words = key.split(' ');
+  for (let cut = 1; cut < words.length; cut += 1) {
+    const alias = INDEX.get(words.slice(cut).join(' '));
+    if (alias?.role !== 'account' && alias?.role !== 'ifsc') continue;
+    const front = words.slice(0, cut);
+    if (alias.role === 'account' && front.some((w) => OTHER_ACCOUNT_WORDS.has(w))) return undefined;
+    const frontKey = ` ${front.join(' ')} `;
+    const payer = PAYER_KEYS.some((q) => frontKey.includes(` ${q} `));
+    const superseded = front.some((w) => SUPERSEDED_WORDS.has(w));
+    const rank: Rank = payer ? 'payer' : superseded ? 'weak' : 'plain';
+    const why = payer ? "the payer's own" : superseded ? 'not the current one' : 'what it is comes last';
+    return { role: alias.role, rank, why: `"${alias.header}" after "${front.join(' ')}" (${why})` };
   }
   return undefined;
 }

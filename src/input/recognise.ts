@@ -7,7 +7,7 @@
 import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
 import { confirmMeaning, headerKey, headerMeaning, payeeWordIn, RANK_ORDER, type Rank, type Role } from './aliases.js';
-import { isSpreadsheetError } from './xlsx-stream.js';
+import { isLostDigitsText, isSpreadsheetError } from './xlsx-stream.js';
 import { ifscRegistry } from './ifsc-registry.js';
 
 export interface ColumnOverrides {
@@ -124,6 +124,8 @@ function quoteFlag(role: Role, header: string): string {
 const IFSC_SHAPE = /^[A-Z]{4}[0O][A-Z0-9]{6}$/;
 const MICR_SHAPE = /^\d{9}$/;
 const ACCOUNT_SHAPE = /^\d{9,18}$/;
+/** A long number in a spreadsheet's scientific notation (5.01002E+13). */
+const DAMAGED_NUMBER = /^\d(\.\d+)?E\+?0?(1[0-7]|[89])$/i;
 /** Letters, spaces and the punctuation of names; no digits, no @. */
 const NAME_SHAPE = /^[\p{L}\p{M}][\p{L}\p{M} .,'’&()/-]*$/u;
 /** Columns whose header says they hold another number (phone, Aadhaar, UAN, reference…): never taken as the account by content. */
@@ -134,8 +136,14 @@ const NOT_ACCOUNT_WORDS = new Set(['phone', 'mobile', 'contact', 'aadhaar', 'aad
   'আধার', 'মোবাইল', 'ফোন', 'টাকা', 'পরিমাণ', 'આધાર', 'મોબાઇલ', 'ફોન', 'રકમ', 'ஆதார்', 'கைபேசி', 'மொபைல்', 'தொலைபேசி', 'தொகை',
   'ఆధార్', 'మొబైల్', 'ఫోన్', 'మొత్తం', 'ಆಧಾರ್', 'ಮೊಬೈಲ್', 'ದೂರವಾಣಿ', 'ಮೊತ್ತ', 'ആധാർ', 'മൊബൈൽ', 'ഫോൺ', 'തുക',
   'ਆਧਾਰ', 'ਮੋਬਾਈਲ', 'ਫ਼ੋਨ', 'ਫੋਨ', 'ਰਕਮ', 'ଆଧାର', 'ମୋବାଇଲ']);
+/**
+ * Header words of someone else's name beside the payee's (a father, a nominee, a manager): such a
+ * column is never taken as the payee's name by content (payroll, scholarship and pension sheets).
+ */
+const OTHER_PERSON_WORDS = new Set(['father', 'fathers', 'mother', 'mothers', 'husband', 'husbands', 'wife', 'wifes', 'spouse', 'spouses', 'parent', 'parents', 'guardian', 'guardians', 'nominee', 'nominees', 'son', 'sons', 'daughter', 'daughters', 'relative', 'relation', 'manager', 'managers', 'supervisor', 'approver', 'reporting', 'referrer', 'introducer', 'witness',
+  'पिता', 'पति', 'माता', 'अभिभावक', 'नामिती', 'वडील', 'বাবা', 'পিতা', 'પિતા', 'தந்தை', 'తండ్రి', 'ತಂದೆ', 'ਪਿਤਾ']);
 /** Columns whose header says they hold another text (bank, branch, status…): never taken as the payee's name by content. */
-const NOT_NAME_WORDS = new Set(['bank', 'branch', 'city', 'state', 'district', 'address', 'email', 'mode', 'type', 'status', 'remark', 'remarks', 'reason', 'description', 'purpose', 'category', 'scheme', 'frequency', 'month', 'designation', 'unit', 'company', 'corporate', 'business', 'currency', 'location', 'product', 'narration', 'department', 'country', 'speed', 'method', 'provider', 'user', 'utility', 'merchant', 'client']);
+const NOT_NAME_WORDS = new Set(['बैंक', 'बँक', 'शाखा', 'ব্যাংক', 'બેંક', 'வங்கி', 'బ్యాంక్', 'ಬ್ಯಾಂಕ್', 'ബാങ്ക്', 'ਬੈਂਕ', 'bank', 'branch', 'city', 'state', 'district', 'address', 'email', 'mode', 'type', 'status', 'remark', 'remarks', 'reason', 'description', 'purpose', 'category', 'scheme', 'frequency', 'month', 'designation', 'unit', 'company', 'corporate', 'business', 'currency', 'location', 'product', 'narration', 'department', 'country', 'speed', 'method', 'provider', 'user', 'utility', 'merchant', 'client']);
 
 function cellOf(fields: readonly string[], index: number): string {
   // ="0123", '0123: how spreadsheets keep digits as text.
@@ -170,15 +178,20 @@ export function payeeCells(fields: readonly string[], columns: ColumnMap): { acc
 function chooseAmount(header: readonly string[], sample: readonly SourceRecord[], taken: readonly number[]): number {
   return header.findIndex((text, index) => {
     if (taken.includes(index) || !(isAmountHeader(headerKey(text)) || text.includes('₹'))) return false;
+    // A header that names an account ("Salary A/c") is no amount, whatever word it shares with one.
+    if (headerMeaning(text)?.role === 'account') return false;
     let values = 0;
     let amounts = 0;
+    let accounts = 0;
     for (const record of sample) {
       const value = cellOf(record.fields, index);
       if (value === '') continue;
       values += 1;
       if (parseAmount(value) !== undefined) amounts += 1;
+      if (ACCOUNT_SHAPE.test(value.replace(/[\s-]/g, ''))) accounts += 1;
     }
-    return values > 0 && amounts >= values * SHAPE_SHARE;
+    // Whole numbers of 9-18 digits on most rows are account numbers, not crores paid to each payee.
+    return values > 0 && amounts >= values * SHAPE_SHARE && accounts * 2 < values;
   });
 }
 
@@ -194,28 +207,36 @@ interface ColumnStats {
   names: number;
   /** Values holding an account number and an IFSC together. */
   combined: number;
+  /** Long numbers a spreadsheet damaged (5.01002E+13, digits past the 15th lost): account numbers that were. */
+  damaged: number;
+  /** The column's sampled values, as written, one after another: two columns alike hold the same. */
+  values: string;
   distinct: number;
 }
 
 function columnStats(sample: readonly SourceRecord[], index: number): ColumnStats {
-  const stats: ColumnStats = { n: 0, ifsc: 0, ifscBank: 0, micr: 0, account: 0, names: 0, combined: 0, distinct: 0 };
+  const stats: ColumnStats = { n: 0, ifsc: 0, ifscBank: 0, micr: 0, account: 0, names: 0, combined: 0, damaged: 0, distinct: 0, values: '' };
   const seen = new Set<string>();
+  const values: string[] = [];
   for (const record of sample) {
     const value = cellOf(record.fields, index);
     // A formula's error value (#N/A) tells nothing of what the column holds.
     if (value === '' || isSpreadsheetError(value)) continue;
     stats.n += 1;
     seen.add(value.toUpperCase());
+    values.push(value.replace(/[\s-]/g, '').toUpperCase());
     const compact = value.toUpperCase().replace(/[\s-]/g, '');
     if (IFSC_SHAPE.test(compact)) {
       stats.ifsc += 1;
       if (ifscRegistry().isBank(compact.slice(0, 4))) stats.ifscBank += 1;
     } else if (MICR_SHAPE.test(compact)) stats.micr += 1;
     if (ACCOUNT_SHAPE.test(compact)) stats.account += 1;
+    else if (DAMAGED_NUMBER.test(compact) || isLostDigitsText(value.trim())) stats.damaged += 1;
     if (NAME_SHAPE.test(value) && value.length >= 2 && !IFSC_SHAPE.test(compact)) stats.names += 1;
     if (splitCombined(value)) stats.combined += 1;
   }
   stats.distinct = seen.size;
+  stats.values = values.join('\u0000');
   return stats;
 }
 
@@ -287,6 +308,15 @@ function isIfscColumn(s: ColumnStats): boolean {
 
 function isAccountColumn(s: ColumnStats): boolean {
   return s.n > 0 && s.account >= s.n * SHAPE_SHARE;
+}
+
+/**
+ * A column whose header names the account holds account numbers even where a spreadsheet damaged
+ * some or all of them (5.01002E+13): beside a column of staff or mobile numbers that kept their
+ * digits, it is still the account column (its damaged rows are INVALID, saying so).
+ */
+function holdsAccounts(s: ColumnStats): boolean {
+  return s.n > 0 && s.account + s.damaged >= s.n * SHAPE_SHARE && s.account + s.damaged > 0;
 }
 
 function isNameColumn(s: ColumnStats): boolean {
@@ -519,7 +549,7 @@ export class HeaderRecogniser {
       if (saysOtherNumber(header[index]!) || confirmMeaning(header[index]!) !== undefined) return [];
       return [{ index, header: header[index]!, rank: 'none' as const, why: 'no header alias', by: 'content' as const }];
     });
-    const shaped = [...byHeader.filter((c) => isAccountColumn(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const })), ...byContent];
+    const shaped = [...byHeader.filter((c) => holdsAccounts(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const })), ...byContent];
     // No column holds account numbers (damaged by a spreadsheet, or no rows): the header decides, and the row checks say why.
     let pool = shaped.length > 0 ? shaped : byHeader;
     pool = pool.filter((c) => c.rank !== 'payer' || varies(stats[c.index]!));
@@ -587,7 +617,7 @@ export class HeaderRecogniser {
     const taken = new Set([account?.index, ifsc?.index]);
     const byContent = stats.flatMap((s, index): Candidate[] => {
       if (taken.has(index) || !isNameColumn(s) || (s.n > 1 && !varies(s))) return [];
-      if (headerWords(header[index]!).some((w) => NOT_NAME_WORDS.has(w))) return [];
+      if (headerWords(header[index]!).some((w) => NOT_NAME_WORDS.has(w) || OTHER_PERSON_WORDS.has(w))) return [];
       return [{ index, header: header[index]!, rank: 'none', why: 'no header alias', by: 'content' }];
     });
     if (byContent.length <= 1) return this.pick('name', byContent, stats, reasons);
@@ -612,13 +642,18 @@ export class HeaderRecogniser {
   private pick(role: Role, pool: readonly Candidate[], stats: readonly ColumnStats[], reasons: string[]): Candidate | undefined {
     if (pool.length === 0) return undefined;
     // An IFSC column's codes name banks before anything else tells it apart (atIfscBanks); then values that vary beat one on every row (the payer's); then the header.
-    const score = (c: Candidate) => (role === 'ifsc' && atIfscBanks(stats[c.index]!) ? 200 : 0) + (varies(stats[c.index]!) ? 100 : 0) + rankValue(c.rank);
+    // An account column a spreadsheet damaged (5.01002E+13 on every row) may show one value: its header still says whose.
+    const differ = (c: Candidate) => varies(stats[c.index]!) || (role === 'account' && c.rank !== 'none' && stats[c.index]!.damaged > 0);
+    const score = (c: Candidate) => (role === 'ifsc' && atIfscBanks(stats[c.index]!) ? 200 : 0) + (differ(c) ? 100 : 0) + rankValue(c.rank);
     const top = Math.max(...pool.map(score));
     const best = pool.filter((c) => score(c) === top);
-    if (best.length > 1) throw new ColumnError(tieMessage(role, best));
+    // Two columns holding the same values on every row (an account under two headers): either gives the same run, the first is taken.
+    const alike = best.length > 1 && stats[best[0]!.index]!.n > 0 && best.every((c) => stats[c.index]!.values === stats[best[0]!.index]!.values);
+    if (best.length > 1 && !alike) throw new ColumnError(tieMessage(role, best));
     const chosen = best[0]!;
     const others = pool.filter((c) => c !== chosen);
-    const passed = others.length === 0 ? '' : `; not ${others.map((c) => `${JSON.stringify(c.header)} (${describeRank(c, stats[c.index]!, role)})`).join(', ')}`;
+    const s0 = stats[chosen.index]!;
+    const passed = others.length === 0 ? '' : `; not ${others.map((c) => `${JSON.stringify(c.header)} (${stats[c.index]!.values === s0.values && score(c) === top ? `the same values as column ${chosen.index + 1}` : describeRank(c, stats[c.index]!, role)})`).join(', ')}`;
     const s = stats[chosen.index]!;
     const content = chosen.by === 'header' ? '' : `; by its content: ${describeContent(role, s)}`;
     reasons.push(`${WHAT[role]}: column ${chosen.index + 1} ${JSON.stringify(chosen.header)}, ${chosen.rank === 'none' ? 'no header alias' : chosen.why}${content}${passed}`);
