@@ -81,6 +81,8 @@ export class InputError extends AppError {
 /** The account, IFSC or name column cannot be found, or is ambiguous: an input error naming the flag. */
 export class ColumnError extends InputError {
   override readonly name = 'ColumnError';
+  /** Each column's header meaning and content scores, for `--explain-columns` (src/input/recognise.ts). */
+  explain?: readonly string[];
 }
 
 /** The output cannot be written (a missing directory, a full disk). Exit 2 when found before any call; mid-run the bank run stops on it (fatal, exit 1, the resume command named). */

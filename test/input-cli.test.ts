@@ -87,6 +87,18 @@ test('a salary sheet whose staff all bank at one branch, beside employee codes s
   assert.equal(sandbox.stats().requests['account-verification-pl'], 4);
 });
 
+test('--explain-columns on a file whose columns cannot be told: exit 2, the one line, then each column\'s scores (they were not shown when they were needed most)', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'p.csv'), 'Approver,Staff No,Ref No,IFSC\nAsha Verma,1000234567,3001234567,HDFC0000123\nRavi Kumar,1000234568,3001234568,SBIN0000456\n');
+  for (const extra of [[], ['--explain-columns']]) {
+    const r = await runCli(['bank', 'p.csv', '-o', 'o.csv', '--sandbox', ...extra], { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^error: input has no account number column \(use --account-col\)/m);
+    if (extra.length === 0) assert.doesNotMatch(r.stderr, /^column 2 "Staff No"/m);
+    else assert.match(r.stderr, /^column 2 "Staff No": header -; 2 value\(s\): .*9-18 digits 2/m);
+  }
+});
+
 test('a Hindi payroll sheet\'s total row (कुल योग) is SKIPPED, not a payee on HOLD whose amount is counted as held', async (t) => {
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());

@@ -288,3 +288,12 @@ test('the bank\'s own name for the holder in other spellings is the payee name: 
     assert.equal(choice.columns.name, 2, `${h}: ${choice.reasons.join(' | ')}`);
   }
 });
+
+test('a header naming a number of something that is no account (Staff No, Roll No, PPO Number, Card ID, Tel, Mob, PRAN) is never the account by content; a true tie names every column\'s flag', () => {
+  for (const h of ['Staff No', 'Roll No', 'PPO Number', 'Card ID', 'Tel', 'Mob', 'PRAN', 'Registration No', 'Consumer No']) {
+    assert.throws(() => new HeaderRecogniser().recognise(lines(['Name', h, 'IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, IFSCS[i]!]))),
+      (e: Error) => e instanceof ColumnError && /no account number column \(use --account-col\)/.test(e.message), h);
+  }
+  assert.throws(() => new HeaderRecogniser().recognise(lines(['Name', 'Credit to', 'Pay into', 'IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, `5001234567${i}`, IFSCS[i]!]))),
+    (e: Error) => e instanceof ColumnError && /Name the right one: --account-col "Credit to" or --account-col "Pay into"$/.test(e.message));
+});

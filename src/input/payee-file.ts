@@ -100,7 +100,7 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
     }
     const book = xlsx ? (reader as XlsxRecords) : undefined;
     const place = book === undefined ? undefined : sheetPlace(book);
-    const choice = recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow, place }).recognise(head), book, options.sheet);
+    const choice = explained(() => recogniseSheet(() => new HeaderRecogniser({ overrides: options.columns, headerRow: options.headerRow, place }).recognise(head), book, options.sheet), options.explainColumns === true);
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
@@ -164,6 +164,17 @@ function inputSummary(file: string, choice: HeaderChoice): InputSummary {
   if (confirm !== undefined) columns.confirmAccount = choice.header[confirm] ?? '';
   if (confirmIfsc !== undefined) columns.confirmIfsc = choice.header[confirmIfsc] ?? '';
   return { file, headerLine: choice.headerLine, columns, columnChoice: choice.decidedBy, renamed: {} };
+}
+
+/** With `--explain-columns`, a failed choice of columns says each column's scores under its one line. */
+function explained<T>(recognise: () => T, explain: boolean): T {
+  try {
+    return recognise();
+  } catch (error) {
+    const scores = error instanceof ColumnError ? (error.explain ?? (error.cause instanceof ColumnError ? error.cause.explain : undefined)) : undefined;
+    if (!explain || scores === undefined || scores.length === 0) throw error;
+    throw new ColumnError(`${(error as Error).message}\n${scores.join('\n')}`, { cause: error });
+  }
 }
 
 /** In a workbook of several sheets, a sheet whose columns are not found may be the wrong sheet: the message lists them and `--sheet`. */

@@ -129,7 +129,7 @@ const DAMAGED_NUMBER = /^\d(\.\d+)?E\+?0?(1[0-7]|[89])$/i;
 /** Letters, spaces and the punctuation of names; no digits, no @. */
 const NAME_SHAPE = /^[\p{L}\p{M}][\p{L}\p{M} .,'’&()/-]*$/u;
 /** Columns whose header says they hold another number (phone, Aadhaar, UAN, reference…): never taken as the account by content. */
-const NOT_ACCOUNT_WORDS = new Set(['phone', 'mobile', 'contact', 'aadhaar', 'aadhar', 'uan', 'esi', 'esic', 'pan', 'amount', 'amt', 'umrn', 'utr', 'rrn', 'reference', 'ref', 'refno', 'id', 'code', 'date', 'micr', 'pin', 'pincode', 'zip', 'cheque', 'folio', 'invoice', 'sequence', 'seq', 'serial', 'sr', 'sno', 'txn', 'transaction', 'lei', 'salary', 'balance', 'mandate', 'va', 'virtual', 'loan', 'policy', 'gstin', 'cin', 'tan', 'pf', 'employee', 'emp',
+const NOT_ACCOUNT_WORDS = new Set(['mob', 'tel', 'telephone', 'cell', 'fax', 'landline', 'whatsapp', 'pran', 'uid', 'ppo', 'card', 'roll', 'enrolment', 'enrollment', 'admission', 'application', 'consumer', 'registration', 'personnel', 'passport', 'epf', 'gpf', 'crn', 'staff', 'phone', 'mobile', 'contact', 'aadhaar', 'aadhar', 'uan', 'esi', 'esic', 'pan', 'amount', 'amt', 'umrn', 'utr', 'rrn', 'reference', 'ref', 'refno', 'id', 'code', 'date', 'micr', 'pin', 'pincode', 'zip', 'cheque', 'folio', 'invoice', 'sequence', 'seq', 'serial', 'sr', 'sno', 'txn', 'transaction', 'lei', 'salary', 'balance', 'mandate', 'va', 'virtual', 'loan', 'policy', 'gstin', 'cin', 'tan', 'pf', 'employee', 'emp',
   // The same in the languages state-scheme sheets are headed in (DBT lists carry Aadhaar and
   // mobile numbers beside the account): Aadhaar, mobile, phone, amount.
   'आधार', 'मोबाइल', 'मोबाईल', 'फोन', 'फ़ोन', 'दूरभाष', 'संपर्क', 'राशि', 'रक्कम', 'रकम', 'धनराशि',
@@ -350,9 +350,15 @@ const GENERIC_NUMBER_WORDS = new Set(['code', 'id', 'ref', 'refno', 'reference',
 /** Whether a header says its column holds another number than an account (a phone, a UAN, a reference…). */
 function saysOtherNumber(header: string): boolean {
   const key = headerKey(header);
-  const account = ` ${key} `.includes(' account number ');
-  return key.split(' ').some((w) => NOT_ACCOUNT_WORDS.has(w) && !(account && GENERIC_NUMBER_WORDS.has(w)));
+  const words = key.split(' ');
+  const account = words.includes('account');
+  // "Staff No", "Roll No", "PPO Number", "Card ID": a number of something that is not an account.
+  if (!account && words.length >= 2 && NUMBER_WORDS.has(words.at(-1)!)) return true;
+  return words.some((w) => NOT_ACCOUNT_WORDS.has(w) && !(account && GENERIC_NUMBER_WORDS.has(w)));
 }
+
+/** Last words of a header that name a number of something ("Staff No": the staff's, not an account). */
+const NUMBER_WORDS = new Set(['number', 'id', 'code', 'ref', 'refno', 'sno']);
 
 /** Whether a record looks like a payee row: an IFSC-shaped cell and a 9–18-digit cell. */
 function looksLikePayeeRow(fields: readonly string[]): boolean {
@@ -389,6 +395,18 @@ export class HeaderRecogniser {
       .filter((r) => !isBlank(r.fields) && r.fields.map((f) => f.trim().toLowerCase()).join('\u0000') !== headerKeys)
       .slice(0, SAMPLE_ROWS);
     const stats = header.map((_, i) => columnStats(sample, i));
+    try {
+      return this.choose(records, headerIndex, sample, stats);
+    } catch (error) {
+      // `--explain-columns` shows the scores when they are needed most: when no column could be chosen.
+      if (error instanceof ColumnError) error.explain ??= explainColumns(header, stats);
+      throw error;
+    }
+  }
+
+  /** The columns of the header at `headerIndex`, from its names and the sampled rows' `stats`. */
+  private choose(records: readonly SourceRecord[], headerIndex: number, sample: readonly SourceRecord[], stats: readonly ColumnStats[]): HeaderChoice {
+    const header = records[headerIndex]!.fields;
     const reasons: string[] = [];
     let ifsc = this.chooseIfsc(header, stats, reasons);
     // No IFSC column, but one column holds "account / IFSC" in every row: both are read from it.
@@ -732,7 +750,9 @@ function tieMessage(role: Role, best: readonly Candidate[]): string {
     return `header ${JSON.stringify(best[0]!.header)} names ${best.length} columns (${best.map((c) => c.index + 1).join(', ')}): rename all but one so that it is clear which one to use (${FLAGS[role]} cannot tell them apart)`;
   }
   const list = best.map((c) => `${JSON.stringify(c.header)} (column ${c.index + 1})`).join(', ');
-  return `${best.length} columns could be the ${WHAT[role]}: ${list}; nothing tells them apart, so nothing was called. Name the right one, e.g. ${quoteFlag(role, best[0]!.header)}`;
+  // Every choice named: the first is no likelier than the others.
+  const flags = best.filter((c) => c.header.trim() !== '').map((c) => quoteFlag(role, c.header)).join(' or ');
+  return `${best.length} columns could be the ${WHAT[role]}: ${list}; nothing tells them apart, so nothing was called. Name the right one: ${flags === '' ? 'give the column a header' : flags}`;
 }
 
 function describeRank(c: Candidate, s: ColumnStats, role: Role): string {

@@ -324,8 +324,9 @@ async function loadSandboxAccounts(file: string): Promise<SandboxOptions['accoun
  */
 async function sandboxOptions(flags: BankFlags, settings: BankSettings, io: CommandIo, inspection: Promise<InputInfo> | undefined, accounts: SandboxOptions['accounts'] | undefined): Promise<SandboxOptions> {
   if (accounts !== undefined) return { accounts, now: io.now };
-  const { columns, headerRow, sheet, delimiter, spoolDir } = runOptions(flags, settings, undefined, inspection);
-  const payees = await readSandboxPayees(flags.input, inspection, { columns, headerRow, sheet, delimiter, spoolDir });
+  const { columns, headerRow, sheet, delimiter, spoolDir, explainColumns } = runOptions(flags, settings, undefined, inspection);
+  // Its errors are the run's own, said as the run would (--explain-columns' scores with a column that cannot be told).
+  const payees = await readSandboxPayees(flags.input, inspection, { columns, headerRow, sheet, delimiter, spoolDir, explainColumns });
   if (payees.capped) io.log.warn(`--sandbox: the sandbox answers the payee names of the file's first ${MAX_SANDBOX_PAYEES.toLocaleString('en-IN')} accounts; later accounts answer generated holders (mostly NO_MATCH)`);
   return { payeeNames: payees.names, now: io.now };
 }
