@@ -297,3 +297,12 @@ test('a header naming a number of something that is no account (Staff No, Roll N
   assert.throws(() => new HeaderRecogniser().recognise(lines(['Name', 'Credit to', 'Pay into', 'IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, `5001234567${i}`, IFSCS[i]!]))),
     (e: Error) => e instanceof ColumnError && /Name the right one: --account-col "Credit to" or --account-col "Pay into"$/.test(e.message));
 });
+
+test('the savings-bank and passbook names of the account (SB No, SB Account, Passbook No, Bank Passbook No) are account headers; a sponsor bank\'s IFSC is the payer side\'s, even on a one-row file', () => {
+  for (const h of ['SB No', 'SB Account', 'Passbook No', 'Bank Passbook No']) {
+    const choice = new HeaderRecogniser().recognise(lines(['Staff No', 'Employee Name', h, 'IFSC'], ...rows(4, (i) => [`10002345${60 + i}`, `Asha ${'ABCD'[i]} Verma`, `3001234567${i}`, IFSCS[i]!])));
+    assert.equal(choice.columns.account, 2, h);
+  }
+  const one = new HeaderRecogniser().recognise(lines(['Sponsor Bank IFSC', 'Emp Name', 'A/c No', 'IFSC'], ['HDFC0000060', 'Asha Verma', '30012345678', 'SBIN0001707']));
+  assert.equal(one.columns.ifsc, 3);
+});

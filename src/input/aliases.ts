@@ -93,6 +93,10 @@ export const ALIASES: readonly Alias[] = [
   { header: 'Name Of Account Holder', role: 'name', rank: 'record', seen: 'bank forms' },
   { header: 'Name Of The Account Holder', role: 'name', rank: 'record', seen: 'bank forms' },
   { header: 'Account Details', role: 'account', rank: 'weak', seen: 'payroll exports' },
+  { header: 'SB No', role: 'account', rank: 'plain', seen: 'payroll and pension sheets (savings bank account number)' },
+  { header: 'SB Account', role: 'account', rank: 'plain', seen: 'payroll and pension sheets' },
+  { header: 'Passbook No', role: 'account', rank: 'plain', seen: 'scheme and cooperative sheets (the account number in the passbook)' },
+  { header: 'Bank Passbook No', role: 'account', rank: 'plain', seen: 'scheme disbursement sheets' },
   { header: 'Bank Account Details', role: 'account', rank: 'weak', seen: 'payroll exports' },
   // Indian languages: Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Malayalam, Punjabi
   // (state scheme and cooperative-bank sheets are often headed in the state's language).
@@ -123,7 +127,7 @@ export const PAYEE_QUALIFIERS: readonly string[] = [
 /** Words that say a column is the payer's own account: never taken unless named. */
 export const PAYER_QUALIFIERS: readonly string[] = [
   'debit', 'debtor', 'payer', 'remitter', 'remitting', 'sender', 'source', 'from', 'corporate', 'company',
-  'razorpayx', 'our', 'originator', 'ordering', 'drawer', 'client', 'paying', 'funding',
+  'razorpayx', 'our', 'originator', 'ordering', 'drawer', 'client', 'paying', 'funding', 'sponsor',
   // Sender, payer and debit in Hindi, Marathi, Bengali, Tamil.
   'प्रेषक', 'भुगतानकर्ता', 'डेबिट', 'नामे', 'प्रेषकाचे', 'প্রেরক', 'অনুপ্রেরক', 'அனுப்புநர்',
 ];
