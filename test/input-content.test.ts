@@ -306,3 +306,9 @@ test('the savings-bank and passbook names of the account (SB No, SB Account, Pas
   const one = new HeaderRecogniser().recognise(lines(['Sponsor Bank IFSC', 'Emp Name', 'A/c No', 'IFSC'], ['HDFC0000060', 'Asha Verma', '30012345678', 'SBIN0001707']));
   assert.equal(one.columns.ifsc, 3);
 });
+
+test('a file with no column of names says so in the log: names are not compared (it said nothing)', () => {
+  const choice = new HeaderRecogniser().recognise(lines(['Emp Code', 'Account No', 'IFSC', 'Amount'], ...rows(3, (i) => [`E${i}`, `3001234567${i}`, IFSCS[i]!, '100'])));
+  assert.equal(choice.columns.name, -1);
+  assert.ok(choice.reasons.includes('payee name: none: no column holds payee names; names are not compared (name one with --name-col)'), choice.reasons.join(' | '));
+});

@@ -638,7 +638,12 @@ export class HeaderRecogniser {
       if (headerWords(header[index]!).some((w) => NOT_NAME_WORDS.has(w) || OTHER_PERSON_WORDS.has(w))) return [];
       return [{ index, header: header[index]!, rank: 'none', why: 'no header alias', by: 'content' }];
     });
-    if (byContent.length <= 1) return this.pick('name', byContent, stats, reasons);
+    if (byContent.length === 0) {
+      // Said, never silent: name matching is optional, and the log says it is left out.
+      reasons.push(`${WHAT.name}: none: no column holds payee names; names are not compared (name one with --name-col)`);
+      return undefined;
+    }
+    if (byContent.length === 1) return this.pick('name', byContent, stats, reasons);
     // Several: the one whose header says it is the payee's ("Employee" beside "Manager Name").
     const payees = byContent.flatMap((c) => {
       const word = payeeWordIn(c.header);
