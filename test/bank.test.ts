@@ -274,7 +274,9 @@ test('a second SIGTERM while the stop waits for the calls in flight exits at onc
 });
 
 test('a second concurrent run on the same state is refused, naming the holder, with no calls', async (t) => {
-  const sandbox = await startSandbox({ latencyMs: 40 });
+  // The first run must still hold the lock when the second has started: 100 rows one at a time at
+  // 250 ms each leave 25 s (at 40 ms, a second CLI slow to start on a loaded CI machine found it done).
+  const sandbox = await startSandbox({ latencyMs: 250 });
   t.after(() => sandbox.close());
   const dir = tempDir(t);
   payeeFile(dir, 'p.csv', 100);
