@@ -279,6 +279,9 @@ function meaningOfKey(key: string): HeaderMeaning | undefined {
  */
 const OTHER_ACCOUNT_WORDS = new Set(['loan', 'virtual', 'va', 'demat', 'trading', 'pf', 'ppf', 'epf', 'gpf', 'nps', 'pran', 'mandate', 'umrn', 'policy', 'folio', 'gst', 'gstin', 'wallet', 'card', 'escrow', 'nostro', 'vostro', 'ledger', 'gl']);
 
+/** The most words a header read by its last words has ("Aadhaar Seeded Savings Bank A/c No" is 7). */
+const MAX_HEAD_WORDS = 8;
+
 /** Words in front of an account or IFSC header that say it is not the current one. */
 const SUPERSEDED_WORDS = new Set(['old', 'previous', 'prev', 'former', 'earlier', 'secondary', 'alternate', 'alternative', 'alt']);
 
@@ -292,6 +295,8 @@ const SUPERSEDED_WORDS = new Set(['old', 'previous', 'prev', 'former', 'earlier'
  */
 function byHead(key: string): HeaderMeaning | undefined {
   const words = key.split(' ');
+  // A header of a few words: a qualifier or two and the header; longer text is no header of this kind (nor read word by word).
+  if (words.length > MAX_HEAD_WORDS) return undefined;
   for (let cut = 1; cut < words.length; cut += 1) {
     const alias = INDEX.get(words.slice(cut).join(' '));
     if (alias?.role !== 'account' && alias?.role !== 'ifsc') continue;

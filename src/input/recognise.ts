@@ -4,6 +4,7 @@
  * file and returns its choice with the reasons, or throws a ColumnError that says what to do.
  * Modelled on fast-csv's HeaderTransformer: one small class, one job, tested alone.
  */
+import { createHash } from 'node:crypto';
 import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
 import { confirmMeaning, headerKey, headerMeaning, payeeWordIn, RANK_ORDER, type Rank, type Role } from './aliases.js';
@@ -209,7 +210,7 @@ interface ColumnStats {
   combined: number;
   /** Long numbers a spreadsheet damaged (5.01002E+13, digits past the 15th lost): account numbers that were. */
   damaged: number;
-  /** The column's sampled values, as written, one after another: two columns alike hold the same. */
+  /** A digest of the column's sampled values (spaces and hyphens dropped, upper case): two columns alike hold the same. */
   values: string;
   distinct: number;
 }
@@ -217,14 +218,15 @@ interface ColumnStats {
 function columnStats(sample: readonly SourceRecord[], index: number): ColumnStats {
   const stats: ColumnStats = { n: 0, ifsc: 0, ifscBank: 0, micr: 0, account: 0, names: 0, combined: 0, damaged: 0, distinct: 0, values: '' };
   const seen = new Set<string>();
-  const values: string[] = [];
+  // A digest, not the values: 300 sampled fields of megabytes each are no string to keep.
+  const values = createHash('sha1');
   for (const record of sample) {
     const value = cellOf(record.fields, index);
     // A formula's error value (#N/A) tells nothing of what the column holds.
     if (value === '' || isSpreadsheetError(value)) continue;
     stats.n += 1;
     seen.add(value.toUpperCase());
-    values.push(value.replace(/[\s-]/g, '').toUpperCase());
+    values.update(value.replace(/[\s-]/g, '').toUpperCase()).update('\u0000');
     const compact = value.toUpperCase().replace(/[\s-]/g, '');
     if (IFSC_SHAPE.test(compact)) {
       stats.ifsc += 1;
@@ -236,7 +238,7 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
     if (splitCombined(value)) stats.combined += 1;
   }
   stats.distinct = seen.size;
-  stats.values = values.join('\u0000');
+  stats.values = values.digest('base64');
   return stats;
 }
 
