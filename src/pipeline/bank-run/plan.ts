@@ -92,7 +92,9 @@ export class Planner {
     // Likewise a confirm IFSC column ("Confirm IFSC Code"): the branch verified would be one cell's, the one paid the other's.
     const ifsc = columns.confirmIfsc === undefined ? undefined : checkIfsc(cells.ifsc);
     const confirmIfsc = ifsc?.ok ? checkConfirmIfsc(ifsc.ifsc, fields[columns.confirmIfsc!] ?? '', header[columns.confirmIfsc!] ?? '') : undefined;
-    const reasons = [confirm, confirmIfsc].flatMap((c) => (c?.ok === false ? [c.reason] : []));
+    const reasons: string[] = [];
+    if (confirm?.ok === false) reasons.push(confirm.reason);
+    if (confirmIfsc?.ok === false) reasons.push(confirmIfsc.reason);
     if (!check.ok) reasons.push(check.reason);
     else if (unknownBank !== undefined) reasons.push(unknownBank);
     if (reasons.length > 0 || !check.ok) {
