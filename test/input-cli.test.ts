@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
 import { documentsFor, renderPdf } from '../src/sandbox/documents.js';
+import Database from 'better-sqlite3';
 import { readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 import { rowXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
@@ -368,4 +369,43 @@ test('a UTF-8 file with one stray Latin-1 byte stays UTF-8 (names intact, the by
   const q = await runCli(['bank', 'quote.csv', '-o', 'q.csv', '--sandbox'], { cwd: dir });
   assert.equal(q.code, 2, q.stderr);
   assert.match(q.stderr, /a quoted field is never closed \(in the record starting at line 32\)/);
+});
+
+test('an HR export with the name split (First, Middle, Last Name): the parts joined are the name matched, shown to the sandbox, kept for review, and named in the summary; a vendor list\'s Company Name beats its Contact Person', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'hr.csv'), [
+    'Emp Code,First Name,Middle Name,Last Name,Bank Account No,IFSC,Net Pay',
+    'E001,Rajesh,Kumar,Sharma,500100000011,SBIN0000001,45000',
+    'E002,Priya,,Nair,500100000048,HDFC0000001,52000',
+    'E003,Farah,,Khan,500100000122,SBIN0000001,38000',
+    'E004,Arjun,Pratap,Singh,500100000085,ICIC0000002,41000',
+  ].join('\n') + '\n');
+  const r = await runCli(['bank', 'hr.csv', '-o', 'o.csv', '--summary', 's.json', '--state', 's.sqlite', '--sandbox'], { cwd: dir });
+  assert.ok(r.code === 0 || r.code === 3, r.stderr);
+  assert.match(r.stderr, /payee name: columns 2 "First Name", 3 "Middle Name" and 4 "Last Name", joined in that order/);
+  const out = readCsvObjects(path.join(dir, 'o.csv'));
+  // Every row has a verdict on the whole name; none is NO_NAME_TO_CHECK (none was taken before).
+  assert.deepEqual(out.map((row) => row.verify_status), ['VERIFIED', 'VERIFIED', 'VERIFIED', 'VERIFIED'], r.stderr);
+  assert.ok(out.every((row) => row.name_match !== ''), JSON.stringify(out.map((row) => row.name_match)));
+  assert.ok(out.every((row) => row.verify_reason_code !== 'NO_NAME_TO_CHECK'));
+  // The sandbox's holders come from the joined names: the first-named rows match in full.
+  assert.equal(out.filter((row) => row.name_match === 'DIRECT_MATCH').length >= 2, true, JSON.stringify(out.map((row) => [row.beneficiary_name, row.name_match])));
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 's.json'), 'utf8'));
+  assert.deepEqual(summary.input.columns.nameParts, ['First Name', 'Middle Name', 'Last Name']);
+  assert.equal(summary.input.columns.name, 'First Name');
+  // The review's list shows the name as joined: the payee as the file names it.
+  const db = new Database(path.join(dir, 's.sqlite'), { readonly: true });
+  const kept = db.prepare('SELECT name FROM run_rows ORDER BY row').pluck().all();
+  db.close();
+  assert.deepEqual(kept, ['Rajesh Kumar Sharma', 'Priya Nair', 'Farah Khan', 'Arjun Pratap Singh']);
+
+  fs.writeFileSync(path.join(dir, 'vendors.csv'), [
+    'Vendor Code,Company Name,Contact Person,Account Number,IFSC Code',
+    'V001,Thakkar Electricals LLP,Ramesh Thakkar,500100000011,SBIN0000001',
+    'V002,Fernandes Automobiles,Joseph Fernandes,500100000048,HDFC0000001',
+    'V003,Sai Traders,Anil Kumar,500100000122,SBIN0000001',
+  ].join('\n') + '\n');
+  const v = await runCli(['bank', 'vendors.csv', '-o', 'v.csv', '--state', 'v.sqlite', '--sandbox'], { cwd: dir });
+  assert.ok(v.code === 0 || v.code === 3, v.stderr);
+  assert.match(v.stderr, /payee name: column 2 "Company Name", its header reads as the payer's, but its names differ from row to row.*not "Contact Person"/);
 });

@@ -1,7 +1,7 @@
 /** Issue #29: columns chosen by header and content together, rows that are not payees, the CSV format sniffed. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HeaderRecogniser, type SourceRecord } from '../src/input/recognise.js';
+import { HeaderRecogniser, nameColumnsOf, nameIn, type SourceRecord } from '../src/input/recognise.js';
 import { notPayeeReason } from '../src/input/row-kind.js';
 import { sniffDelimiter } from '../src/input/read-csv.js';
 import { headerMeaning } from '../src/input/aliases.js';
@@ -311,4 +311,64 @@ test('a file with no column of names says so in the log: names are not compared 
   const choice = new HeaderRecogniser().recognise(lines(['Emp Code', 'Account No', 'IFSC', 'Amount'], ...rows(3, (i) => [`E${i}`, `3001234567${i}`, IFSCS[i]!, '100'])));
   assert.equal(choice.columns.name, -1);
   assert.ok(choice.reasons.includes('payee name: none: no column holds payee names; names are not compared (name one with --name-col)'), choice.reasons.join(' | '));
+});
+
+test('a payee name split over columns (First, Middle and Last Name; Forename and Surname; FName and LName) is their cells joined in that order, whatever order the columns come in; someone else\'s parts never join', () => {
+  const given = ['Asha', 'Ravi', 'Mohd', 'Lakshmi'];
+  const middle = ['Devi', '', 'Irfan', ''];
+  const surnames = ['Verma', 'Iyer', 'Shaikh', 'Rao'];
+  for (const parts of [
+    ['First Name', 'Middle Name', 'Last Name'], ['Forename', 'Surname'], ['FName', 'MName', 'LName'], ['firstName', 'lastName'],
+    ['Employee First Name', 'Employee Middle Name', 'Employee Last Name'], ['given_name', 'family_name'], ['Surname', 'First Name'],
+    ['पहला नाम', 'उपनाम'],
+  ]) {
+    const cellOf = (h: string, i: number) => (/sur|last|family|lname|उपनाम/i.test(h) ? surnames[i]! : /middle|mname/i.test(h) ? middle[i]! : given[i]!);
+    const header = ['Emp Code', ...parts, 'Account No', 'IFSC'];
+    const choice = new HeaderRecogniser().recognise(lines(header, ...rows(4, (i) => [`E${i}`, ...parts.map((h) => cellOf(h, i)), `3001234567${i}`, IFSCS[i]!])));
+    const order = (h: string) => (/sur|last|family|lname|उपनाम/i.test(h) ? 2 : /middle|mname/i.test(h) ? 1 : 0);
+    const expected = parts.map((h, k) => ({ h, at: k + 1 })).sort((a, b) => order(a.h) - order(b.h)).map((p) => p.at);
+    assert.deepEqual(choice.columns.nameParts, expected, `${parts.join(' / ')}: ${choice.reasons.join(' | ')}`);
+    assert.equal(choice.columns.name, expected[0]);
+    assert.deepEqual(choice.names.nameParts, expected.map((at) => header[at]));
+    assert.match(choice.reasons.find((r) => r.startsWith('payee name'))!, /joined in that order \(a name split into given name/);
+    const row = [`E1`, ...parts.map((h) => cellOf(h, 1)), '30012345671', IFSCS[1]!];
+    // A part a row lacks (Ravi has no middle name) leaves no double space.
+    assert.equal(nameIn(row, nameColumnsOf(choice.columns)), 'Ravi Iyer');
+  }
+  // A father's or a nominee's parts are someone else's: the payee's own still join.
+  const kin = new HeaderRecogniser().recognise(lines(['First Name', 'Last Name', "Father's First Name", 'Nominee Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, surnames[i]!, 'Mohan', 'Lal', `3001234567${i}`, IFSCS[i]!])));
+  assert.deepEqual(kin.columns.nameParts, [0, 1]);
+  // Two given-name columns: which is the payee's is not known; no join (the log says none was taken).
+  const two = new HeaderRecogniser().recognise(lines(['First Name', 'Preferred First Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, given[(i + 1) % 4]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
+  assert.equal(two.columns.nameParts, undefined);
+  // A name in one column beside its parts: the one column, named by its alias, as before.
+  const whole = new HeaderRecogniser().recognise(lines(['Beneficiary Name', 'First Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [`${given[i]} ${surnames[i]}`, given[i]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
+  assert.deepEqual([whole.columns.name, whole.columns.nameParts], [0, undefined]);
+  // A given name alone (no surname column) is the name column, as before.
+  const alone = new HeaderRecogniser().recognise(lines(['First Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, `3001234567${i}`, IFSCS[i]!])));
+  assert.deepEqual([alone.columns.name, alone.columns.nameParts], [0, undefined]);
+  // Named by --name-col: that one column.
+  const named = new HeaderRecogniser({ overrides: { name: 'Last Name' } }).recognise(lines(['First Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
+  assert.deepEqual([named.columns.name, named.columns.nameParts], [1, undefined]);
+});
+
+test('a vendor list\'s payee under a payer\'s word (Company Name, Client Name) is taken when its names differ row by row and no other column holds names but a contact\'s; the payer\'s own (one name on every row) never is', () => {
+  const firms = ['Thakkar Electricals LLP', 'Fernandes Automobiles', 'Sai Traders', 'Kaveri Agencies', 'Om Sai Enterprises'];
+  for (const h of ['Company Name', 'Client Name', 'Name of Company']) {
+    for (const contact of [[], ['Contact Person'], ['Attn Name']]) {
+      const header = ['Vendor Code', h, ...contact, 'Account Number', 'IFSC Code'];
+      const choice = new HeaderRecogniser().recognise(lines(header, ...rows(5, (i) => [`V${i}`, firms[i]!, ...contact.map(() => `Ramesh ${'ABCDE'[i]} Rao`), `3001234567${i}`, IFSCS[i % 4]!])));
+      assert.equal(choice.columns.name, 1, `${h} + ${contact.join()}: ${choice.reasons.join(' | ')}`);
+      assert.match(choice.reasons.find((r) => r.startsWith('payee name'))!, /its names differ from row to row/);
+    }
+    // The employer's name on every row of a salary file: the payer's, never the payee's.
+    const payroll = new HeaderRecogniser().recognise(lines([h, 'Emp Code', 'Account Number', 'IFSC Code'], ...rows(5, (i) => ['Acme Pvt Ltd', `E${i}`, `3001234567${i}`, IFSCS[i % 4]!])));
+    assert.equal(payroll.columns.name, -1, h);
+    // Two group companies over the rows: still the payer's.
+    const group = new HeaderRecogniser().recognise(lines([h, 'Emp Code', 'Account Number', 'IFSC Code'], ...rows(10, (i) => [i % 2 === 0 ? 'Acme Pvt Ltd' : 'Acme Services LLP', `E${i}`, `3001234567${i}`, IFSCS[i % 4]!])));
+    assert.equal(group.columns.name, -1, `${h}, two companies`);
+    // A column of payees' names beside it (a party the client pays): the party's.
+    const bureau = new HeaderRecogniser().recognise(lines([h, 'Party', 'Account Number', 'IFSC Code'], ...rows(5, (i) => [firms[i]!, `Ramesh ${'ABCDE'[i]} Rao`, `3001234567${i}`, IFSCS[i % 4]!])));
+    assert.equal(bureau.columns.name, 1, `${h} beside Party: ${bureau.reasons.join(' | ')}`);
+  }
 });

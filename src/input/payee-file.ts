@@ -7,7 +7,7 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { Encoding } from './inspect.js';
 import { openCsvRecords, sniffCsvFormat, type CsvFormat, type CsvRecord, type Delimiter } from './read-csv.js';
-import { HEADER_SEARCH_LINES, HeaderRecogniser, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides, type DecidedBy, type HeaderChoice } from './recognise.js';
+import { HEADER_SEARCH_LINES, HeaderRecogniser, nameColumnsOf, renameClashes, SAMPLE_ROWS, type ColumnMap, type ColumnOverrides, type DecidedBy, type HeaderChoice } from './recognise.js';
 import { MergedCells } from './merged-cells.js';
 import { notPayeeReason } from './row-kind.js';
 import { quoteSheets, type XlsxRecords } from './xlsx.js';
@@ -45,7 +45,7 @@ export interface InputSummary {
   /** 1-based line (for .xlsx: row) of the header. */
   headerLine: number;
   /** `confirmAccount`, `confirmIfsc`: the columns repeating the account number and the IFSC, cross-checked with them (only when there is one). */
-  columns: { account: string; ifsc: string; name: string | null; amount?: string | null | undefined; confirmAccount?: string | undefined; confirmIfsc?: string | undefined };
+  columns: { account: string; ifsc: string; name: string | null; nameParts?: string[]; amount?: string | null | undefined; confirmAccount?: string | undefined; confirmIfsc?: string | undefined };
   /** What decided each column: its header, its content, both, or a flag. */
   columnChoice?: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy; confirmIfsc?: DecidedBy };
   /** Output columns written under another name because the input has one of that name. */
@@ -104,7 +104,7 @@ export async function openPayeeFile(inputPath: string, encoding: Encoding, optio
     const width = choice.header.length;
     // A sheet row ends at its last non-empty cell: pad it to the header (CSV rows keep their count, a short one is reported).
     const shape = xlsx ? (r: CsvRecord): CsvRecord => fitRow(r, width) : (r: CsvRecord) => r;
-    const payeeColumns = [choice.columns.account, choice.columns.ifsc, choice.columns.name];
+    const payeeColumns = [choice.columns.account, choice.columns.ifsc, ...nameColumnsOf(choice.columns)];
     const merged = new MergedCells(book?.merges ?? [], payeeColumns, choice.headerLine);
     const formulas = new UncalculatedFormulas(inputPath, book?.sheet, choice.header, payeeColumns);
     const classify = (r: CsvRecord): InputRow => {

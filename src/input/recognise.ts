@@ -26,6 +26,11 @@ export interface ColumnMap {
   ifsc: number;
   /** -1 when the file has no name column (name matching is then left out). */
   name: number;
+  /**
+   * A name split into parts (First, Middle and Last Name): the columns joined, in that order, into
+   * the payee's name (nameIn); `name` is then the first of them. Absent for a name in one column.
+   */
+  nameParts?: number[] | undefined;
   /** The amount to pay each payee; -1 when the file has none (the summary then adds no amounts). */
   amount?: number | undefined;
   /**
@@ -54,8 +59,8 @@ export interface HeaderChoice {
   headerLine: number;
   header: string[];
   columns: ColumnMap;
-  /** The headers taken, for the summary. */
-  names: { account: string; ifsc: string; name: string | null };
+  /** The headers taken, for the summary (`nameParts`: a name split over columns, joined in this order). */
+  names: { account: string; ifsc: string; name: string | null; nameParts?: string[] };
   /** What decided each choice (the summary's `input.columnChoice`); `confirmAccount` and `confirmIfsc` only where one is cross-checked. */
   decidedBy: { account: DecidedBy; ifsc: DecidedBy; name: DecidedBy | null; confirmAccount?: DecidedBy; confirmIfsc?: DecidedBy };
   /** One line per choice, for the run log. */
@@ -101,6 +106,8 @@ const WHAT: Readonly<Record<Role, string>> = { account: 'account number', ifsc: 
 interface Candidate {
   index: number;
   header: string;
+  /** A payee name split over columns (given name, middle name, surname): their indices, in that order. */
+  parts?: number[];
   /** `none`: no alias says so; the column is a candidate by its content alone. */
   rank: Rank | 'explicit' | 'none';
   why: string;
@@ -143,8 +150,38 @@ const NOT_ACCOUNT_WORDS = new Set(['mob', 'tel', 'telephone', 'cell', 'fax', 'la
  */
 const OTHER_PERSON_WORDS = new Set(['father', 'fathers', 'mother', 'mothers', 'husband', 'husbands', 'wife', 'wifes', 'spouse', 'spouses', 'parent', 'parents', 'guardian', 'guardians', 'nominee', 'nominees', 'son', 'sons', 'daughter', 'daughters', 'relative', 'relation', 'manager', 'managers', 'supervisor', 'approver', 'reporting', 'referrer', 'introducer', 'witness',
   'पिता', 'पति', 'माता', 'अभिभावक', 'नामिती', 'वडील', 'বাবা', 'পিতা', 'પિતા', 'தந்தை', 'తండ్రి', 'ತಂದೆ', 'ਪਿਤਾ']);
+/** Header words of a contact beside a firm ("Contact Person", "Attn Name", "SPOC"): a vendor's contact, not the account's holder. */
+const CONTACT_WORDS = new Set(['contact', 'attention', 'attn', 'spoc', 'poc', 'representative', 'signatory', 'authorised', 'authorized', 'concerned']);
+/** A column of payees' names differs on at least this share of its rows (a payer's is one name, or a group's few). */
+const PAYEES_DISTINCT_SHARE = 0.8;
 /** Columns whose header says they hold another text (bank, branch, status…): never taken as the payee's name by content. */
 const NOT_NAME_WORDS = new Set(['बैंक', 'बँक', 'शाखा', 'ব্যাংক', 'બેંક', 'வங்கி', 'బ్యాంక్', 'ಬ್ಯಾಂಕ್', 'ബാങ്ക്', 'ਬੈਂਕ', 'bank', 'branch', 'city', 'state', 'district', 'address', 'email', 'mode', 'type', 'status', 'remark', 'remarks', 'reason', 'description', 'purpose', 'category', 'scheme', 'frequency', 'month', 'designation', 'unit', 'company', 'corporate', 'business', 'currency', 'location', 'product', 'narration', 'department', 'country', 'speed', 'method', 'provider', 'user', 'utility', 'merchant', 'client']);
+
+/** Which part of a payee's name a column holds when an export splits it (HR and payroll systems: First, Middle and Last Name). */
+type NamePart = 'first' | 'middle' | 'last';
+/** "<word> name": First Name, Given Name, F Name (FName), Middle Name, Last Name, Family Name, Sur Name; Hindi पहला / मध्य नाम. */
+const NAME_PART_BEFORE_NAME: Readonly<Record<string, NamePart>> = {
+  first: 'first', given: 'first', fore: 'first', f: 'first', christian: 'first', पहला: 'first', प्रथम: 'first',
+  middle: 'middle', m: 'middle', second: 'middle', मध्य: 'middle',
+  last: 'last', l: 'last', family: 'last', sur: 'last', अंतिम: 'last',
+};
+/** One word: Forename, FName, Surname, LName; Hindi उपनाम (surname). */
+const NAME_PART_WORD: Readonly<Record<string, NamePart>> = {
+  forename: 'first', fname: 'first', firstname: 'first', givenname: 'first',
+  mname: 'middle', middlename: 'middle',
+  surname: 'last', lname: 'last', lastname: 'last', familyname: 'last', उपनाम: 'last',
+};
+const NAME_PART_ORDER: readonly NamePart[] = ['first', 'middle', 'last'];
+
+/** The part of a split name a header names ("Employee First Name", "Surname"), or undefined; never someone else's (Father's First Name) or a firm's. */
+function namePartOf(header: string): NamePart | undefined {
+  const words = headerWords(header);
+  if (words.some((w) => NOT_NAME_WORDS.has(w) || OTHER_PERSON_WORDS.has(w))) return undefined;
+  const last = words.at(-1) ?? '';
+  const one = NAME_PART_WORD[last];
+  if (one !== undefined) return one;
+  return (last === 'name' || last === 'नाम') && words.length >= 2 ? NAME_PART_BEFORE_NAME[words.at(-2)!] : undefined;
+}
 
 function cellOf(fields: readonly string[], index: number): string {
   // ="0123", '0123: how spreadsheets keep digits as text.
@@ -158,6 +195,22 @@ function splitCombined(value: string): { account: string; ifsc: string } | undef
   const m = COMBINED.exec(value.trim());
   if (!m) return undefined;
   return m[1] !== undefined ? { account: m[1], ifsc: m[2]! } : { account: m[4]!, ifsc: m[3]! };
+}
+
+/** The columns a row's payee name is read from: its one name column, its parts (First, Middle, Last Name), or none. */
+export function nameColumnsOf(columns: ColumnMap): readonly number[] {
+  return columns.nameParts ?? (columns.name >= 0 ? [columns.name] : []);
+}
+
+/** A row's payee name: the cell of its name column, or the non-empty cells of its name parts joined by a space. */
+export function nameIn(fields: readonly string[], nameColumns: readonly number[]): string {
+  if (nameColumns.length === 1) return fields[nameColumns[0]!] ?? '';
+  let name = '';
+  for (const index of nameColumns) {
+    const part = (fields[index] ?? '').trim();
+    if (part !== '') name = name === '' ? part : `${name} ${part}`;
+  }
+  return name;
 }
 
 /**
@@ -422,7 +475,7 @@ export class HeaderRecogniser {
     if (missing.length > 0) throw new ColumnError(this.missingMessage(missing, header, records, headerIndex));
     this.checkIsHeader(header, records[headerIndex]!.line, account!, ifsc!);
     this.checkContent(account!, ifsc!, name, sample);
-    const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, name?.index ?? -1, confirm ?? -1, confirmIfsc ?? -1]);
+    const amount = chooseAmount(header, sample, [account!.index, ifsc!.index, ...(name?.parts ?? [name?.index ?? -1]), confirm ?? -1, confirmIfsc ?? -1]);
     if (amount >= 0) reasons.push(`amount: column ${amount + 1} "${header[amount]}" (its header names an amount and its values are amounts)`);
     const line = records[headerIndex]!.line;
     reasons.unshift(`header found at line ${line}${this.place === undefined ? '' : ` ${this.place}`}${this.headerRow === undefined ? '' : ' (--header-row)'}${headerIndex > 0 ? `; the ${headerIndex} line(s) above it are copied to the output unchanged` : ''}`);
@@ -431,10 +484,10 @@ export class HeaderRecogniser {
       headerLine: line,
       header,
       columns: {
-        account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(amount >= 0 ? { amount } : {}),
+        account: account!.index, ifsc: ifsc!.index, name: name?.index ?? -1, ...(name?.parts === undefined ? {} : { nameParts: name.parts }), ...(amount >= 0 ? { amount } : {}),
         ...(confirm === undefined ? {} : { confirm }), ...(confirmIfsc === undefined ? {} : { confirmIfsc }),
       },
-      names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null },
+      names: { account: account!.header, ifsc: ifsc!.header, name: name?.header ?? null, ...(name?.parts === undefined ? {} : { nameParts: name.parts.map((index) => header[index]!) }) },
       // A confirm column is taken by its header and its values agreeing with the account's (the IFSC's), or named.
       decidedBy: {
         account: account!.by, ifsc: ifsc!.by, name: name?.by ?? null,
@@ -635,11 +688,18 @@ export class HeaderRecogniser {
     const nameLike = byHeader.filter((c) => isNameColumn(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const }));
     if (byHeader.length > 0) return this.pick('name', nameLike.length > 0 ? nameLike : byHeader, stats, reasons);
     const taken = new Set([account?.index, ifsc?.index]);
+    const split = this.chooseNameParts(header, stats, taken, reasons);
+    if (split) return split;
     const byContent = stats.flatMap((s, index): Candidate[] => {
       if (taken.has(index) || !isNameColumn(s) || (s.n > 1 && !varies(s))) return [];
       if (headerWords(header[index]!).some((w) => NOT_NAME_WORDS.has(w) || OTHER_PERSON_WORDS.has(w))) return [];
       return [{ index, header: header[index]!, rank: 'none', why: 'no header alias', by: 'content' }];
     });
+    // Only a contact's name beside a firm's that changes row by row: a vendor list's payee is the firm.
+    if (byContent.every((c) => headerWords(c.header).some((w) => CONTACT_WORDS.has(w)))) {
+      const firm = this.chooseFirmName(header, stats, taken, byContent, reasons);
+      if (firm) return firm;
+    }
     if (byContent.length === 0) {
       // Said, never silent: name matching is optional, and the log says it is left out.
       reasons.push(`${WHAT.name}: none: no column holds payee names; names are not compared (name one with --name-col)`);
@@ -661,6 +721,51 @@ export class HeaderRecogniser {
     const list = byContent.map((c) => `${JSON.stringify(c.header)} (column ${c.index + 1})`).join(', ');
     reasons.push(`${WHAT.name}: none taken: ${byContent.length} columns hold names (${list}) and no header says which is the payee's; names are not compared. Name it with ${quoteFlag('name', byContent[0]!.header)} to compare them`);
     return undefined;
+  }
+
+  /**
+   * A payee name split over columns, as HR and payroll systems export it (First Name, Middle Name,
+   * Last Name; Forename and Surname): one column of each part at most, a given name and a surname
+   * both there, each holding names (or nothing, in the rows read: a middle name most rows lack).
+   * Joined in that order they are the name the bank holds; either part alone would hold every
+   * row whose holder has a surname. Undefined when the file does not split a name so.
+   */
+  private chooseNameParts(header: readonly string[], stats: readonly ColumnStats[], taken: ReadonlySet<number | undefined>, reasons: string[]): Candidate | undefined {
+    const found = new Map<NamePart, number[]>();
+    header.forEach((h, index) => {
+      const part = taken.has(index) ? undefined : namePartOf(h);
+      const s = stats[index]!;
+      if (part === undefined || !(s.n === 0 || isNameColumn(s))) return;
+      found.set(part, [...(found.get(part) ?? []), index]);
+    });
+    const one = (part: NamePart) => (found.get(part)?.length === 1 ? found.get(part)![0] : undefined);
+    const first = one('first');
+    const last = one('last');
+    if (first === undefined || last === undefined || (found.get('middle')?.length ?? 0) > 1 || stats[first]!.n === 0) return undefined;
+    const parts = NAME_PART_ORDER.map((part) => found.get(part)?.[0]).filter((index): index is number => index !== undefined);
+    const list = parts.map((index) => `${index + 1} ${JSON.stringify(header[index])}`);
+    const joined = `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
+    const content = parts.map((index) => `${JSON.stringify(header[index])} ${describeContent('name', stats[index]!)}`).join('; ');
+    reasons.push(`${WHAT.name}: columns ${joined}, joined in that order (a name split into given name${parts.length === 3 ? ', middle name' : ''} and surname); by their content: ${content}`);
+    return { index: first, header: header[first]!, parts, rank: 'none', why: 'a name split into parts', by: 'header and content' };
+  }
+
+  /**
+   * A vendor or customer list's payee under a payer's word ("Company Name", "Client Name"): the
+   * payer's own name is one name on every row (or a few, for a group's companies), a list's
+   * payees differ on nearly every row. Taken only when no other column holds names but a
+   * contact's ("Contact Person": whom to call, not whose account it is). Undefined otherwise.
+   */
+  private chooseFirmName(header: readonly string[], stats: readonly ColumnStats[], taken: ReadonlySet<number | undefined>, contacts: readonly Candidate[], reasons: string[]): Candidate | undefined {
+    const firms = this.candidates('name', header).filter((c) => {
+      const s = stats[c.index]!;
+      return c.rank === 'payer' && !taken.has(c.index) && isNameColumn(s) && s.n >= 2 && s.distinct >= s.n * PAYEES_DISTINCT_SHARE;
+    });
+    if (firms.length !== 1) return undefined;
+    const firm = firms[0]!;
+    const passed = contacts.length === 0 ? '' : `; not ${contacts.map((c) => JSON.stringify(c.header)).join(', ')} (a contact's name, not the account holder's)`;
+    reasons.push(`${WHAT.name}: column ${firm.index + 1} ${JSON.stringify(firm.header)}, its header reads as the payer's, but its names differ from row to row as a list of payees' do (the payer's own is one name on every row); by its content: ${describeContent('name', stats[firm.index]!)}${passed}`);
+    return { ...firm, rank: 'payee', why: 'a payer-worded header over names that differ on every row', by: 'header and content' };
   }
 
   /** The best of `pool`: varying before constant, then by header rank; a true tie stops (exit 2). */

@@ -4,7 +4,7 @@
  * ("Prepared by …"). They are copied to the output in place, SKIPPED, and never called. A row with
  * a payee's name but no account number is a payee row (it is INVALID, with its reason).
  */
-import type { ColumnMap } from './recognise.js';
+import { nameColumnsOf, nameIn, type ColumnMap } from './recognise.js';
 import { BUSINESS_DESCRIPTORS, LEGAL_FORMS } from '../match/lexicon.js';
 
 const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
@@ -61,7 +61,7 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // total of the account numbers: with no IFSC, and no account number or no payee name, a
   // "Total" makes it a total row.
   const noAccount = account === '' || !ACCOUNT.test(account.replace(/[\s-]/g, ''));
-  const name = cell(columns.name);
+  const name = nameIn(cells, nameColumnsOf(columns));
   if (ifsc === '' && (noAccount || name === '') && filled.some(isTotal) && !namesAFirm(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }

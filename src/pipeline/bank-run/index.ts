@@ -15,6 +15,7 @@ import { DEFAULT_POLICY } from '../../decision/index.js';
 import path from 'node:path';
 import { InputError, OutputError } from '../../errors.js';
 import { fileIdentity, inputChange } from '../../input/unchanged.js';
+import { nameColumnsOf } from '../../input/recognise.js';
 import type { Limiter } from '../../limiter/index.js';
 import { checkOutputPath, openOutput, outputFormatOf, outputNameProblem, type OutputSink } from '../../output/sink.js';
 import { Caller, createLimiter } from './caller.js';
@@ -176,7 +177,7 @@ function assemble(options: BankRunOptions, deps: BankRunDeps, { input, run, stop
   const audit = options.dryRun || run.runId === null ? undefined : new DecisionAudit(store, run.runId);
   const output = options.dryRun ? undefined : openOutput(options.outputPath, [...header, ...input.appended], deps.isAlive, input.preamble, { format: input.format, xlsxSource });
   const finish = createRowFinisher({
-    header, nameColumn: columns.name, amountColumn: columns.amount ?? -1, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
+    header, nameColumns: nameColumnsOf(columns), amountColumn: columns.amount ?? -1, matchNames: deps.matchNames, ifscRegistry: deps.ifscRegistry, summary, writes: output !== undefined,
     // A workbook written from a workbook keeps a cell right of the header (a CSV output stays rectangular).
     keepsCellsBeside: xlsxSource !== undefined && outputFormatOf(options.outputPath) === 'xlsx',
     // A dry run verifies nothing, so it decides nothing.

@@ -1,6 +1,7 @@
 /** A row that leaves: its name verdict, its decision, its counts, and its output record. */
 import { decide, verifyReasonCode, type DecisionPolicy, type ReviewStanding } from '../../decision/index.js';
 import { registryBankName, registryNote, type IfscRegistry } from '../../input/ifsc-registry.js';
+import { nameIn } from '../../input/recognise.js';
 import type { NameMatchResult } from '../../match/verdict.js';
 import type { BankStore } from '../../state/bank-store.js';
 import { holderChangedIn } from '../../state/changes.js';
@@ -35,8 +36,8 @@ export interface DecisionRecorder {
 
 export interface RowOutputContext {
   header: readonly string[];
-  /** Index of the payee name column; -1 when the file has none. */
-  nameColumn: number;
+  /** The columns the payee's name is read from (one, or a split name's parts: nameIn); none when the file has none. */
+  nameColumns: readonly number[];
   /** Index of the amount column; -1 when the file has none. */
   amountColumn?: number | undefined;
   matchNames: NameMatcher | undefined;
@@ -54,12 +55,12 @@ export interface RowOutputContext {
 
 /** The writer's FinishRow: counts the row, gives it its name verdict and decision, and returns its output record. */
 export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome: RowOutcome) => string[] | undefined {
-  const { header, nameColumn, matchNames, ifscRegistry, summary, writes } = parts;
-  const hasName = nameColumn >= 0;
+  const { header, nameColumns, matchNames, ifscRegistry, summary, writes } = parts;
+  const hasName = nameColumns.length > 0;
   return (slot, outcome) => {
     countRow(summary, outcome);
     if (hasName && matchNames) {
-      const match = nameVerdict((slot.read ?? slot.fields)[nameColumn] ?? '', outcome.result?.beneficiaryName, matchNames);
+      const match = nameVerdict(nameIn(slot.read ?? slot.fields, nameColumns), outcome.result?.beneficiaryName, matchNames);
       if (match) {
         outcome.nameMatch = match;
         countNameMatch(summary, match.result);
@@ -83,7 +84,7 @@ function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, 
   outcome.reasonCode = verifyReasonCode(outcome.status, outcome.reason);
   const holder = outcome.result?.beneficiaryName ?? null;
   const payee = slot.payee;
-  const name = parts.nameColumn >= 0 ? ((slot.read ?? slot.fields)[parts.nameColumn] ?? '') : null;
+  const name = parts.nameColumns.length > 0 ? nameIn(slot.read ?? slot.fields, parts.nameColumns) : null;
   const review = recorder && payee && recorder.reviewed.has(`${payee.account}|${payee.ifsc}`) ? standing(recorder, payee, holder, name) : undefined;
   const decision = decide({ status: outcome.status, nameMatch: outcome.nameMatch?.result as NameMatchResult | undefined, holderChanged: holderChangedIn(outcome.result?.changedSince), review }, policy);
   outcome.decision = decision;

@@ -5,7 +5,7 @@
  */
 import { inspectInput, type InputInfo } from '../../../input/inspect.js';
 import { openPayeeFile, type PayeeFileOptions } from '../../../input/payee-file.js';
-import { payeeCells } from '../../../input/recognise.js';
+import { nameColumnsOf, nameIn, payeeCells } from '../../../input/recognise.js';
 import { checkAccount } from '../../../pipeline/checks.js';
 
 /** Accounts the map holds at most (about 100 MB); accounts after them answer generated holders. */
@@ -36,7 +36,7 @@ export async function readSandboxPayees(inputPath: string, inspection: Promise<I
       const row = next.value;
       // The cells as the run reads them (a name merged down a group of accounts filled in).
       const fields = row.read ?? row.fields;
-      const name = (fields[file.columns.name] ?? '').trim();
+      const name = nameIn(fields, nameColumnsOf(file.columns)).trim();
       if (row.notPayee !== undefined || name === '') continue;
       const account = checkAccount(payeeCells(fields, file.columns).account);
       if (!account.ok || names.has(account.account)) continue;
