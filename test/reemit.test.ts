@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startSandbox } from '../src/sandbox/index.js';
 import { recordPersonDecision } from '../src/review/record.js';
+import { emitKey } from '../src/pipeline/bank-run/reemit.js';
 import { readCsvObjects, runCli, sum, tempDir } from './helpers/cli.js';
 
 const DAY = 86_400_000;
@@ -69,4 +70,14 @@ test('re-emit by copy: the same bytes and summary; a review, an edited output, a
   const later = await args(8, '--policy', 'strict.json');
   assert.doesNotMatch(later.stderr, /re-emitted by copying/);
   assert.equal(sum(sandbox.stats().requests), calls + 50);
+});
+
+test('the emit key holds the columns as read: a build that now reads a name (or another column) the old one did not writes the output afresh instead of copying it', () => {
+  const options = { outputPath: 'out.csv', columns: {} } as unknown as Parameters<typeof emitKey>[0];
+  const deps = { ifscRegistry: undefined };
+  const before = emitKey(options, deps, { account: 1, ifsc: 2, name: -1 });
+  assert.equal(emitKey(options, deps, { account: 1, ifsc: 2, name: -1 }), before);
+  assert.notEqual(emitKey(options, deps, { account: 1, ifsc: 2, name: 0, nameParts: [0, 3] }), before, 'a split name joined now');
+  assert.notEqual(emitKey(options, deps, { account: 1, ifsc: 2, name: 0 }), before, 'a name taken now');
+  assert.notEqual(emitKey(options, deps, { account: 4, ifsc: 2, name: -1 }), before, 'another account column');
 });

@@ -80,7 +80,7 @@ async function runOpened(options: BankRunOptions, deps: BankRunDeps, input: Open
   const summary = createSummary(options, input.summary);
   const stop = new StopControl(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
   const run = await chooseRun(options, deps, input, summary, (reason, message) => stop.stop(reason, message));
-  const key = emitKey(options, deps);
+  const key = emitKey(options, deps, input.columns);
   if (run.runId !== null && summary.resumed && !options.dryRun) {
     let copied: boolean;
     try {

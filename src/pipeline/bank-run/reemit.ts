@@ -1,7 +1,7 @@
 /**
  * Re-emitting a finished run by copying its output (docs/ARCHITECTURE.md, "The bank run"). A
  * finished run whose output file is still on disk and still its own (the identity the run
- * recorded), made the same way (the emit key: tool version, policy, column flags, output format),
+ * recorded), made the same way (the emit key: tool version, policy, column flags, the columns as read, output format),
  * with no answer older than --max-age and no review since it was written, would be written again
  * byte for byte: it is copied instead, and the summary is read from what the run recorded.
  */
@@ -9,16 +9,19 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { DEFAULT_POLICY } from '../../decision/index.js';
 import { fileIdentity } from '../../input/unchanged.js';
+import type { ColumnMap } from '../../input/recognise.js';
 import { copyOutput } from '../../output/sink.js';
 import type { FinishedRecord } from '../../state/finished-runs.js';
 import type { BankRunDeps, BankRunOptions, BankRunSummary } from './types.js';
 
 /** What else than the answers shapes the output: a run re-emitted with another of these is written afresh. */
-export function emitKey(options: BankRunOptions, deps: Pick<BankRunDeps, 'ifscRegistry'>): string {
+export function emitKey(options: BankRunOptions, deps: Pick<BankRunDeps, 'ifscRegistry'>, read: ColumnMap): string {
   const shape = {
     tool: options.recorded?.toolVersion ?? null,
     policy: options.policy?.policy ?? DEFAULT_POLICY,
     columns: options.columns,
+    // The columns as this build reads them: a build that now takes a name (or another column) writes afresh.
+    read,
     headerRow: options.headerRow ?? null,
     sheet: options.sheet ?? null,
     delimiter: options.delimiter ?? null,
