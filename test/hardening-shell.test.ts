@@ -12,6 +12,7 @@ import path from 'node:path';
 import { readCsvObjects, ROOT, runCli, tempDir } from './helpers/cli.js';
 import { shellCommand, shellQuote } from '../src/shell-quote.js';
 import { startSandbox } from '../src/sandbox/index.js';
+import Database from 'better-sqlite3';
 
 const HOSTILE = 'Vendor Payees $(touch PWNED).csv';
 const PAYEES = 'name,account number,ifsc\nA,900000000011,SBIN0001234\nB,900000000012,SBIN0001234\nC,900000000013,SBIN0001234\nD,900000000014,SBIN0001234\n';
@@ -156,4 +157,30 @@ test('resumeWords: a password inside --base-url is masked, --retry-unconfirmed a
     dryRun: false, timeout: '30s', baseUrl: 'https://ops:s3cret@api.example.com/v1', delimiter: ';',
   }, 'out.csv');
   assert.deepEqual(words, ['vas-verify', 'bank', 'p.csv', '-o', 'out.csv', '--mode', 'pd', '--resume', '--delimiter', 'semicolon', '--base-url', 'https://ops:***@api.example.com/v1']);
+});
+
+test('a run started by a build that read its columns otherwise (an upgrade between the nights): the refusal names the columns the run read, and resuming with them finishes it', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const rows = Array.from({ length: 8 }, (_, i) => `Payee ${i},${500100000011 + i * 37},SBIN0000001,${700100000011 + i * 37}`);
+  fs.writeFileSync(path.join(dir, 'p.csv'), `Name,Account Number,IFSC,Alt Account\n${rows.join('\n')}\n`);
+  const args = ['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--base-url', sandbox.url];
+  const first = await runCli([...args, '--max-calls', '3', '--account-col', 'Alt Account'], { cwd: dir, env: { VAS_TOKEN: 'sandbox-token' } });
+  assert.equal(first.code, 3, first.stderr);
+  // As an earlier build would have recorded it, had it taken "Alt Account" by itself: no flag recorded.
+  const db = new Database(path.join(dir, 's.sqlite'));
+  const input = JSON.parse(db.prepare('SELECT input FROM run_stats WHERE run_id = 1').pluck().get() as string);
+  assert.equal(input.payeeColumns.account, 3);
+  delete input.columns.account;
+  db.prepare('UPDATE run_stats SET input = ? WHERE run_id = 1').run(JSON.stringify(input));
+  db.close();
+  const calls = sandbox.stats().requests['account-verification-pl'];
+  const refused = await runCli([...args, '--resume'], { cwd: dir, env: { VAS_TOKEN: 'sandbox-token' } });
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /run 1 of this input read the account from column 4 "Alt Account".*This build reads the columns otherwise than the one that started it; resume it as it started: add --account-col 'Alt Account' to the resume command it printed/);
+  assert.doesNotMatch(refused.stderr, /without column flags/);
+  assert.equal(sandbox.stats().requests['account-verification-pl'], calls, 'no call');
+  const resumed = await runCli([...args, '--resume', '--account-col', 'Alt Account'], { cwd: dir, env: { VAS_TOKEN: 'sandbox-token' } });
+  assert.equal(resumed.code, 0, resumed.stderr);
 });

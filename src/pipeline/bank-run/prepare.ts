@@ -221,15 +221,27 @@ function checkSamePayeeColumns(runId: number, recorded: RunInputRecord | undefin
   const column = (header: readonly string[], index: number) => `column ${index + 1} ${JSON.stringify(header[index] ?? '')}`;
   const reading = (header: readonly string[], account: number, ifsc: number, line: number | undefined, sheet: string | undefined) =>
     `the account from ${column(header, account)} and the IFSC from ${column(header, ifsc)}${line === undefined ? '' : ` under the header at line ${line}`}${sheet === undefined ? '' : ` of sheet ${JSON.stringify(sheet)}`}`;
+  // A column the run took by itself that this invocation reads elsewhere (a build that recognises
+  // columns differently): named by the header the run read it under, which takes it back.
+  const readThen = (flag: string | undefined, then: number, now: number) => flag ?? (then !== now && before.header[then] !== undefined ? before.header[then] : undefined);
+  const accountFlag = readThen(recorded.columns?.account, before.account, input.columns.account);
+  const ifscFlag = readThen(recorded.columns?.ifsc, before.ifsc, input.columns.ifsc);
   const flags = [
-    ...(recorded.columns?.account !== undefined ? ['--account-col', recorded.columns.account] : []),
-    ...(recorded.columns?.ifsc !== undefined ? ['--ifsc-col', recorded.columns.ifsc] : []),
+    ...(accountFlag !== undefined ? ['--account-col', accountFlag] : []),
+    ...(ifscFlag !== undefined ? ['--ifsc-col', ifscFlag] : []),
     ...(recorded.sheet !== undefined ? ['--sheet', recorded.sheet] : []),
     ...(recorded.headerRow !== undefined && recorded.headerRow !== headerRow ? ['--header-row', String(recorded.headerRow)] : []),
   ];
   throw new UsageError(
-    `run ${runId} of this input read ${reading(before.header, before.account, before.ifsc, recorded.headerRow, recorded.sheet)}; this invocation reads ${reading(input.header, input.columns.account, input.columns.ifsc, headerRow, input.summary.sheet)}. Nothing was called. Resume it as it started (${flags.length === 0 ? 'without column flags' : shellCommand(flags)}), as the resume command it printed does`,
+    `run ${runId} of this input read ${reading(before.header, before.account, before.ifsc, recorded.headerRow, recorded.sheet)}; this invocation reads ${reading(input.header, input.columns.account, input.columns.ifsc, headerRow, input.summary.sheet)}. Nothing was called. ${resumeAdvice(flags, accountFlag !== recorded.columns?.account || ifscFlag !== recorded.columns?.ifsc)}`,
   );
+}
+
+/** How to resume a run its columns refused: the flags that read them as it did; `added`: some were not in the command it printed (it took them by itself). */
+function resumeAdvice(flags: readonly string[], added: boolean): string {
+  if (flags.length === 0) return 'Resume it as it started (without column flags), as the resume command it printed does';
+  if (!added) return `Resume it as it started (${shellCommand(flags)}), as the resume command it printed does`;
+  return `This build reads the columns otherwise than the one that started it; resume it as it started: add ${shellCommand(flags)} to the resume command it printed`;
 }
 
 /** A run found with payees IN_FLIGHT was killed: penny-less calls go again, penny-drops become UNCONFIRMED. */
