@@ -17,7 +17,8 @@ const LAYOUTS = path.join(ROOT, 'test', 'fixtures', 'layouts');
 interface Expected {
   file: string;
   headerLine: number;
-  columns: { account: string; ifsc: string; name: string | null };
+  /** `nameParts`: a name split over columns (First/Middle/Last…), in joining order; `name` is then the first part's header. */
+  columns: { account: string; ifsc: string; name: string | null; nameParts?: string[] };
   /** Row counts by status when they are not five VERIFIED payees (totals SKIPPED, a MICR INVALID). */
   statuses?: Record<string, number>;
   /** 29: the corpus of issue #29, split into a tuning and a held-out part. */
@@ -27,7 +28,7 @@ interface Expected {
 interface InputSummary {
   file: string;
   headerLine: number;
-  columns: { account: string; ifsc: string; name: string | null };
+  columns: { account: string; ifsc: string; name: string | null; nameParts?: string[] };
   renamed: Record<string, string>;
 }
 
@@ -55,8 +56,11 @@ async function checkLayout(layout: Expected, sandboxUrl: string, dir: string): P
   if (r.code !== 0) return `exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`;
   const summary = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as { input: InputSummary; statuses: Record<string, number> };
   // The payee's three columns (an amount column, where a layout has one, is found besides).
+  // A layout without nameParts must be read without them (one name column, or none).
   const found = summary.input.columns;
-  if (JSON.stringify({ account: found.account, ifsc: found.ifsc, name: found.name }) !== JSON.stringify(layout.columns)) return `columns ${JSON.stringify(found)}`;
+  const gotColumns = { account: found.account, ifsc: found.ifsc, name: found.name, ...(found.nameParts === undefined ? {} : { nameParts: found.nameParts }) };
+  const wantColumns = { account: layout.columns.account, ifsc: layout.columns.ifsc, name: layout.columns.name, ...(layout.columns.nameParts === undefined ? {} : { nameParts: layout.columns.nameParts }) };
+  if (JSON.stringify(gotColumns) !== JSON.stringify(wantColumns)) return `columns ${JSON.stringify(found)}`;
   if (summary.input.headerLine !== layout.headerLine) return `header line ${summary.input.headerLine}`;
   const statuses = Object.fromEntries(Object.entries(summary.statuses).filter(([, n]) => n > 0));
   const want = layout.statuses ?? { VERIFIED: 5 };
