@@ -170,6 +170,14 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
   assert.equal(kind(['', 'Net Payable', '', '', '3000']), 'a total row');
   assert.equal(kind(['Hash Total', '', '46446248345', '', '']), 'a total row', 'a hash total of the account numbers, no name, no IFSC');
   assert.equal(kind(['', '', 'Authorised Signatory', '', '']), 'a note');
+  // The label in the name column beside the hash (it was a payee on HOLD, "IFSC is empty").
+  for (const label of ['Hash Total', 'HASH TOTAL:', 'Control Total', 'Total', 'Grand Total', 'Batch Total', 'Total Amount', 'कुल योग']) {
+    assert.equal(kind(['', label, '46446248345', '', '']), 'a total row', label);
+    assert.equal(kind(['', label, '46446248345', '', '93000']), 'a total row', `${label}, with the amounts' sum`);
+  }
+  // A name that only begins like one, or any IFSC on the row: a payee's (INVALID where it must be).
+  for (const name of ['Total Solutions', 'Totaram Yadav', 'Hash Totalling Traders', 'कुलदीप सिंह']) assert.equal(kind(['', name, '46446248345', '', '']), undefined, name);
+  assert.equal(kind(['', 'Hash Total', '46446248345', 'SBIN0000001', '']), undefined, 'an IFSC makes it a payee row');
   // Still payees: a name, or digits where the account or IFSC is.
   assert.equal(kind(['1', 'Asha Verma', 'N/A', '', '500']), undefined, 'a named payee with no account number');
   assert.equal(kind(['', '', '5001000100', 'HDFCBANK', '']), undefined, 'an account, an IFSC mistyped');

@@ -7,7 +7,7 @@
 import { nameColumnsOf, nameIn, type ColumnMap } from './recognise.js';
 import { BUSINESS_DESCRIPTORS, LEGAL_FORMS } from '../match/lexicon.js';
 
-const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
+const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*|control\s*|batch\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
 /**
  * The total words of the Indian languages whose headers the aliases read (src/input/aliases.ts):
  * Hindi कुल / योग / महायोग, Marathi एकूण, Gujarati કુલ, Bengali মোট / সর্বমোট, Tamil மொத்தம்,
@@ -16,6 +16,8 @@ const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?
  * (कुल: 6000, कुल 5 कर्मचारी). A name that goes on in letters is a name: कुलदीप, योगेश, योग राज.
  */
 const TOTAL_INDIAN = /^(उप\s*-?\s*|উপ\s*-?\s*|துணை\s*)?(कुल|योग|महायोग|एकूण|કુલ|মোট|সর্বমোট|மொத்தம்|మొత్తం|ಒಟ್ಟು|ആകെ|മൊത്തം|ਕੁੱਲ|ਕੁਲ|ମୋଟ)(\s*(योग|जोड़|राशि|रकम|रक्कम|धनराशि|தொகை|మొత్తం|ಮೊತ್ತ|തുക|টাকা|রাশি|રકમ|ਰਕਮ))?(?=\s*($|[^\p{L}\p{M}\s]))/u;
+/** A cell that is only a total's label: Total, Grand Total, Sub-Total, Hash Total, Control Total, Total Amount, Totals:. */
+const TOTAL_LABEL = /^\s*(grand\s+|sub\s*-?\s*|hash\s+|control\s+|batch\s+)?totals?(\s+(amount|value|payable|of\s+accounts?))?\s*:?\s*$/i;
 const SUBTOTAL = /sub\s*-?\s*total|^(उप|উপ|துணை)\s*-?\s*(कुल|योग|মোট|மொத்தம்)/iu;
 const isTotal = (cell: string) => TOTAL.test(cell) || TOTAL_INDIAN.test(cell);
 /** An amount or a count: what a control-total row holds. */
@@ -62,7 +64,11 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // "Total" makes it a total row.
   const noAccount = account === '' || !ACCOUNT.test(account.replace(/[\s-]/g, ''));
   const name = nameIn(cells, nameColumnsOf(columns));
-  if (ifsc === '' && (noAccount || name === '') && filled.some(isTotal) && !namesAFirm(name)) {
+  // A name cell that is a total's label and nothing else (`Hash Total`, `Control Total:`, `कुल योग`)
+  // names no payee: the number beside it is the sum, even shaped like an account (a hash total of
+  // the account numbers).
+  const labelled = TOTAL_LABEL.test(name) || (TOTAL_INDIAN.test(name) && /^[\s:.-]*$/.test(name.replace(TOTAL_INDIAN, '')));
+  if (ifsc === '' && (noAccount || name === '' || labelled) && filled.some(isTotal) && !namesAFirm(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
