@@ -380,3 +380,22 @@ test('a vendor list\'s payee under a payer\'s word (Company Name, Client Name) i
     assert.equal(bureau.columns.name, 1, `${h} beside Party: ${bureau.reasons.join(' | ')}`);
   }
 });
+
+test('a provident-fund, ESI or insurance number under an account header (Universal Account Number, the EPFO UAN; PF, ESIC) is no bank account: beside the bank account it loses, alone it is not taken by content; the primary bank account and the name as the bank has it win', () => {
+  for (const other of ['Universal Account Number', 'Provident Fund Account No', 'ESIC Account No', 'Insurance Account No']) {
+    const beside = new HeaderRecogniser().recognise(lines(['Employee Name', 'Primary Account No', 'Primary IFSC Code', other], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `5001234567${i}`, IFSCS[i]!, `10012345678${i}`])));
+    assert.equal(beside.columns.account, 1, `${other}: ${beside.reasons.join(' | ')}`);
+    assert.throws(() => new HeaderRecogniser().recognise(lines(['Employee Name', other, 'IFSC'], ...rows(4, (i) => [`Asha ${'ABCD'[i]} Verma`, `10012345678${i}`, IFSCS[i]!]))),
+      (e: Error) => e instanceof ColumnError && /no account number column/.test(e.message), other);
+  }
+  // The bank's own name for the holder behind a word saying which account beats a split name.
+  for (const h of ['Primary NameAsPerBank', 'Primary Name As Per Bank', 'Salary Name In Bank']) {
+    const choice = new HeaderRecogniser().recognise(lines(['First Name', 'Last Name', h, 'Primary Bank A/c No', 'Primary IFSC'], ...rows(4, (i) => [`Asha`, ['Verma', 'Iyer', 'Khan', 'Rao'][i]!, `ASHA ${['VERMA', 'IYER', 'KHAN', 'RAO'][i]}`, `5001234567${i}`, IFSCS[i]!])));
+    assert.deepEqual([choice.columns.name, choice.columns.nameParts], [2, undefined], `${h}: ${choice.reasons.join(' | ')}`);
+  }
+  // Someone else's, or a joint holder's: never the payee's by these words.
+  for (const h of ['Father Name As Per Bank', 'Joint Name As Per Bank', 'Joint Holder Name', 'Card Holder Name']) assert.notEqual(headerMeaning(h)?.rank, 'record', h);
+  // A firm's registered name beside its trade name: the registered one (its bank account is in it).
+  const party = new HeaderRecogniser().recognise(lines(['Name', 'Legal Name', 'Bank Account', 'Bank IFSC'], ...rows(4, (i) => [`Surya Textiles ${i}`, `Surya Textiles ${i} Private Limited`, `5001234567${i}`, IFSCS[i]!])));
+  assert.equal(party.columns.name, 1, party.reasons.join(' | '));
+});

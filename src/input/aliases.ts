@@ -85,6 +85,10 @@ export const ALIASES: readonly Alias[] = [
   { header: "Mandate Holder's Name", role: 'name', rank: 'record', seen: 'SBI e-mandate debit file' },
   { header: 'Narration/Name', role: 'name', rank: 'weak', seen: 'bank NEFT upload sheets (NARRATION/NAME (NOT MORE THAN 20))' },
   { header: 'Name As Per Bank Records', role: 'name', rank: 'record', seen: 'greytHR' },
+  // A firm's registered name (beside its trade name under "Name"): the name its bank account is in.
+  { header: 'Legal Name', role: 'name', rank: 'plain', seen: 'GST-style party directories (Legal Name beside Trade Name)' },
+  { header: 'Registered Name', role: 'name', rank: 'plain', seen: 'vendor masters' },
+  { header: 'Name As Per PAN', role: 'name', rank: 'plain', seen: 'KYC and vendor onboarding forms' },
   { header: 'Name As Per Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name In Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name As In Bank Account', role: 'name', rank: 'record', seen: 'payroll exports' },
@@ -274,10 +278,17 @@ function meaningOfKey(key: string): HeaderMeaning | undefined {
 }
 
 /**
+ * Header words of someone else's name beside the payee's (a father, a nominee, a manager): such a
+ * column is never taken as the payee's name by content (payroll, scholarship and pension sheets).
+ */
+export const OTHER_PERSON_WORDS = new Set(['father', 'fathers', 'mother', 'mothers', 'husband', 'husbands', 'wife', 'wifes', 'spouse', 'spouses', 'parent', 'parents', 'guardian', 'guardians', 'nominee', 'nominees', 'son', 'sons', 'daughter', 'daughters', 'relative', 'relation', 'manager', 'managers', 'supervisor', 'approver', 'reporting', 'referrer', 'introducer', 'witness',
+  'पिता', 'पति', 'माता', 'अभिभावक', 'नामिती', 'वडील', 'বাবা', 'পিতা', 'પિતા', 'தந்தை', 'తండ్రి', 'ತಂದೆ', 'ਪਿਤਾ']);
+
+/**
  * Words before an account header that make it another kind of account than one to pay into
  * (a loan, a virtual or demat account, a provident or pension fund, a mandate or a policy).
  */
-const OTHER_ACCOUNT_WORDS = new Set(['loan', 'virtual', 'va', 'demat', 'trading', 'pf', 'ppf', 'epf', 'gpf', 'nps', 'pran', 'mandate', 'umrn', 'policy', 'folio', 'gst', 'gstin', 'wallet', 'card', 'escrow', 'nostro', 'vostro', 'ledger', 'gl']);
+const OTHER_ACCOUNT_WORDS = new Set(['loan', 'virtual', 'va', 'demat', 'trading', 'pf', 'ppf', 'epf', 'gpf', 'nps', 'pran', 'universal', 'provident', 'esi', 'esic', 'insurance', 'mandate', 'umrn', 'policy', 'folio', 'gst', 'gstin', 'wallet', 'card', 'escrow', 'nostro', 'vostro', 'ledger', 'gl']);
 
 /** The most words a header read by its last words has ("Aadhaar Seeded Savings Bank A/c No" is 7). */
 const MAX_HEAD_WORDS = 8;
@@ -286,7 +297,7 @@ const MAX_HEAD_WORDS = 8;
 const SUPERSEDED_WORDS = new Set(['old', 'previous', 'prev', 'former', 'earlier', 'secondary', 'alternate', 'alternative', 'alt']);
 
 /**
- * An account or IFSC header behind words the alias table does not know ("SB A/c No", "Savings
+ * An account or IFSC header (or the bank's own name for the holder) behind words the alias table does not know ("SB A/c No", "Savings
  * Bank A/c No", "Current A/c No", "NEFT A/c No", "Aadhaar Seeded Bank A/c No", "Branch IFSC"): the
  * last words say what the column is, the words in front only which one. Plain rank; the payer's
  * when a payer word is among them; weak when they say it is superseded (old, previous,
@@ -299,13 +310,19 @@ function byHead(key: string): HeaderMeaning | undefined {
   if (words.length > MAX_HEAD_WORDS) return undefined;
   for (let cut = 1; cut < words.length; cut += 1) {
     const alias = INDEX.get(words.slice(cut).join(' '));
-    if (alias?.role !== 'account' && alias?.role !== 'ifsc') continue;
+    // The holder's name as the bank has it, behind a word saying which account ("Primary Name As
+    // Per Bank", "Salary Name In Bank"): only the aliases that say so from their first word ("Name
+    // As Per …", "Name Of Account Holder"; not "Holder Name", whose front may name another holder:
+    // "Joint Holder Name", "Card Holder Name"), and never someone else's ("Father Name As Per Bank").
+    const holderName = alias?.role === 'name' && alias.rank === 'record' && words[cut] === 'name';
+    if (alias?.role !== 'account' && alias?.role !== 'ifsc' && !holderName) continue;
     const front = words.slice(0, cut);
+    if (holderName && front.some((w) => OTHER_PERSON_WORDS.has(w) || w === 'joint')) return undefined;
     if (alias.role === 'account' && front.some((w) => OTHER_ACCOUNT_WORDS.has(w))) return undefined;
     const frontKey = ` ${front.join(' ')} `;
     const payer = PAYER_KEYS.some((q) => frontKey.includes(` ${q} `));
     const superseded = front.some((w) => SUPERSEDED_WORDS.has(w));
-    const rank: Rank = payer ? 'payer' : superseded ? 'weak' : 'plain';
+    const rank: Rank = payer ? 'payer' : superseded ? 'weak' : holderName ? 'record' : 'plain';
     const why = payer ? "the payer's own" : superseded ? 'not the current one' : 'what it is comes last';
     return { role: alias.role, rank, why: `"${alias.header}" after "${front.join(' ')}" (${why})` };
   }

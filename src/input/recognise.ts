@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { isAmountHeader, parseAmount } from './amount.js';
 import { ColumnError } from '../errors.js';
-import { confirmMeaning, headerKey, headerMeaning, payeeWordIn, RANK_ORDER, type Rank, type Role } from './aliases.js';
+import { confirmMeaning, headerKey, headerMeaning, OTHER_PERSON_WORDS, payeeWordIn, RANK_ORDER, type Rank, type Role } from './aliases.js';
 import { isLostDigitsText, isSpreadsheetError } from './xlsx-stream.js';
 import { ifscRegistry } from './ifsc-registry.js';
 
@@ -137,19 +137,13 @@ const DAMAGED_NUMBER = /^\d(\.\d+)?E\+?0?(1[0-7]|[89])$/i;
 /** Letters, spaces and the punctuation of names; no digits, no @. */
 const NAME_SHAPE = /^[\p{L}\p{M}][\p{L}\p{M} .,'’&()/-]*$/u;
 /** Columns whose header says they hold another number (phone, Aadhaar, UAN, reference…): never taken as the account by content. */
-const NOT_ACCOUNT_WORDS = new Set(['mob', 'tel', 'telephone', 'cell', 'fax', 'landline', 'whatsapp', 'pran', 'uid', 'ppo', 'card', 'roll', 'enrolment', 'enrollment', 'admission', 'application', 'consumer', 'registration', 'personnel', 'passport', 'epf', 'gpf', 'crn', 'staff', 'phone', 'mobile', 'contact', 'aadhaar', 'aadhar', 'uan', 'esi', 'esic', 'pan', 'amount', 'amt', 'umrn', 'utr', 'rrn', 'reference', 'ref', 'refno', 'id', 'code', 'date', 'micr', 'pin', 'pincode', 'zip', 'cheque', 'folio', 'invoice', 'sequence', 'seq', 'serial', 'sr', 'sno', 'txn', 'transaction', 'lei', 'salary', 'balance', 'mandate', 'va', 'virtual', 'loan', 'policy', 'gstin', 'cin', 'tan', 'pf', 'employee', 'emp',
+const NOT_ACCOUNT_WORDS = new Set(['mob', 'universal', 'provident', 'insurance', 'tel', 'telephone', 'cell', 'fax', 'landline', 'whatsapp', 'pran', 'uid', 'ppo', 'card', 'roll', 'enrolment', 'enrollment', 'admission', 'application', 'consumer', 'registration', 'personnel', 'passport', 'epf', 'gpf', 'crn', 'staff', 'phone', 'mobile', 'contact', 'aadhaar', 'aadhar', 'uan', 'esi', 'esic', 'pan', 'amount', 'amt', 'umrn', 'utr', 'rrn', 'reference', 'ref', 'refno', 'id', 'code', 'date', 'micr', 'pin', 'pincode', 'zip', 'cheque', 'folio', 'invoice', 'sequence', 'seq', 'serial', 'sr', 'sno', 'txn', 'transaction', 'lei', 'salary', 'balance', 'mandate', 'va', 'virtual', 'loan', 'policy', 'gstin', 'cin', 'tan', 'pf', 'employee', 'emp',
   // The same in the languages state-scheme sheets are headed in (DBT lists carry Aadhaar and
   // mobile numbers beside the account): Aadhaar, mobile, phone, amount.
   'आधार', 'मोबाइल', 'मोबाईल', 'फोन', 'फ़ोन', 'दूरभाष', 'संपर्क', 'राशि', 'रक्कम', 'रकम', 'धनराशि',
   'আধার', 'মোবাইল', 'ফোন', 'টাকা', 'পরিমাণ', 'આધાર', 'મોબાઇલ', 'ફોન', 'રકમ', 'ஆதார்', 'கைபேசி', 'மொபைல்', 'தொலைபேசி', 'தொகை',
   'ఆధార్', 'మొబైల్', 'ఫోన్', 'మొత్తం', 'ಆಧಾರ್', 'ಮೊಬೈಲ್', 'ದೂರವಾಣಿ', 'ಮೊತ್ತ', 'ആധാർ', 'മൊബൈൽ', 'ഫോൺ', 'തുക',
   'ਆਧਾਰ', 'ਮੋਬਾਈਲ', 'ਫ਼ੋਨ', 'ਫੋਨ', 'ਰਕਮ', 'ଆଧାର', 'ମୋବାଇଲ']);
-/**
- * Header words of someone else's name beside the payee's (a father, a nominee, a manager): such a
- * column is never taken as the payee's name by content (payroll, scholarship and pension sheets).
- */
-const OTHER_PERSON_WORDS = new Set(['father', 'fathers', 'mother', 'mothers', 'husband', 'husbands', 'wife', 'wifes', 'spouse', 'spouses', 'parent', 'parents', 'guardian', 'guardians', 'nominee', 'nominees', 'son', 'sons', 'daughter', 'daughters', 'relative', 'relation', 'manager', 'managers', 'supervisor', 'approver', 'reporting', 'referrer', 'introducer', 'witness',
-  'पिता', 'पति', 'माता', 'अभिभावक', 'नामिती', 'वडील', 'বাবা', 'পিতা', 'પિતા', 'தந்தை', 'తండ్రి', 'ತಂದೆ', 'ਪਿਤਾ']);
 /** Header words of a contact beside a firm ("Contact Person", "Attn Name", "SPOC"): a vendor's contact, not the account's holder. */
 const CONTACT_WORDS = new Set(['contact', 'attention', 'attn', 'spoc', 'poc', 'representative', 'signatory', 'authorised', 'authorized', 'concerned']);
 /** A column of payees' names differs on at least this share of its rows (a payer's is one name, or a group's few). */
