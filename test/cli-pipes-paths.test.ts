@@ -15,18 +15,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
-import { ROOT, runCli, tempDir, type CliResult } from './helpers/cli.js';
-import { shellQuote } from '../src/shell-quote.js';
+import { cliOnPath, runCli, tempDir, type CliResult } from './helpers/cli.js';
 
 const STACK = /\n\s+at /;
 
-/** A `vas-verify` on PATH that runs this checkout's CLI, as hardening-shell.test.ts does. */
-function cliOnPath(t: TestContext): string {
-  const bin = tempDir(t, 'vas-bin-');
-  const tsx = import.meta.resolve('tsx');
-  fs.writeFileSync(path.join(bin, 'vas-verify'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} --import ${shellQuote(tsx)} ${shellQuote(path.join(ROOT, 'src', 'cli', 'bin.ts'))} "$@"\n`, { mode: 0o755 });
-  return bin;
-}
 
 /** Runs `line` in bash; the line prints the CLI's exit status (PIPESTATUS) as `exit=N` on fd 3, captured here. */
 function bash(line: string, cwd: string, bin: string): Promise<{ exit: number; stdout: string; stderr: string }> {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
+import { cliCommand } from './helpers/cli.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,7 +37,8 @@ export function cliEnv(state: string, extra: Record<string, string> = {}): NodeJ
 }
 
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [node, ...rest] = cliCommand();
+  return spawn(node!, [...rest, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Runs the CLI to its end; one that has not ended after `timeoutMs` is killed (its code is then null). */

@@ -4,12 +4,12 @@
  * as a person pasting it would, with `vas-verify` on PATH: no command hidden in the input's name
  * runs, and the line resumes the run.
  */
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readCsvObjects, ROOT, runCli, tempDir } from './helpers/cli.js';
+import { cliOnPath, readCsvObjects, runCli, tempDir } from './helpers/cli.js';
 import { shellCommand, shellQuote } from '../src/shell-quote.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import Database from 'better-sqlite3';
@@ -17,13 +17,6 @@ import Database from 'better-sqlite3';
 const HOSTILE = 'Vendor Payees $(touch PWNED).csv';
 const PAYEES = 'name,account number,ifsc\nA,900000000011,SBIN0001234\nB,900000000012,SBIN0001234\nC,900000000013,SBIN0001234\nD,900000000014,SBIN0001234\n';
 
-/** A folder with `vas-verify` in it: the real CLI (src/cli/bin.ts under tsx), for bash to find on PATH. */
-function cliOnPath(t: TestContext): string {
-  const bin = tempDir(t, 'vas-bin-');
-  const tsx = import.meta.resolve('tsx');
-  fs.writeFileSync(path.join(bin, 'vas-verify'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} --import ${shellQuote(tsx)} ${shellQuote(path.join(ROOT, 'src', 'cli', 'bin.ts'))} "$@"\n`, { mode: 0o755 });
-  return bin;
-}
 
 /** Runs `line` in bash in `cwd`, the way a pasted line runs. */
 function paste(line: string, cwd: string, bin: string) {
