@@ -3,6 +3,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { createClient, type Client, type ClientOptions } from '../src/api/client.js';
 import { VasError } from '../src/api/errors.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
@@ -415,4 +416,9 @@ test('beneficiary names: cut at 300 characters; invalid UTF-8 is not passed off 
   assert.equal(broken.result.verificationStatus, 'NOT_VERIFIED');
   assert.match(broken.result.transactionRemark!, /not valid UTF-8/);
   assert.match(broken.result.beneficiaryName!, /^Asha \ufffd/);
+});
+
+test('the Agent the client loads alone (undici/lib/dispatcher/agent.js) is the one the package exports: an undici that moved it would fall back to the export', () => {
+  const require = createRequire(import.meta.url);
+  assert.equal(require('undici/lib/dispatcher/agent.js'), require('undici').Agent);
 });

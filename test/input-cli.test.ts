@@ -399,11 +399,10 @@ test('an HR export with the name split (First, Middle, Last Name): the parts joi
   db.close();
   assert.deepEqual(kept, ['Rajesh Kumar Sharma', 'Priya Nair', 'Farah Khan', 'Arjun Pratap Singh']);
 
+  const firms = ['Thakkar Electricals LLP', 'Fernandes Automobiles', 'Sai Traders', 'Kaveri Agencies', 'Om Sai Enterprises', 'Bharat Steel Works', 'Ganesh Caterers', 'Lakshmi Textiles', 'Noor Transport Co', 'Patel Hardware'];
   fs.writeFileSync(path.join(dir, 'vendors.csv'), [
     'Vendor Code,Company Name,Contact Person,Account Number,IFSC Code',
-    'V001,Thakkar Electricals LLP,Ramesh Thakkar,500100000011,SBIN0000001',
-    'V002,Fernandes Automobiles,Joseph Fernandes,500100000048,HDFC0000001',
-    'V003,Sai Traders,Anil Kumar,500100000122,SBIN0000001',
+    ...firms.map((firm, i) => `V${i},${firm},Ramesh ${'ABCDEFGHIJ'[i]} Rao,${500100000011 + i * 37},SBIN0000001`),
   ].join('\n') + '\n');
   const v = await runCli(['bank', 'vendors.csv', '-o', 'v.csv', '--state', 'v.sqlite', '--sandbox'], { cwd: dir });
   assert.ok(v.code === 0 || v.code === 3, v.stderr);

@@ -176,7 +176,9 @@ test('rows that are not payees: blank, totals, subtotals, repeated headers, note
     assert.equal(kind(['', label, '46446248345', '', '93000']), 'a total row', `${label}, with the amounts' sum`);
   }
   // A name that only begins like one, or any IFSC on the row: a payee's (INVALID where it must be).
-  for (const name of ['Total Solutions', 'Totaram Yadav', 'Hash Totalling Traders', 'कुलदीप सिंह']) assert.equal(kind(['', name, '46446248345', '', '']), undefined, name);
+  for (const name of ['Total Solutions', 'Totaram Yadav', 'Hash Totalling Traders', 'कुलदीप सिंह', 'योग', 'कुल']) assert.equal(kind(['', name, '46446248345', '', '']), undefined, name);
+  // A total's words in another cell of a payee's row (a remark) do not make it a total.
+  assert.equal(notPayeeReason(['1', 'Asha Verma', '5001000', '', 'batch total pending'], header, columns), undefined, 'a remark');
   assert.equal(kind(['', 'Hash Total', '46446248345', 'SBIN0000001', '']), undefined, 'an IFSC makes it a payee row');
   // Still payees: a name, or digits where the account or IFSC is.
   assert.equal(kind(['1', 'Asha Verma', 'N/A', '', '500']), undefined, 'a named payee with no account number');
@@ -321,19 +323,19 @@ test('a file with no column of names says so in the log: names are not compared 
   assert.ok(choice.reasons.includes('payee name: none: no column holds payee names; names are not compared (name one with --name-col)'), choice.reasons.join(' | '));
 });
 
-test('a payee name split over columns (First, Middle and Last Name; Forename and Surname; FName and LName) is their cells joined in that order, whatever order the columns come in; someone else\'s parts never join', () => {
+test('a payee name split over columns (First, Middle and Last Name; Forename and Surname) is their cells joined in that order, whatever order the columns come in; someone else\'s parts never join', () => {
   const given = ['Asha', 'Ravi', 'Mohd', 'Lakshmi'];
   const middle = ['Devi', '', 'Irfan', ''];
   const surnames = ['Verma', 'Iyer', 'Shaikh', 'Rao'];
   for (const parts of [
-    ['First Name', 'Middle Name', 'Last Name'], ['Forename', 'Surname'], ['FName', 'MName', 'LName'], ['firstName', 'lastName'],
+    ['First Name', 'Middle Name', 'Last Name'], ['Forename', 'Surname'], ['First_Name', 'Last_Name'], ['firstName', 'lastName'],
     ['Employee First Name', 'Employee Middle Name', 'Employee Last Name'], ['given_name', 'family_name'], ['Surname', 'First Name'],
-    ['पहला नाम', 'उपनाम'],
+    ['पहला नाम', 'अंतिम नाम'], ['First Name As Per Bank', 'Last Name As Per Bank'],
   ]) {
-    const cellOf = (h: string, i: number) => (/sur|last|family|lname|उपनाम/i.test(h) ? surnames[i]! : /middle|mname/i.test(h) ? middle[i]! : given[i]!);
+    const cellOf = (h: string, i: number) => (/sur|last|family|lname|अंतिम/i.test(h) ? surnames[i]! : /middle|mname/i.test(h) ? middle[i]! : given[i]!);
     const header = ['Emp Code', ...parts, 'Account No', 'IFSC'];
     const choice = new HeaderRecogniser().recognise(lines(header, ...rows(4, (i) => [`E${i}`, ...parts.map((h) => cellOf(h, i)), `3001234567${i}`, IFSCS[i]!])));
-    const order = (h: string) => (/sur|last|family|lname|उपनाम/i.test(h) ? 2 : /middle|mname/i.test(h) ? 1 : 0);
+    const order = (h: string) => (/sur|last|family|lname|अंतिम/i.test(h) ? 2 : /middle|mname/i.test(h) ? 1 : 0);
     const expected = parts.map((h, k) => ({ h, at: k + 1 })).sort((a, b) => order(a.h) - order(b.h)).map((p) => p.at);
     assert.deepEqual(choice.columns.nameParts, expected, `${parts.join(' / ')}: ${choice.reasons.join(' | ')}`);
     assert.equal(choice.columns.name, expected[0]);
@@ -347,36 +349,54 @@ test('a payee name split over columns (First, Middle and Last Name; Forename and
   const kin = new HeaderRecogniser().recognise(lines(['First Name', 'Last Name', "Father's First Name", 'Nominee Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, surnames[i]!, 'Mohan', 'Lal', `3001234567${i}`, IFSCS[i]!])));
   assert.deepEqual(kin.columns.nameParts, [0, 1]);
   // Two given-name columns: which is the payee's is not known; no join (the log says none was taken).
-  const two = new HeaderRecogniser().recognise(lines(['First Name', 'Preferred First Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, given[(i + 1) % 4]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
+  const two = new HeaderRecogniser().recognise(lines(['First Name', 'Given Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, given[(i + 1) % 4]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
   assert.equal(two.columns.nameParts, undefined);
+  // A preferred (display, nick) name is no part of the name the bank holds: the legal parts join.
+  const preferred = new HeaderRecogniser().recognise(lines(['First Name', 'Preferred First Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, given[(i + 1) % 4]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
+  assert.deepEqual(preferred.columns.nameParts, [0, 2]);
   // A name in one column beside its parts: the one column, named by its alias, as before.
   const whole = new HeaderRecogniser().recognise(lines(['Beneficiary Name', 'First Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [`${given[i]} ${surnames[i]}`, given[i]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
   assert.deepEqual([whole.columns.name, whole.columns.nameParts], [0, undefined]);
   // A given name alone (no surname column) is the name column, as before.
   const alone = new HeaderRecogniser().recognise(lines(['First Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, `3001234567${i}`, IFSCS[i]!])));
   assert.deepEqual([alone.columns.name, alone.columns.nameParts], [0, undefined]);
+  // Someone the payee lists beside themself (a contact, an emergency contact, a co-applicant), or
+  // parts of two people (their front words differ): no join. Nor F Name / M Name (the father's
+  // and the mother's name in Indian school and scheme sheets).
+  const parts2 = (a: string, b: string, extra: string[] = []) => new HeaderRecogniser().recognise(lines([...extra.map((h) => h), a, b, 'A/c No', 'IFSC'], ...rows(4, (i) => [...extra.map(() => `Mohan ${'ABCD'[i]} Lal`), given[i]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
+  for (const [a, b] of [['Contact First Name', 'Contact Last Name'], ['Emergency Contact First Name', 'Emergency Contact Last Name'], ['Co-Applicant First Name', 'Co-Applicant Last Name'], ['Employee First Name', 'Last Name'], ['F Name', 'Surname'], ['FName', 'LName']]) {
+    assert.equal(parts2(a!, b!).columns.nameParts, undefined, `${a} + ${b}`);
+  }
+  // A column of whole names whose header names the payee beats the parts (they are someone else's, or the same person).
+  for (const whole of ['Employee', 'Name of the Staff', 'Student']) {
+    const choice = parts2('First Name', 'Last Name', [whole]);
+    assert.deepEqual([choice.columns.name, choice.columns.nameParts], [0, undefined], `${whole}: ${choice.reasons.join(' | ')}`);
+  }
   // Named by --name-col: that one column.
   const named = new HeaderRecogniser({ overrides: { name: 'Last Name' } }).recognise(lines(['First Name', 'Last Name', 'A/c No', 'IFSC'], ...rows(4, (i) => [given[i]!, surnames[i]!, `3001234567${i}`, IFSCS[i]!])));
   assert.deepEqual([named.columns.name, named.columns.nameParts], [1, undefined]);
 });
 
 test('a vendor list\'s payee under a payer\'s word (Company Name, Client Name) is taken when its names differ row by row and no other column holds names but a contact\'s; the payer\'s own (one name on every row) never is', () => {
-  const firms = ['Thakkar Electricals LLP', 'Fernandes Automobiles', 'Sai Traders', 'Kaveri Agencies', 'Om Sai Enterprises'];
+  const firms = ['Thakkar Electricals LLP', 'Fernandes Automobiles', 'Sai Traders', 'Kaveri Agencies', 'Om Sai Enterprises', 'Bharat Steel Works', 'Ganesh Caterers', 'Lakshmi Textiles', 'Noor Transport Co', 'Patel Hardware', 'Quality Printers', 'Ravi Electricals'];
   for (const h of ['Company Name', 'Client Name', 'Name of Company']) {
     for (const contact of [[], ['Contact Person'], ['Attn Name']]) {
       const header = ['Vendor Code', h, ...contact, 'Account Number', 'IFSC Code'];
-      const choice = new HeaderRecogniser().recognise(lines(header, ...rows(5, (i) => [`V${i}`, firms[i]!, ...contact.map(() => `Ramesh ${'ABCDE'[i]} Rao`), `3001234567${i}`, IFSCS[i % 4]!])));
+      const choice = new HeaderRecogniser().recognise(lines(header, ...rows(12, (i) => [`V${i}`, firms[i]!, ...contact.map(() => `Ramesh ${'ABCDEFGHIJKL'[i]} Rao`), `300123456${10 + i}`, IFSCS[i % 4]!])));
       assert.equal(choice.columns.name, 1, `${h} + ${contact.join()}: ${choice.reasons.join(' | ')}`);
       assert.match(choice.reasons.find((r) => r.startsWith('payee name'))!, /its names differ from row to row/);
     }
     // The employer's name on every row of a salary file: the payer's, never the payee's.
     const payroll = new HeaderRecogniser().recognise(lines([h, 'Emp Code', 'Account Number', 'IFSC Code'], ...rows(5, (i) => ['Acme Pvt Ltd', `E${i}`, `3001234567${i}`, IFSCS[i % 4]!])));
     assert.equal(payroll.columns.name, -1, h);
+    // A few rows of as many group companies say nothing: not taken (names not compared, and said).
+    const tiny = new HeaderRecogniser().recognise(lines([h, 'Emp Code', 'Account Number', 'IFSC Code'], ...rows(4, (i) => [firms[i]!, `E${i}`, `3001234567${i}`, IFSCS[i % 4]!])));
+    assert.equal(tiny.columns.name, -1, `${h}, 4 rows`);
     // Two group companies over the rows: still the payer's.
     const group = new HeaderRecogniser().recognise(lines([h, 'Emp Code', 'Account Number', 'IFSC Code'], ...rows(10, (i) => [i % 2 === 0 ? 'Acme Pvt Ltd' : 'Acme Services LLP', `E${i}`, `3001234567${i}`, IFSCS[i % 4]!])));
     assert.equal(group.columns.name, -1, `${h}, two companies`);
     // A column of payees' names beside it (a party the client pays): the party's.
-    const bureau = new HeaderRecogniser().recognise(lines([h, 'Party', 'Account Number', 'IFSC Code'], ...rows(5, (i) => [firms[i]!, `Ramesh ${'ABCDE'[i]} Rao`, `3001234567${i}`, IFSCS[i % 4]!])));
+    const bureau = new HeaderRecogniser().recognise(lines([h, 'Party', 'Account Number', 'IFSC Code'], ...rows(12, (i) => [firms[i]!, `Ramesh ${'ABCDEFGHIJKL'[i]} Rao`, `300123456${10 + i}`, IFSCS[i % 4]!])));
     assert.equal(bureau.columns.name, 1, `${h} beside Party: ${bureau.reasons.join(' | ')}`);
   }
 });
@@ -395,7 +415,6 @@ test('a provident-fund, ESI or insurance number under an account header (Univers
   }
   // Someone else's, or a joint holder's: never the payee's by these words.
   for (const h of ['Father Name As Per Bank', 'Joint Name As Per Bank', 'Joint Holder Name', 'Card Holder Name']) assert.notEqual(headerMeaning(h)?.rank, 'record', h);
-  // A firm's registered name beside its trade name: the registered one (its bank account is in it).
-  const party = new HeaderRecogniser().recognise(lines(['Name', 'Legal Name', 'Bank Account', 'Bank IFSC'], ...rows(4, (i) => [`Surya Textiles ${i}`, `Surya Textiles ${i} Private Limited`, `5001234567${i}`, IFSCS[i]!])));
-  assert.equal(party.columns.name, 1, party.reasons.join(' | '));
+  // Only words saying which account may stand in front: not a second holder's, a branch's or a part of a name.
+  for (const h of ['Second Holder Name As Per Bank', 'Co Holder Name As Per Bank', 'Branch Name As Per Bank', 'First Name As Per Bank', 'Guarantor Name As Per Bank']) assert.notEqual(headerMeaning(h)?.rank, 'record', h);
 });

@@ -13,7 +13,7 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { readCsvObjects, runCli, spawnCli, tempDir, waitFor } from './helpers/cli.js';
 import { rowXml, sharedStringsXml, sheetXml, writeWorkbook } from './helpers/xlsx-files.js';
 
-/** The heap caps of the CLI's shebang (src/cli/bin.ts), read from it: tsx runs it without them. */
+/** The heap caps of the CLI's shebang (src/cli/bin.ts), read from it: a test spawns node with the file, which skips its shebang. */
 const HEAP_CAPS = shebangNodeArgs(path.join(import.meta.dirname, '..', 'src', 'cli', 'bin.ts'));
 if (!HEAP_CAPS.some((flag) => flag.startsWith('--max-old-space-size='))) throw new Error(`no heap cap on bin.ts's first line: ${HEAP_CAPS.join(' ')}`);
 const HEADER_ROW = rowXml(1, ['Payee Name', 'Account No', 'IFSC Code']);

@@ -193,6 +193,14 @@ test('the enriched CSV scan: verdict counts and rows paid at risk with their lin
   assert.deepEqual(scan.atRisk.items, [
     { line: 3, account: '••••1234', ifsc: 'SBIN0001234', expectedName: 'Multi\nline "name"', beneficiaryName: 'OTHER, PERSON', verdict: 'NO_MATCH', score: '0' },
   ]);
+  // A name split over First/Middle/Last Name columns: the report shows it joined, as it was matched (it showed nothing).
+  fs.writeFileSync(file, [
+    'Emp Code,First Name,Middle Name,Last Name,Bank Account No,IFSC,verify_status,verify_reason,beneficiary_name,name_match,name_match_score',
+    'E1,Mohammed,Irfan,Shaikh,100000001234,SBIN0001234,VERIFIED,,VIVEK VERMA,NO_MATCH,0',
+    'E2,Priya,,Nair,100000005678,SBIN0001234,VERIFIED,,SUNITA RAO,NO_MATCH,0',
+  ].join('\n'));
+  const split = await scanOutput(file, 5);
+  assert.deepEqual(split?.atRisk.items.map((item) => item.expectedName), ['Mohammed Irfan Shaikh', 'Priya Nair']);
   fs.writeFileSync(file, 'a,b\n1,2\n');
   assert.equal(await scanOutput(file, 5), undefined, 'not an output of vas-verify bank');
 });

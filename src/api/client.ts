@@ -36,7 +36,17 @@ import type { z } from 'zod';
  * well (~90 ms of CPU at every start of the CLI, which sends through dispatch() only). The class
  * is the one the index exports (undici is pinned by the lockfile; test/client.test.ts runs it).
  */
-const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const Agent = loadAgent();
+
+function loadAgent(): typeof UndiciAgent {
+  const require = createRequire(import.meta.url);
+  try {
+    return require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+  } catch {
+    // Another undici that moved or hid the file: the package's own export, at its cost.
+    return (require('undici') as { Agent: typeof UndiciAgent }).Agent;
+  }
+}
 
 /** Default size of the connection pool per origin. */
 export const DEFAULT_CONNECTIONS = 64;

@@ -85,10 +85,6 @@ export const ALIASES: readonly Alias[] = [
   { header: "Mandate Holder's Name", role: 'name', rank: 'record', seen: 'SBI e-mandate debit file' },
   { header: 'Narration/Name', role: 'name', rank: 'weak', seen: 'bank NEFT upload sheets (NARRATION/NAME (NOT MORE THAN 20))' },
   { header: 'Name As Per Bank Records', role: 'name', rank: 'record', seen: 'greytHR' },
-  // A firm's registered name (beside its trade name under "Name"): the name its bank account is in.
-  { header: 'Legal Name', role: 'name', rank: 'plain', seen: 'GST-style party directories (Legal Name beside Trade Name)' },
-  { header: 'Registered Name', role: 'name', rank: 'plain', seen: 'vendor masters' },
-  { header: 'Name As Per PAN', role: 'name', rank: 'plain', seen: 'KYC and vendor onboarding forms' },
   { header: 'Name As Per Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name In Bank', role: 'name', rank: 'record', seen: 'payroll exports' },
   { header: 'Name As In Bank Account', role: 'name', rank: 'record', seen: 'payroll exports' },
@@ -124,6 +120,9 @@ function indic(role: Role, rank: Rank, headers: readonly string[]): Alias[] {
 export const PAYEE_QUALIFIERS: readonly string[] = [
   'beneficiary', 'payee', 'vendor', 'supplier', 'employee', 'fund account', 'fund', 'creditor', 'credit', 'receiver',
   'recipient', 'party', 'destination', 'to', 'worker', 'member', 'applicant', 'staff',
+  // Whom a scheme or a stipend pays: DBT, scholarship, pension and contract-labour sheets. Not
+  // "contractor": in a contract-labour sheet the contractor is the agency, not the worker paid.
+  'student', 'scholar', 'pensioner', 'farmer', 'candidate', 'trainee', 'intern', 'labourer', 'laborer',
   // Beneficiary and recipient in Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada, Punjabi.
   'कर्मचारी', 'लाभार्थी', 'लाभार्थीचे', 'प्राप्तकर्ता', 'সুবিধাভোগী', 'প্রাপক', 'લાભાર્થી', 'பயனாளி', 'లబ్ధిదారు', 'ಫಲಾನುಭವಿ', 'ਲਾਭਪਾਤਰੀ',
 ];
@@ -293,6 +292,13 @@ const OTHER_ACCOUNT_WORDS = new Set(['loan', 'virtual', 'va', 'demat', 'trading'
 /** The most words a header read by its last words has ("Aadhaar Seeded Savings Bank A/c No" is 7). */
 const MAX_HEAD_WORDS = 8;
 
+/**
+ * Words that say which of a payee's accounts a header is about ("Primary", "Salary", "SB"), all a
+ * name as the bank has it may have in front ("Primary Name As Per Bank"): not a part of a name
+ * ("First Name As Per Bank"), a second holder, a branch or someone else.
+ */
+const ACCOUNT_KIND_WORDS = new Set(['primary', 'main', 'default', 'salary', 'savings', 'saving', 'sb', 'current', 'neft', 'rtgs', 'imps', 'payout', 'payment', 'bank', 'new', 'latest']);
+
 /** Words in front of an account or IFSC header that say it is not the current one. */
 const SUPERSEDED_WORDS = new Set(['old', 'previous', 'prev', 'former', 'earlier', 'secondary', 'alternate', 'alternative', 'alt']);
 
@@ -314,10 +320,9 @@ function byHead(key: string): HeaderMeaning | undefined {
     // Per Bank", "Salary Name In Bank"): only the aliases that say so from their first word ("Name
     // As Per …", "Name Of Account Holder"; not "Holder Name", whose front may name another holder:
     // "Joint Holder Name", "Card Holder Name"), and never someone else's ("Father Name As Per Bank").
-    const holderName = alias?.role === 'name' && alias.rank === 'record' && words[cut] === 'name';
+    const holderName = alias?.role === 'name' && alias.rank === 'record' && words[cut] === 'name' && words.slice(0, cut).every((w) => ACCOUNT_KIND_WORDS.has(w) || SUPERSEDED_WORDS.has(w));
     if (alias?.role !== 'account' && alias?.role !== 'ifsc' && !holderName) continue;
     const front = words.slice(0, cut);
-    if (holderName && front.some((w) => OTHER_PERSON_WORDS.has(w) || w === 'joint')) return undefined;
     if (alias.role === 'account' && front.some((w) => OTHER_ACCOUNT_WORDS.has(w))) return undefined;
     const frontKey = ` ${front.join(' ')} `;
     const payer = PAYER_KEYS.some((q) => frontKey.includes(` ${q} `));

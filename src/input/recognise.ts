@@ -148,33 +148,83 @@ const NOT_ACCOUNT_WORDS = new Set(['mob', 'universal', 'provident', 'insurance',
 const CONTACT_WORDS = new Set(['contact', 'attention', 'attn', 'spoc', 'poc', 'representative', 'signatory', 'authorised', 'authorized', 'concerned']);
 /** A column of payees' names differs on at least this share of its rows (a payer's is one name, or a group's few). */
 const PAYEES_DISTINCT_SHARE = 0.8;
+/** A payer-worded column read as a list of payees' names needs this many rows: three rows of three group companies say nothing. */
+const FIRM_LIST_MIN_ROWS = 10;
 /** Columns whose header says they hold another text (bank, branch, status…): never taken as the payee's name by content. */
 const NOT_NAME_WORDS = new Set(['बैंक', 'बँक', 'शाखा', 'ব্যাংক', 'બેંક', 'வங்கி', 'బ్యాంక్', 'ಬ್ಯಾಂಕ್', 'ബാങ്ക്', 'ਬੈਂਕ', 'bank', 'branch', 'city', 'state', 'district', 'address', 'email', 'mode', 'type', 'status', 'remark', 'remarks', 'reason', 'description', 'purpose', 'category', 'scheme', 'frequency', 'month', 'designation', 'unit', 'company', 'corporate', 'business', 'currency', 'location', 'product', 'narration', 'department', 'country', 'speed', 'method', 'provider', 'user', 'utility', 'merchant', 'client']);
 
 /** Which part of a payee's name a column holds when an export splits it (HR and payroll systems: First, Middle and Last Name). */
 type NamePart = 'first' | 'middle' | 'last';
-/** "<word> name": First Name, Given Name, F Name (FName), Middle Name, Last Name, Family Name, Sur Name; Hindi पहला / मध्य नाम. */
+/**
+ * "<word> name": First Name, Given Name, Middle Name, Last Name, Family Name, Sur Name; Hindi
+ * पहला / मध्य / अंतिम नाम. Not "F Name" or "M Name" (FName, MName): Indian school and scheme sheets
+ * write the father's and the mother's name so; nor उपनाम, which is also a nickname.
+ */
 const NAME_PART_BEFORE_NAME: Readonly<Record<string, NamePart>> = {
-  first: 'first', given: 'first', fore: 'first', f: 'first', christian: 'first', पहला: 'first', प्रथम: 'first',
-  middle: 'middle', m: 'middle', second: 'middle', मध्य: 'middle',
-  last: 'last', l: 'last', family: 'last', sur: 'last', अंतिम: 'last',
+  first: 'first', given: 'first', fore: 'first', पहला: 'first', प्रथम: 'first',
+  middle: 'middle', मध्य: 'middle',
+  last: 'last', family: 'last', sur: 'last', अंतिम: 'last',
 };
-/** One word: Forename, FName, Surname, LName; Hindi उपनाम (surname). */
+/** One word: Forename, Surname, LName; firstName and lastName as one word. */
 const NAME_PART_WORD: Readonly<Record<string, NamePart>> = {
-  forename: 'first', fname: 'first', firstname: 'first', givenname: 'first',
-  mname: 'middle', middlename: 'middle',
-  surname: 'last', lname: 'last', lastname: 'last', familyname: 'last', उपनाम: 'last',
+  forename: 'first', firstname: 'first', givenname: 'first', middlename: 'middle',
+  surname: 'last', lname: 'last', lastname: 'last', familyname: 'last',
 };
+/** Header words of a person the payee lists beside themself (an emergency contact, a dependant, a guarantor): their name parts are not the payee's. */
+const NOT_PAYEE_PART_WORDS = new Set(['emergency', 'kin', 'reference', 'referee', 'dependant', 'dependent', 'child', 'children', 'guarantor', 'co', 'joint', 'minor', 'alternate', 'alt', 'previous', 'old', 'maiden', 'nick', 'nickname', 'preferred', 'display']);
+/** "… as per bank", "… in bank": the name as the bank has it, which a part keeps ("First Name As Per Bank"). */
+const AS_PER_BANK = / (as per|as in|in) bank( records?| account)?$/;
 const NAME_PART_ORDER: readonly NamePart[] = ['first', 'middle', 'last'];
 
-/** The part of a split name a header names ("Employee First Name", "Surname"), or undefined; never someone else's (Father's First Name) or a firm's. */
-function namePartOf(header: string): NamePart | undefined {
-  const words = headerWords(header);
-  if (words.some((w) => NOT_NAME_WORDS.has(w) || OTHER_PERSON_WORDS.has(w))) return undefined;
+/**
+ * The part of a split name a header names ("Employee First Name", "Surname", "First Name As Per
+ * Bank") and the words in front of it (`whose`: "employee"), or undefined; never someone else's
+ * (Father's First Name, Contact First Name, Emergency Contact Last Name) or a firm's.
+ */
+function namePartOf(header: string): { part: NamePart; whose: string } | undefined {
+  const words = headerKey(header).replace(AS_PER_BANK, '').split(' ');
+  if (words.some((w) => NOT_NAME_WORDS.has(w) || OTHER_PERSON_WORDS.has(w) || CONTACT_WORDS.has(w) || NOT_PAYEE_PART_WORDS.has(w))) return undefined;
   const last = words.at(-1) ?? '';
   const one = NAME_PART_WORD[last];
-  if (one !== undefined) return one;
-  return (last === 'name' || last === 'नाम') && words.length >= 2 ? NAME_PART_BEFORE_NAME[words.at(-2)!] : undefined;
+  if (one !== undefined) return { part: one, whose: words.slice(0, -1).join(' ') };
+  const part = (last === 'name' || last === 'नाम') && words.length >= 2 ? NAME_PART_BEFORE_NAME[words.at(-2)!] : undefined;
+  return part === undefined ? undefined : { part, whose: words.slice(0, -2).join(' ') };
+}
+
+/**
+ * A payee name split over columns, as HR and payroll systems export it (First Name, Middle Name,
+ * Last Name; Forename and Surname): one column of each part at most, a given name and a surname
+ * both there, each holding names (or nothing, in the rows read: a middle name most rows lack).
+ * Joined in that order they are the name the bank holds; either part alone would hold every
+ * row whose holder has a surname. Undefined when the file does not split a name so; else the
+ * columns and the log's line.
+ */
+function splitName(header: readonly string[], stats: readonly ColumnStats[], taken: ReadonlySet<number | undefined>): { name: Candidate; reason: string } | undefined {
+  const found = new Map<NamePart, number[]>();
+  const whose = new Set<string>();
+  header.forEach((h, index) => {
+    const read = taken.has(index) ? undefined : namePartOf(h);
+    const s = stats[index]!;
+    if (read === undefined || !(s.n === 0 || isNameColumn(s))) return;
+    found.set(read.part, [...(found.get(read.part) ?? []), index]);
+    whose.add(read.whose);
+  });
+  // One person's parts: the same words in front of each ("Employee First Name", "Employee Last Name").
+  if (whose.size > 1) return undefined;
+  const one = (part: NamePart) => (found.get(part)?.length === 1 ? found.get(part)![0] : undefined);
+  const first = one('first');
+  const last = one('last');
+  // An empty given-name column in the rows read is no name; with no rows at all (a header read alone, resolveColumns) the headers decide.
+  const noRows = stats.every((s) => s.n === 0);
+  if (first === undefined || last === undefined || (found.get('middle')?.length ?? 0) > 1 || (stats[first]!.n === 0 && !noRows)) return undefined;
+  const parts = NAME_PART_ORDER.map((part) => found.get(part)?.[0]).filter((index): index is number => index !== undefined);
+  const list = parts.map((index) => `${index + 1} ${JSON.stringify(header[index])}`);
+  const joined = `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
+  const content = parts.map((index) => `${JSON.stringify(header[index])} ${describeContent('name', stats[index]!)}`).join('; ');
+  return {
+    name: { index: first, header: header[first]!, parts, rank: 'none', why: 'a name split into parts', by: 'header and content' },
+    reason: `${WHAT.name}: columns ${joined}, joined in that order (a name split into given name${parts.length === 3 ? ', middle name' : ''} and surname); by their content: ${content}`,
+  };
 }
 
 function cellOf(fields: readonly string[], index: number): string {
@@ -682,13 +732,17 @@ export class HeaderRecogniser {
     const nameLike = byHeader.filter((c) => isNameColumn(stats[c.index]!)).map((c) => ({ ...c, by: 'header and content' as const }));
     if (byHeader.length > 0) return this.pick('name', nameLike.length > 0 ? nameLike : byHeader, stats, reasons);
     const taken = new Set([account?.index, ifsc?.index]);
-    const split = this.chooseNameParts(header, stats, taken, reasons);
-    if (split) return split;
     const byContent = stats.flatMap((s, index): Candidate[] => {
       if (taken.has(index) || !isNameColumn(s) || (s.n > 1 && !varies(s))) return [];
       if (headerWords(header[index]!).some((w) => NOT_NAME_WORDS.has(w) || OTHER_PERSON_WORDS.has(w))) return [];
       return [{ index, header: header[index]!, rank: 'none', why: 'no header alias', by: 'content' }];
     });
+    // A split name, unless a column of whole names says it is the payee's ("Employee", "Name of the Staff").
+    const split = splitName(header, stats, taken);
+    if (split && !byContent.some((c) => !split.name.parts!.includes(c.index) && payeeWordIn(c.header) !== undefined)) {
+      reasons.push(split.reason);
+      return split.name;
+    }
     // Only a contact's name beside a firm's that changes row by row: a vendor list's payee is the firm.
     if (byContent.every((c) => headerWords(c.header).some((w) => CONTACT_WORDS.has(w)))) {
       const firm = this.chooseFirmName(header, stats, taken, byContent, reasons);
@@ -718,33 +772,6 @@ export class HeaderRecogniser {
   }
 
   /**
-   * A payee name split over columns, as HR and payroll systems export it (First Name, Middle Name,
-   * Last Name; Forename and Surname): one column of each part at most, a given name and a surname
-   * both there, each holding names (or nothing, in the rows read: a middle name most rows lack).
-   * Joined in that order they are the name the bank holds; either part alone would hold every
-   * row whose holder has a surname. Undefined when the file does not split a name so.
-   */
-  private chooseNameParts(header: readonly string[], stats: readonly ColumnStats[], taken: ReadonlySet<number | undefined>, reasons: string[]): Candidate | undefined {
-    const found = new Map<NamePart, number[]>();
-    header.forEach((h, index) => {
-      const part = taken.has(index) ? undefined : namePartOf(h);
-      const s = stats[index]!;
-      if (part === undefined || !(s.n === 0 || isNameColumn(s))) return;
-      found.set(part, [...(found.get(part) ?? []), index]);
-    });
-    const one = (part: NamePart) => (found.get(part)?.length === 1 ? found.get(part)![0] : undefined);
-    const first = one('first');
-    const last = one('last');
-    if (first === undefined || last === undefined || (found.get('middle')?.length ?? 0) > 1 || stats[first]!.n === 0) return undefined;
-    const parts = NAME_PART_ORDER.map((part) => found.get(part)?.[0]).filter((index): index is number => index !== undefined);
-    const list = parts.map((index) => `${index + 1} ${JSON.stringify(header[index])}`);
-    const joined = `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
-    const content = parts.map((index) => `${JSON.stringify(header[index])} ${describeContent('name', stats[index]!)}`).join('; ');
-    reasons.push(`${WHAT.name}: columns ${joined}, joined in that order (a name split into given name${parts.length === 3 ? ', middle name' : ''} and surname); by their content: ${content}`);
-    return { index: first, header: header[first]!, parts, rank: 'none', why: 'a name split into parts', by: 'header and content' };
-  }
-
-  /**
    * A vendor or customer list's payee under a payer's word ("Company Name", "Client Name"): the
    * payer's own name is one name on every row (or a few, for a group's companies), a list's
    * payees differ on nearly every row. Taken only when no other column holds names but a
@@ -753,7 +780,7 @@ export class HeaderRecogniser {
   private chooseFirmName(header: readonly string[], stats: readonly ColumnStats[], taken: ReadonlySet<number | undefined>, contacts: readonly Candidate[], reasons: string[]): Candidate | undefined {
     const firms = this.candidates('name', header).filter((c) => {
       const s = stats[c.index]!;
-      return c.rank === 'payer' && !taken.has(c.index) && isNameColumn(s) && s.n >= 2 && s.distinct >= s.n * PAYEES_DISTINCT_SHARE;
+      return c.rank === 'payer' && !taken.has(c.index) && isNameColumn(s) && s.n >= FIRM_LIST_MIN_ROWS && s.distinct >= s.n * PAYEES_DISTINCT_SHARE;
     });
     if (firms.length !== 1) return undefined;
     const firm = firms[0]!;

@@ -7,7 +7,7 @@
 import { nameColumnsOf, nameIn, type ColumnMap } from './recognise.js';
 import { BUSINESS_DESCRIPTORS, LEGAL_FORMS } from '../match/lexicon.js';
 
-const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*|control\s*|batch\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
+const TOTAL = /^(grand\s*)?(sub\s*-?\s*)?totals?\b|\btotal\s*:|\b(grand|sub\s*-?\s*|hash\s*)total\b|^net\s+(pay(able)?|amount|salary)\b|^amount\s+payable\b/i;
 /**
  * The total words of the Indian languages whose headers the aliases read (src/input/aliases.ts):
  * Hindi कुल / योग / महायोग, Marathi एकूण, Gujarati કુલ, Bengali মোট / সর্বমোট, Tamil மொத்தம்,
@@ -67,8 +67,9 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // A name cell that is a total's label and nothing else (`Hash Total`, `Control Total:`, `कुल योग`)
   // names no payee: the number beside it is the sum, even shaped like an account (a hash total of
   // the account numbers).
-  const labelled = TOTAL_LABEL.test(name) || (TOTAL_INDIAN.test(name) && /^[\s:.-]*$/.test(name.replace(TOTAL_INDIAN, '')));
-  if (ifsc === '' && (noAccount || name === '' || labelled) && filled.some(isTotal) && !namesAFirm(name)) {
+  // (A lone कुल or योग may be a name: two words, कुल योग, कुल राशि, are the label.)
+  const labelled = TOTAL_LABEL.test(name) || (TOTAL_INDIAN.test(name) && /\s/.test(name.trim()) && /^[\s:.-]*$/.test(name.replace(TOTAL_INDIAN, '')));
+  if (ifsc === '' && (((noAccount || name === '') && filled.some(isTotal)) || labelled) && !namesAFirm(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.

@@ -7,7 +7,7 @@
  */
 import { neutralise } from '../pipeline/columns.js';
 import { readOutputRecords } from '../output/read.js';
-import { resolveColumns, type ColumnOverrides } from '../input/recognise.js';
+import { nameColumnsOf, nameIn, resolveColumns, type ColumnOverrides } from '../input/recognise.js';
 import { maskAccountNumber } from './escape.js';
 import type { AtRiskRow, CappedList } from './model.js';
 
@@ -38,6 +38,8 @@ interface Columns {
   account: number;
   ifsc: number;
   name: number;
+  /** A name split over columns (First, Last Name), joined as the run joined it (nameIn). */
+  nameParts?: number[] | undefined;
 }
 
 /** Finds the output's header and its columns, then counts verdicts and keeps the verified rows whose name does not match. */
@@ -101,7 +103,7 @@ class VerdictCounter {
       line,
       account: maskAccountNumber(cell(col.account)),
       ifsc: cell(col.ifsc).trim().toUpperCase(),
-      expectedName: cell(col.name),
+      expectedName: nameIn(fields, nameColumnsOf(col)),
       beneficiaryName: asSent(cell(col.beneficiary)),
       verdict,
       score: cell(col.score),

@@ -19,14 +19,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const BIN = path.join(ROOT, 'dist', 'cli', 'bin.js');
 
 let builtChecked = false;
-/** Throws when dist/ is missing or older than a file of src/ (run `npm run build`). */
+/** Throws when dist/ is missing or older than a source the build reads (the .ts files of src/ and its data folders): run `npm run build`. */
 function checkBuilt(): void {
   if (builtChecked) return;
   const built = fs.existsSync(BIN) ? fs.statSync(BIN).mtimeMs : 0;
+  const builtFrom = (file: string) => file.endsWith('.ts') || file.split(path.sep).includes('data');
   const newer = (dir: string): string | undefined => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
-      const found = entry.isDirectory() ? newer(file) : fs.statSync(file).mtimeMs > built ? file : undefined;
+      // An editor's swap file, a README or a dangling link is nothing the build reads.
+      const found = entry.isDirectory() ? newer(file) : entry.isFile() && builtFrom(file) && fs.statSync(file).mtimeMs > built ? file : undefined;
       if (found) return found;
     }
     return undefined;

@@ -226,6 +226,11 @@ function checkSamePayeeColumns(runId: number, recorded: RunInputRecord | undefin
   const readThen = (flag: string | undefined, then: number, now: number) => flag ?? (then !== now && before.header[then] !== undefined ? before.header[then] : undefined);
   const accountFlag = readThen(recorded.columns?.account, before.account, input.columns.account);
   const ifscFlag = readThen(recorded.columns?.ifsc, before.ifsc, input.columns.ifsc);
+  // The flags the printed resume command lacks: those of columns the run took by itself.
+  const added = [
+    ...(accountFlag !== undefined && recorded.columns?.account === undefined ? ['--account-col', accountFlag] : []),
+    ...(ifscFlag !== undefined && recorded.columns?.ifsc === undefined ? ['--ifsc-col', ifscFlag] : []),
+  ];
   const flags = [
     ...(accountFlag !== undefined ? ['--account-col', accountFlag] : []),
     ...(ifscFlag !== undefined ? ['--ifsc-col', ifscFlag] : []),
@@ -233,15 +238,18 @@ function checkSamePayeeColumns(runId: number, recorded: RunInputRecord | undefin
     ...(recorded.headerRow !== undefined && recorded.headerRow !== headerRow ? ['--header-row', String(recorded.headerRow)] : []),
   ];
   throw new UsageError(
-    `run ${runId} of this input read ${reading(before.header, before.account, before.ifsc, recorded.headerRow, recorded.sheet)}; this invocation reads ${reading(input.header, input.columns.account, input.columns.ifsc, headerRow, input.summary.sheet)}. Nothing was called. ${resumeAdvice(flags, accountFlag !== recorded.columns?.account || ifscFlag !== recorded.columns?.ifsc)}`,
+    `run ${runId} of this input read ${reading(before.header, before.account, before.ifsc, recorded.headerRow, recorded.sheet)}; this invocation reads ${reading(input.header, input.columns.account, input.columns.ifsc, headerRow, input.summary.sheet)}. Nothing was called. ${resumeAdvice(flags, added)}`,
   );
 }
 
-/** How to resume a run its columns refused: the flags that read them as it did; `added`: some were not in the command it printed (it took them by itself). */
-function resumeAdvice(flags: readonly string[], added: boolean): string {
+/**
+ * How to resume a run its columns refused: `flags`, those that read them as it did; `added`, those
+ * of them the command it printed lacks (columns it took by itself, which this build reads otherwise).
+ */
+function resumeAdvice(flags: readonly string[], added: readonly string[]): string {
+  if (added.length > 0) return `This build reads the columns otherwise than the one that started it; resume it as it started: add ${shellCommand(added)} to the resume command it printed`;
   if (flags.length === 0) return 'Resume it as it started (without column flags), as the resume command it printed does';
-  if (!added) return `Resume it as it started (${shellCommand(flags)}), as the resume command it printed does`;
-  return `This build reads the columns otherwise than the one that started it; resume it as it started: add ${shellCommand(flags)} to the resume command it printed`;
+  return `Resume it as it started (${shellCommand(flags)}), as the resume command it printed does`;
 }
 
 /** A run found with payees IN_FLIGHT was killed: penny-less calls go again, penny-drops become UNCONFIRMED. */
