@@ -320,9 +320,9 @@ function byHead(key: string): HeaderMeaning | undefined {
     // Per Bank", "Salary Name In Bank"): only the aliases that say so from their first word ("Name
     // As Per …", "Name Of Account Holder"; not "Holder Name", whose front may name another holder:
     // "Joint Holder Name", "Card Holder Name"), and never someone else's ("Father Name As Per Bank").
-    const holderName = alias?.role === 'name' && alias.rank === 'record' && words[cut] === 'name' && words.slice(0, cut).every((w) => ACCOUNT_KIND_WORDS.has(w) || SUPERSEDED_WORDS.has(w));
-    if (alias?.role !== 'account' && alias?.role !== 'ifsc' && !holderName) continue;
     const front = words.slice(0, cut);
+    const holderName = alias?.role === 'name' && alias.rank === 'record' && words[cut] === 'name' && front.every((w) => ACCOUNT_KIND_WORDS.has(w) || SUPERSEDED_WORDS.has(w));
+    if (alias?.role !== 'account' && alias?.role !== 'ifsc' && !holderName) continue;
     if (alias.role === 'account' && front.some((w) => OTHER_ACCOUNT_WORDS.has(w))) return undefined;
     const frontKey = ` ${front.join(' ')} `;
     const payer = PAYER_KEYS.some((q) => frontKey.includes(` ${q} `));

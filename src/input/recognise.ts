@@ -323,8 +323,8 @@ function columnStats(sample: readonly SourceRecord[], index: number): ColumnStat
     if (value === '' || isSpreadsheetError(value)) continue;
     stats.n += 1;
     seen.add(value.toUpperCase());
-    values.update(value.replace(/[\s-]/g, '').toUpperCase()).update('\u0000');
     const compact = value.toUpperCase().replace(/[\s-]/g, '');
+    values.update(compact).update('\u0000');
     if (IFSC_SHAPE.test(compact)) {
       stats.ifsc += 1;
       if (ifscRegistry().isBank(compact.slice(0, 4))) stats.ifscBank += 1;

@@ -68,8 +68,8 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // names no payee: the number beside it is the sum, even shaped like an account (a hash total of
   // the account numbers).
   // (A lone कुल or योग may be a name: two words, कुल योग, कुल राशि, are the label.)
-  const labelled = TOTAL_LABEL.test(name) || (TOTAL_INDIAN.test(name) && /\s/.test(name.trim()) && /^[\s:.-]*$/.test(name.replace(TOTAL_INDIAN, '')));
-  if (ifsc === '' && (((noAccount || name === '') && filled.some(isTotal)) || labelled) && !namesAFirm(name)) {
+  const labelled = (text: string) => TOTAL_LABEL.test(text) || (TOTAL_INDIAN.test(text) && /\s/.test(text.trim()) && /^[\s:.-]*$/.test(text.replace(TOTAL_INDIAN, '')));
+  if (ifsc === '' && (((noAccount || name === '') && filled.some(isTotal)) || labelled(name)) && !namesAFirm(name)) {
     return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.

@@ -59,14 +59,16 @@ export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome
   const hasName = nameColumns.length > 0;
   return (slot, outcome) => {
     countRow(summary, outcome);
-    if (hasName && matchNames) {
-      const match = nameVerdict(nameIn(slot.read ?? slot.fields, nameColumns), outcome.result?.beneficiaryName, matchNames);
+    // The payee's name as the file gives it (its parts joined), read once for the verdict and the decision.
+    const name = hasName ? nameIn(slot.read ?? slot.fields, nameColumns) : null;
+    if (name !== null && matchNames) {
+      const match = nameVerdict(name, outcome.result?.beneficiaryName, matchNames);
       if (match) {
         outcome.nameMatch = match;
         countNameMatch(summary, match.result);
       }
     }
-    if (parts.policy) decideRow(parts, parts.policy, slot, outcome);
+    if (parts.policy) decideRow(parts, parts.policy, slot, outcome, name);
     if (!writes) return undefined;
     // bank_name from the registry where the API gave none; the registry's note in verify_reason.
     const registry = ifscRegistry ? { bankName: registryBankName(slot.ifsc), note: registryNote(slot.ifsc, ifscRegistry, outcome.source !== 'local') } : undefined;
@@ -79,12 +81,11 @@ export function createRowFinisher(parts: RowOutputContext): (slot: Slot, outcome
 }
 
 /** The row's verify_reason_code and decision, counted, and kept in the state for review and release. */
-function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, outcome: RowOutcome): void {
+function decideRow(parts: RowOutputContext, policy: DecisionPolicy, slot: Slot, outcome: RowOutcome, name: string | null): void {
   const { recorder, summary } = parts;
   outcome.reasonCode = verifyReasonCode(outcome.status, outcome.reason);
   const holder = outcome.result?.beneficiaryName ?? null;
   const payee = slot.payee;
-  const name = parts.nameColumns.length > 0 ? nameIn(slot.read ?? slot.fields, parts.nameColumns) : null;
   const review = recorder && payee && recorder.reviewed.has(`${payee.account}|${payee.ifsc}`) ? standing(recorder, payee, holder, name) : undefined;
   const decision = decide({ status: outcome.status, nameMatch: outcome.nameMatch?.result as NameMatchResult | undefined, holderChanged: holderChangedIn(outcome.result?.changedSince), review }, policy);
   outcome.decision = decision;
