@@ -63,6 +63,8 @@ test('release of a CSV with a preamble, ";" and CRLF: the input byte for byte mi
   assert.equal(fs.statSync(path.join(dir, 'held.csv')).mode & 0o777, 0o600);
   assert.match(release.stderr, /release of run 1 .*payees\.csv\): 2 payee\(s\) to pay in payout\.csv; left out: 3 on HOLD, 0 to REVIEW/);
   assert.match(release.stderr, /policy: default.*; approvals needed: 1/);
+  // The Total row (line 12: a quoted cell above holds a line break) is copied as it was, but it summed the three payees left out too: it is named.
+  assert.match(release.stderr, /^warn: 1 total row\(s\) copied as they were \(line\(s\) 12\) while 3 payee row\(s\) are left out: their totals no longer match the payout; correct them in your bank's format before uploading$/m);
   assert.equal(release.stdout, 'payout.csv\n');
   assert.match(release.stderr, /sha256 of the release: [0-9a-f]{64}; recorded in the audit trail as entry \d+ \(hash [0-9a-f]{64}\)/);
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
@@ -208,6 +210,7 @@ test('release warns, without changing the payout, of amounts that are not positi
     'Sunita Devi,870100000013,HDFC0001234,abc',
     'Ravi Kumar,870100000014,HDFC0001234,"1,00,000.00"',
     'Ravi Kumar,870100000014,HDFC0001234,2000',
+    'Total,,,101500.00',
   ].join('\n') + '\n');
   fs.writeFileSync(path.join(dir, 'holders.csv'), 'accountNumber,ifsc,name\n870100000011,SBIN0004266,PRIYA NAIR\n870100000012,ICIC0000011,ANIL GUPTA\n870100000013,HDFC0001234,SUNITA DEVI\n870100000014,HDFC0001234,RAVI KUMAR\n');
   const run = await runCli(['bank', 'p.csv', '-o', 'out.csv', '--state', 's.sqlite', '--sandbox', '--sandbox-accounts', 'holders.csv'], { cwd: dir });
@@ -217,7 +220,8 @@ test('release warns, without changing the payout, of amounts that are not positi
   assert.match(first.stderr, /^warn: 3 paid row\(s\) with an amount that is not a positive number: line\(s\) 2, 3, 4 \("-500", "0", "abc"\): check them before uploading$/m);
   assert.match(first.stderr, /^warn: account xxxxxxxx0014 is paid on 2 rows \(lines 5, 6\): check it is not one payment twice$/m);
   assert.doesNotMatch(first.stderr, /released before/);
-  assert.equal(fs.readFileSync(path.join(dir, 'pay1.csv'), 'utf8').trim().split('\n').length, 6, 'the payout is written all the same');
+  assert.doesNotMatch(first.stderr, /total row/, 'every payee is paid: the Total row still adds up');
+  assert.equal(fs.readFileSync(path.join(dir, 'pay1.csv'), 'utf8').trim().split('\n').length, 7, 'the payout is written all the same, its Total row too');
   const second = await runCli(['release', '-o', 'pay2.csv', '--state', 's.sqlite'], { cwd: dir });
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stderr, /^warn: run 1 was released before \(\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST, audit entry \d+, sha256 [0-9a-f]{12}…\): upload one of the payouts, not both$/m);

@@ -70,7 +70,19 @@ export interface ReleaseSummary {
    * whose amount is not a positive number, an account paid on more than one row, and the run's
    * earlier releases (uploading both pays twice).
    */
-  warnings: { oddAmounts: { line: number; amount: string }[]; repeatedAccounts: { lines: number[]; account: string }[]; releasedBefore: { seq: number; at: number; sha256: string }[] };
+  warnings: {
+    oddAmounts: { line: number; amount: string }[];
+    repeatedAccounts: { lines: number[]; account: string }[];
+    releasedBefore: { seq: number; at: number; sha256: string }[];
+    /**
+     * Total and subtotal rows copied into a payout that leaves payees out: their sums (an amount,
+     * a count, a hash total of the account numbers) count rows that are no longer there, and a
+     * bank's bulk upload that checks them refuses the file, or one that does not pays what the
+     * rows say while the total says otherwise. Their format is the bank's, so they are named, not
+     * recomputed.
+     */
+    staleTotals: number[];
+  };
 }
 
 /** Paid rows per payee, for the repeated-account warning. */
@@ -112,12 +124,13 @@ function checkPaths(options: ReleaseOptions, input: RunInput): void {
 }
 
 /** Each row's part in the release: counts, approvals relied on, and the exceptions written. */
-function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefined, paid: PaidLines): (row: WalkedRow) => boolean {
+function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefined, paid: PaidLines, totals: number[]): (row: WalkedRow) => boolean {
   let reviewers: string[] = [];
   return (row) => {
     const decided = row.decided;
     if (!decided) {
       summary.notPayees += 1;
+      if (row.notPayee === 'a total row' || row.notPayee === 'a subtotal row') totals.push(row.line);
       return true;
     }
     summary.decisions[decided.decision] += 1;
@@ -157,15 +170,17 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
     const summary: ReleaseSummary = {
       runId: run.id, input: input.inputPath, policy: input.policy.source, approvalsNeeded: input.policy.policy.approvals, decisions: { PAY: 0, REVIEW: 0, HOLD: 0 },
       awaiting: { rows: [], approvals: 0 }, approvals: [], reviewers: [], notPayees: 0, sha256: '', audit: { seq: 0, hash: '' },
-      warnings: { oddAmounts: [], repeatedAccounts: [], releasedBefore: new AuditTrail(options.db).releasesOf(run.id) },
+      warnings: { oddAmounts: [], repeatedAccounts: [], releasedBefore: new AuditTrail(options.db).releasesOf(run.id), staleTotals: [] },
     };
     const paid: PaidLines = new Map();
-    const keep = rowVisitor(summary, exceptions, paid);
+    const totals: number[] = [];
+    const keep = rowVisitor(summary, exceptions, paid, totals);
     fs.rmSync(temp, { force: true });
     if (readsAsSpreadsheet(input.inputPath)) await writeXlsxRelease(input, temp, keep, options.spoolDir);
     else await writeCsvRelease(input, temp, keep);
     await exceptions?.finish();
     for (const { account, lines } of paid.values()) if (lines.length > 1) summary.warnings.repeatedAccounts.push({ lines, account });
+    if (summary.decisions.REVIEW + summary.decisions.HOLD > 0) summary.warnings.staleTotals = totals;
     summary.sha256 = sha256Of(temp);
     summary.audit = recordRelease(options, input, summary);
     fs.renameSync(temp, path.resolve(options.outputPath));

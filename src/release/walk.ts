@@ -20,6 +20,8 @@ export interface WalkedRow {
   line: number;
   /** Undefined for a row that is not a payee. */
   decided: DecidedRow | undefined;
+  /** Why a row is not a payee ("a total row"; src/input/row-kind.ts); undefined for a payee row. */
+  notPayee?: string | undefined;
 }
 
 export interface RunInput {
@@ -63,7 +65,7 @@ async function* walkRows(file: PayeeFile, decisions: RunDecisions, runId: number
   for (let next = await file.records.next(); !next.done; next = await file.records.next()) {
     const record = next.value;
     if (record.notPayee !== undefined) {
-      yield { fields: record.fields, line: record.line, decided: undefined };
+      yield { fields: record.fields, line: record.line, decided: undefined, notPayee: record.notPayee };
       continue;
     }
     row += 1;

@@ -51,7 +51,7 @@ function lineList(lines: readonly number[]): string {
 
 /** What to look at before uploading the payout (release/index.ts ReleaseSummary.warnings). */
 function releaseWarnings(summary: ReleaseSummary): string[] {
-  const { oddAmounts, repeatedAccounts, releasedBefore } = summary.warnings;
+  const { oddAmounts, repeatedAccounts, releasedBefore, staleTotals } = summary.warnings;
   const lines: string[] = [];
   for (const before of releasedBefore) {
     lines.push(`run ${summary.runId} was released before (${formatIst(before.at)}, audit entry ${before.seq}, sha256 ${before.sha256.slice(0, 12)}…): upload one of the payouts, not both`);
@@ -63,6 +63,10 @@ function releaseWarnings(summary: ReleaseSummary): string[] {
     lines.push(`account ${maskAccount(repeated.account)} is paid on ${repeated.lines.length} rows (lines ${lineList(repeated.lines)}): check it is not one payment twice`);
   }
   if (repeatedAccounts.length > WARN_LINES) lines.push(`… and ${repeatedAccounts.length - WARN_LINES} more account(s) paid on more than one row`);
+  if (staleTotals.length > 0) {
+    const left = summary.decisions.REVIEW + summary.decisions.HOLD;
+    lines.push(`${staleTotals.length} total row(s) copied as they were (line(s) ${lineList(staleTotals)}) while ${left} payee row(s) are left out: their totals no longer match the payout; correct them in your bank's format before uploading`);
+  }
   return lines;
 }
 
