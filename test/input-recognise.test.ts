@@ -131,6 +131,10 @@ test('content: an IFSC column of non-IFSCs and a constant account column stop, u
   assert.throws(() => new HeaderRecogniser().recognise(debit), (e: Error) =>
     /holds the same account \(…6316\) on each of the first 5 rows: it looks like the payer's own debit account/.test(e.message) && !e.message.includes('7878780080316316'));
   assert.equal(new HeaderRecogniser({ overrides: { account: 'Account Number' } }).recognise(debit).columns.account, 0);
+  // A split name is compared whole: payees who share a first name differ in their surnames.
+  const splitDebit = lines(['Account Number', 'IFSC', 'First Name', 'Last Name'], ...rowsOf(5, (i) => ['7878780080316316', 'SBIN0001234', 'Rahul', ['Sharma', 'Verma', 'Gupta', 'Nair', 'Rao'][i]!]));
+  assert.throws(() => new HeaderRecogniser().recognise(splitDebit), /holds the same account \(…6316\) on each of the first 5 rows: it looks like the payer's own debit account/);
+  assert.doesNotThrow(() => new HeaderRecogniser().recognise(lines(['Account Number', 'IFSC', 'First Name', 'Last Name'], ...rowsOf(5, () => ['123456789012', 'SBIN0000001', 'Rahul', 'Sharma']))));
   // One payee repeated (same IFSC and name) is a run of duplicates, not a debit account.
   assert.doesNotThrow(() => new HeaderRecogniser().recognise(lines(['Account Number', 'IFSC', 'Name'], ...rowsOf(5, () => ['123456789012', 'SBIN0000001', 'Asha']))));
   // Two rows of one payee are a duplicate, not a debit account.

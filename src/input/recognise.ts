@@ -866,8 +866,10 @@ export class HeaderRecogniser {
       const values = rows.map((r) => r.fields[account.index]!.replace(/[\s-]/g, ''));
       // One payee repeated (same IFSC, same name) is a run of duplicates; one account beside
       // payees that differ is the payer's.
-      const differs = (index: number | undefined) => index !== undefined && new Set(rows.map((r) => (r.fields[index] ?? '').trim().toUpperCase())).size > 1;
-      if (values.length >= CONSTANT_ACCOUNT_MIN_ROWS && values.every((v) => v === values[0]) && (differs(ifsc.index) || differs(name?.index))) {
+      // A split name is compared whole: payees may share a first name and differ in the rest.
+      const differs = (columns: readonly number[]) => columns.length > 0 && new Set(rows.map((r) => nameIn(r.fields, columns).trim().toUpperCase())).size > 1;
+      const nameColumns = name === undefined ? [] : (name.parts ?? [name.index]);
+      if (values.length >= CONSTANT_ACCOUNT_MIN_ROWS && values.every((v) => v === values[0]) && (differs([ifsc.index]) || differs(nameColumns))) {
         const masked = values[0]!.length <= 4 ? '****' : `…${values[0]!.slice(-4)}`;
         throw new ColumnError(
           `column ${JSON.stringify(account.header)} holds the same account (${masked}) on each of the first ${values.length} rows: it looks like the payer's own debit account, not the payees'. Nothing was called. Name the payee account column with --account-col "<header>" (naming ${JSON.stringify(account.header)} itself runs it as it is)`,
