@@ -11,7 +11,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { openDatabase, WAL_CHECKPOINT_PAGES } from '../src/state/db.js';
-import { BACKSTOP_CHECKPOINT_PAGES, Checkpointer } from '../src/state/checkpointer.js';
+import { BACKGROUND_START_MS, BACKSTOP_CHECKPOINT_PAGES, Checkpointer } from '../src/state/checkpointer.js';
 import { GroupCommit } from '../src/state/group-commit.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -102,7 +102,7 @@ test('checkpointer: a worker copies the WAL into the state file; stopped, or fai
     })();
   }
   assert.equal(fs.statSync(file).size, before, 'the pages are in the WAL, not yet in the file');
-  const checkpointer = Checkpointer.start(db, file, 20)!;
+  const checkpointer = Checkpointer.start(db, file, 20, 0)!;
   assert.ok(checkpointer);
   assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_CHECKPOINT_PAGES);
   const copied = () => fs.statSync(file).size > before + 50 * 4096;
@@ -115,11 +115,25 @@ test('checkpointer: a worker copies the WAL into the state file; stopped, or fai
   assert.equal((db.prepare('SELECT count(*) AS n FROM answers').get() as { n: number }).n, 4000);
 
   // A worker that cannot open the file ends; the run's connection checkpoints every 16 MiB again.
-  const failing = Checkpointer.start(db, path.join(path.dirname(file), 'gone', 'state.sqlite'), 20)!;
+  const failing = Checkpointer.start(db, path.join(path.dirname(file), 'gone', 'state.sqlite'), 20, 0)!;
   assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_CHECKPOINT_PAGES);
   const until = Date.now() + 10_000;
   while (db.pragma('wal_autocheckpoint', { simple: true }) !== WAL_CHECKPOINT_PAGES && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), WAL_CHECKPOINT_PAGES);
   await failing.stop(); // resolves for a worker already gone
   assert.equal(Checkpointer.start(openDatabase(':memory:'), ':memory:'), undefined, 'nothing to copy for a database in memory');
+
+  // By default the worker starts BACKGROUND_START_MS into the run: a run stopped sooner starts none.
+  const short = Checkpointer.start(db, file)!;
+  assert.equal(short.started, false);
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), WAL_CHECKPOINT_PAGES, 'the run checkpoints by itself until the worker starts');
+  await short.stop();
+  await new Promise((r) => setTimeout(r, BACKGROUND_START_MS + 100));
+  assert.equal(short.started, false, 'stopped before its start: no worker');
+  const long = Checkpointer.start(db, file, 20, 50)!;
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(long.started, true);
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_CHECKPOINT_PAGES);
+  await long.stop();
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), WAL_CHECKPOINT_PAGES);
 });

@@ -15,6 +15,11 @@
  *
  * Nothing depends on the worker: if it cannot start, or its checkpoints keep failing, the run's
  * connection goes back to checkpointing at WAL_CHECKPOINT_PAGES by itself.
+ *
+ * The worker starts BACKGROUND_START_MS into the run, not at once: starting it (a thread, an
+ * isolate, better-sqlite3 loaded again) costs ~160 ms of CPU, most of a run of a few payees, and
+ * a run that ends sooner writes far less than WAL_CHECKPOINT_PAGES, which its connection copies
+ * once as it closes.
  */
 import { createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
@@ -24,6 +29,8 @@ import type { Db } from './types.js';
 
 /** How often the worker copies the WAL into the database file. */
 export const BACKGROUND_CHECKPOINT_MS = 200;
+/** How long into the run the worker starts (a run that ends sooner needs none). */
+export const BACKGROUND_START_MS = 500;
 /** The run's own checkpoint while the worker runs (16,384 × 4 KiB = 64 MiB of WAL). */
 export const BACKSTOP_CHECKPOINT_PAGES = 16_384;
 /** Longest the worker is given to finish its checkpoint and close when the run ends. */
@@ -63,56 +70,76 @@ const MAX_FAILURES = 10;
 
 export class Checkpointer {
   private readonly db: Db;
-  private readonly worker: Worker;
+  private readonly path: string;
+  private readonly intervalMs: number;
+  private worker: Worker | undefined;
+  private pending: NodeJS.Timeout | undefined;
   private stopped: Promise<void> | undefined;
   private exited = false;
 
-  private constructor(db: Db, worker: Worker) {
+  private constructor(db: Db, path: string, intervalMs: number) {
     this.db = db;
-    this.worker = worker;
+    this.path = path;
+    this.intervalMs = intervalMs;
   }
 
   /**
-   * Starts checkpointing the state file at `path` (opened as `db`) in the background; undefined
-   * for a database in memory. `intervalMs`: BACKGROUND_CHECKPOINT_MS unless given (tests).
+   * Starts checkpointing the state file at `path` (opened as `db`) in the background, `delayMs`
+   * from now (BACKGROUND_START_MS; 0: at once); undefined for a database in memory.
+   * `intervalMs`: BACKGROUND_CHECKPOINT_MS unless given (tests).
    */
-  static start(db: Db, path: string, intervalMs = BACKGROUND_CHECKPOINT_MS): Checkpointer | undefined {
+  static start(db: Db, path: string, intervalMs = BACKGROUND_CHECKPOINT_MS, delayMs = BACKGROUND_START_MS): Checkpointer | undefined {
     if (path === ':memory:' || db.memory || db.readonly) return undefined;
+    const checkpointer = new Checkpointer(db, path, intervalMs);
+    if (delayMs <= 0) checkpointer.startWorker();
+    else checkpointer.pending = setTimeout(() => checkpointer.startWorker(), delayMs).unref();
+    return checkpointer;
+  }
+
+  /** Whether the worker thread was started (tests). */
+  get started(): boolean {
+    return this.worker !== undefined;
+  }
+
+  private startWorker(): void {
+    this.pending = undefined;
+    if (this.stopped !== undefined || !this.db.open) return;
     let worker: Worker;
     try {
       const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
       // The file the run's connection opened (openDatabase checked it is no link), by its full path.
       worker = new Worker(WORKER, {
         eval: true,
-        workerData: { sqlite, path: resolvePath(path), intervalMs, maxFailures: MAX_FAILURES },
+        workerData: { sqlite, path: resolvePath(this.path), intervalMs: this.intervalMs, maxFailures: MAX_FAILURES },
         resourceLimits: { maxOldGenerationSizeMb: 32 },
       });
     } catch {
       // No worker (no room for a thread): the run checkpoints by itself, as without one.
-      return undefined;
+      return;
     }
     worker.unref();
-    const checkpointer = new Checkpointer(db, worker);
-    db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    this.worker = worker;
+    this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     // A worker that fails leaves the checkpoints to the run's connection, as without it.
-    worker.once('error', () => checkpointer.selfCheckpoint());
+    worker.once('error', () => this.selfCheckpoint());
     worker.once('exit', () => {
-      checkpointer.exited = true;
-      checkpointer.selfCheckpoint();
+      this.exited = true;
+      this.selfCheckpoint();
     });
-    return checkpointer;
   }
 
   /** Lets the worker finish its checkpoint and close its connection; the run's own checkpoints as before. */
   stop(): Promise<void> {
     this.stopped ??= new Promise<void>((resolve) => {
-      if (this.exited) return resolve();
-      const timer = setTimeout(() => void this.worker.terminate(), STOP_TIMEOUT_MS);
-      this.worker.once('exit', () => {
+      clearTimeout(this.pending);
+      const worker = this.worker;
+      if (worker === undefined || this.exited) return resolve();
+      const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
+      worker.once('exit', () => {
         clearTimeout(timer);
         resolve();
       });
-      this.worker.postMessage('stop');
+      worker.postMessage('stop');
     });
     return this.stopped;
   }
