@@ -31,6 +31,7 @@ test('re-emit by copy: the same bytes and summary; a review, an edited output, a
   const bytes = fs.readFileSync(path.join(dir, 'out.csv'));
   const firstSummary = summaryOf();
 
+  assert.doesNotMatch(first.stderr, /afresh/, 'a first run is not a re-emit');
   const copied = await args(1);
   assert.equal(copied.code, 0, copied.stderr);
   assert.match(copied.stderr, /re-emitted by copying/);
@@ -52,23 +53,27 @@ test('re-emit by copy: the same bytes and summary; a review, an edited output, a
   const reviewed = await args(2);
   assert.equal(reviewed.code, 0, reviewed.stderr);
   assert.doesNotMatch(reviewed.stderr, /re-emitted by copying/);
+  assert.match(reviewed.stderr, /writing the finished run's output afresh, not copying it: a reviewer decided since it was written/);
   assert.equal(readCsvObjects(path.join(dir, 'out.csv'))[0]!.decision_reason, 'REVIEW_ACCEPTED');
 
   // An output edited by hand is not the run's any more: written afresh.
   fs.appendFileSync(path.join(dir, 'out.csv'), 'edited,by,hand\n');
   const edited = await args(2);
   assert.doesNotMatch(edited.stderr, /re-emitted by copying/);
+  assert.match(edited.stderr, /afresh, not copying it: the run's output .*out\.csv was changed, moved or removed since it was written/);
   assert.doesNotMatch(fs.readFileSync(path.join(dir, 'out.csv'), 'utf8'), /edited,by,hand/);
 
   // Another policy shapes the output differently.
   fs.writeFileSync(path.join(dir, 'strict.json'), '{"nameMatch": {"NO_MATCH": "REVIEW"}}');
   const strict = await args(2, '--policy', 'strict.json');
   assert.doesNotMatch(strict.stderr, /re-emitted by copying/);
+  assert.match(strict.stderr, /afresh, not copying it: it would be made another way than when it was written \(another version of vas-verify, decision policy/);
   assert.equal(sum(sandbox.stats().requests), calls, 'nothing was called again so far');
 
   // Eight days on, every answer is past --max-age 7d: asked again, not copied.
   const later = await args(8, '--policy', 'strict.json');
   assert.doesNotMatch(later.stderr, /re-emitted by copying/);
+  assert.match(later.stderr, /afresh, not copying it: answers older than --max-age are asked again/);
   assert.equal(sum(sandbox.stats().requests), calls + 50);
 });
 

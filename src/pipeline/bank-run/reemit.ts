@@ -31,16 +31,20 @@ export function emitKey(options: BankRunOptions, deps: Pick<BankRunDeps, 'ifscRe
   return createHash('sha256').update(JSON.stringify(shape)).digest('hex');
 }
 
-/** Whether the run's recorded output is there to copy: why not, or the file to copy. */
-export function copyableOutput(record: FinishedRecord | undefined, key: string, at: number, maxAgeMs: number | undefined, answers: { oldest: number | null }, lastReviewAt: number | null): string | undefined {
-  if (!record || record.status !== 'complete' || record.finishedAt === null || record.stopped !== null) return undefined;
-  if ((record.exitCode !== 0 && record.exitCode !== 4) || record.emitKey !== key || !record.outputPath || !record.outputFile || !record.decisions) return undefined;
-  if (maxAgeMs !== undefined && answers.oldest !== null && answers.oldest < at - maxAgeMs) return undefined;
-  if (lastReviewAt !== null && lastReviewAt >= record.finishedAt) return undefined;
+/**
+ * Whether the run's recorded output is there to copy: the file to copy, or why it is written
+ * afresh (undefined: the run did not finish, or its output was never recorded, which needs no word).
+ */
+export function copyableOutput(record: FinishedRecord | undefined, key: string, at: number, maxAgeMs: number | undefined, answers: { oldest: number | null }, lastReviewAt: number | null): { from: string } | { why: string | undefined } {
+  if (!record || record.status !== 'complete' || record.finishedAt === null || record.stopped !== null) return { why: undefined };
+  if ((record.exitCode !== 0 && record.exitCode !== 4) || !record.outputPath || !record.outputFile || !record.decisions) return { why: undefined };
+  if (record.emitKey !== key) return { why: 'it would be made another way than when it was written (another version of vas-verify, decision policy, output format, column or sheet flags, or columns read otherwise)' };
+  if (maxAgeMs !== undefined && answers.oldest !== null && answers.oldest < at - maxAgeMs) return { why: 'answers older than --max-age are asked again' };
+  if (lastReviewAt !== null && lastReviewAt >= record.finishedAt) return { why: 'a reviewer decided since it was written' };
   const now = fileIdentity(record.outputPath);
   const then = JSON.parse(record.outputFile) as { dev: number; ino: number; size: number; mtimeNs: string };
   const same = now !== undefined && now.dev === then.dev && now.ino === then.ino && now.size === then.size && String(now.mtimeNs) === then.mtimeNs;
-  return same ? record.outputPath : undefined;
+  return same ? { from: record.outputPath } : { why: `the run's output ${record.outputPath} was changed, moved or removed since it was written` };
 }
 
 /**
@@ -51,8 +55,13 @@ export function reemitByCopy(options: BankRunOptions, deps: BankRunDeps, runId: 
   const runs = deps.store.finishedRuns;
   const record = runs.record(runId);
   const answers = runs.answers(runId);
-  const from = copyableOutput(record, key, deps.now(), options.maxAgeMs, answers, runs.lastReviewAt());
-  if (from === undefined || !record) return false;
+  const copyable = copyableOutput(record, key, deps.now(), options.maxAgeMs, answers, runs.lastReviewAt());
+  if ('why' in copyable || !record) {
+    // A finished run's rows may read otherwise once written afresh (an upgrade that reads a name it did not): say why.
+    if ('why' in copyable && copyable.why !== undefined) deps.log.info(`writing the finished run's output afresh, not copying it: ${copyable.why}`);
+    return false;
+  }
+  const from = copyable.from;
   copyOutput(from, options.outputPath, deps.isAlive);
   deps.log.info(`re-emitted by copying the run's output ${from} (nothing changed since it was written)`);
   const json = (text: string | null): Record<string, number> => (text ? (JSON.parse(text) as Record<string, number>) : {});
