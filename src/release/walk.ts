@@ -62,14 +62,21 @@ export async function openRunInput(db: Db, run: RecordedRunInputs, inputFlag: st
 
 async function* walkRows(file: PayeeFile, decisions: RunDecisions, runId: number, inputPath: string): AsyncGenerator<WalkedRow> {
   let row = 0;
+  // A version that reads a row otherwise (an upgrade that knows a total row's label) is named as the cause.
+  const readOtherwise = (line: number, now: string, then: string) => new InputError(
+    `line ${line} of ${inputPath} is ${now} to this version of vas-verify, but run ${runId} read it as ${then}: release the run with the version that made it, or verify the file again with this one (bank without --resume; --reuse 30d takes the answers the state holds, with no call)`,
+  );
   for (let next = await file.records.next(); !next.done; next = await file.records.next()) {
     const record = next.value;
     if (record.notPayee !== undefined) {
+      const ran = decisions.at(row + 1);
+      if (ran !== undefined && ran.row.line === record.line) throw readOtherwise(record.line, record.notPayee, `payee row ${row + 1}`);
       yield { fields: record.fields, line: record.line, decided: undefined, notPayee: record.notPayee };
       continue;
     }
     row += 1;
     const decided = decisions.at(row);
+    if (decided !== undefined && decided.row.line > record.line) throw readOtherwise(record.line, `payee row ${row}`, 'a row that is not a payee (a total, a note or a blank row)');
     if (!decided || decided.row.line !== record.line) {
       const ran = decided ? `line ${decided.row.line}` : 'no such row';
       throw new InputError(`the input ${inputPath} does not read as run ${runId} read it (payee row ${row} is at line ${record.line}, the run had ${ran}): give the run's own file with --input; a run of an older version that was given --header-row, --sheet or column flags cannot be released, run the bank command again`);
