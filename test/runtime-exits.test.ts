@@ -38,7 +38,7 @@ test(`many short runs on ${process.version} all end with a real exit code and no
   const slow = await startSandbox({ latencyMs: 200 });
   t.after(() => slow.close());
   const dir = tempDir(t, 'vas-exits-');
-  const rounds = 5;
+  const rounds = 3;
 
   for (let round = 0; round < rounds; round += 1) {
     const input = `p${round}.csv`;
