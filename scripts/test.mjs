@@ -10,8 +10,10 @@
  *    sandbox get the CPU when their timers fire: beside two CPU-bound tests a shared Redis quota saw
  *    0.66% 429s.
  *
- * Both phases run even when the first fails; the exit code is the first failure's. Run one file
- * alone with `node --import tsx --test test/<name>.test.ts` (after `npm run build`).
+ * Both phases run even when the first fails; the exit code is the first failure's. Files named
+ * as arguments (`node scripts/test.mjs test/bank.test.ts …`, as .ci/run does on Node 22) run the
+ * same way, alone. Run one file with `node --import tsx --test test/<name>.test.ts` (after
+ * `npm run build`).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,7 +52,13 @@ const LONGEST_FIRST = [
   'reliability-secrets.test.ts', // 42
 ];
 
-const all = fs.readdirSync(TEST_DIR).filter((f) => f.endsWith('.test.ts')).sort();
+const named = process.argv.slice(2).map((f) => path.basename(f));
+const missing = named.filter((f) => !fs.existsSync(path.join(TEST_DIR, f)));
+if (missing.length > 0) {
+  process.stderr.write(`no such test file in test/: ${missing.join(', ')}\n`);
+  process.exit(2);
+}
+const all = named.length > 0 ? [...named].sort() : fs.readdirSync(TEST_DIR).filter((f) => f.endsWith('.test.ts')).sort();
 const rest = all.filter((f) => !RATE_FILES.includes(f));
 const first = LONGEST_FIRST.filter((f) => rest.includes(f));
 const phases = [
