@@ -15,6 +15,7 @@
  * - the database itself: `PRAGMA quick_check`, SQLite's b-tree and page check without the index
  *   cross-check (README, "A damaged state": ~0.1 s per 100 MB of state).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { Db } from './types.js';
 
@@ -86,8 +87,11 @@ const LIVE_LOG_ATTEMPTS = 3;
 /**
  * Why the write-ahead log at `walPath` is damaged; undefined when it is whole (or absent, or
  * empty). A log in use by another process (`docs listen`, a run) may be restarted or appended to
- * while it is read: a problem counts only if the log's header and size are still what they were
- * when the reading began. One that keeps changing is live, and then SQLite reads it through the
+ * while it is read. After a checkpoint SQLite restarts the log in place: new frames overwrite the
+ * old ones from the start, the file's size and header staying the same, so a read can take one
+ * frame as it was and the next ones as rewritten, which looks like a damaged frame before valid
+ * ones. A problem therefore counts only when the whole log reads the same just before and just
+ * after it is found again. One that keeps changing is live, and then SQLite reads it through the
  * other process's index, not by recovering it from the file: not ours to judge.
  */
 export function walProblem(walPath: string): string | undefined {
@@ -98,15 +102,31 @@ export function walProblem(walPath: string): string | undefined {
     return undefined;
   }
   try {
+    // The common case, a whole log, is read once; a problem is read again between two digests.
+    if (readLogProblem(fd, snapshot(fd)) === undefined) return undefined;
     for (let attempt = 0; attempt < LIVE_LOG_ATTEMPTS; attempt += 1) {
-      const before = snapshot(fd);
-      const problem = readLogProblem(fd, before);
-      if (problem === undefined || snapshot(fd).equals(before)) return problem;
+      const before = contentDigest(fd);
+      const problem = readLogProblem(fd, snapshot(fd));
+      if (problem === undefined) return undefined;
+      if (contentDigest(fd).equals(before)) return problem;
     }
     return undefined;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A digest of the whole log as it is now (its size included), to tell a log written while it was read. */
+function contentDigest(fd: number): Buffer {
+  const hash = createHash('sha256');
+  const chunk = Buffer.alloc(1024 * 1024);
+  let size = 0;
+  for (let got = fs.readSync(fd, chunk, 0, chunk.length, 0); got > 0; got = fs.readSync(fd, chunk, 0, chunk.length, size)) {
+    hash.update(chunk.subarray(0, got));
+    size += got;
+  }
+  hash.update(String(size));
+  return hash.digest();
 }
 
 /** The log's size and header, to tell a log that changed while it was read. */
