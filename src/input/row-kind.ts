@@ -43,6 +43,15 @@ function namesAFirm(text: string): boolean {
   return words.some((w) => LEGAL_FORMS.has(w) || BUSINESS_DESCRIPTORS.has(w));
 }
 
+/** The reasons notPayeeReason gives a total or subtotal row (a release names these rows when it leaves payees out). */
+const TOTAL_ROW = 'a total row';
+const SUBTOTAL_ROW = 'a subtotal row';
+
+/** Whether a notPayeeReason is a total's: a row whose sums count the payees above it. */
+export function isTotalRow(reason: string | undefined): boolean {
+  return reason === TOTAL_ROW || reason === SUBTOTAL_ROW;
+}
+
 /** Why a data row is not a payee row ("a total row"), or undefined for a payee row. */
 export function notPayeeReason(fields: readonly string[], header: readonly string[], columns: ColumnMap): string | undefined {
   const cells = fields.map((f) => f.trim());
@@ -70,7 +79,7 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   // (A lone कुल or योग may be a name: two words, कुल योग, कुल राशि, are the label.)
   const labelled = (text: string) => TOTAL_LABEL.test(text) || (TOTAL_INDIAN.test(text) && /\s/.test(text.trim()) && /^[\s:.-]*$/.test(text.replace(TOTAL_INDIAN, '')));
   if (ifsc === '' && (((noAccount || name === '') && filled.some(isTotal)) || labelled(name)) && !namesAFirm(name)) {
-    return filled.some((c) => SUBTOTAL.test(c)) ? 'a subtotal row' : 'a total row';
+    return filled.some((c) => SUBTOTAL.test(c)) ? SUBTOTAL_ROW : TOTAL_ROW;
   }
   // Anything else with an account number or an IFSC is a payee row: the row checks judge it.
   if (account !== '' || ifsc !== '') return undefined;
@@ -79,6 +88,6 @@ export function notPayeeReason(fields: readonly string[], header: readonly strin
   const amount = columns.amount === undefined ? '' : cell(columns.amount);
   if (filled.length <= 2 && filled.some((c) => NOTE.test(c)) && !(name !== '' && NUMBER.test(amount))) return 'a note';
   if (name !== '') return undefined;
-  if (filled.every((c) => NUMBER.test(c))) return 'a total row';
+  if (filled.every((c) => NUMBER.test(c))) return TOTAL_ROW;
   return 'a note';
 }

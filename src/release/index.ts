@@ -15,6 +15,7 @@ import { distinctReviewers } from '../decision/identity.js';
 import { AuditTrail } from '../state/audit.js';
 import type { Db } from '../state/types.js';
 import { isXlsxPath } from '../input/payee-file.js';
+import { isTotalRow } from '../input/row-kind.js';
 import { writeCsvRelease } from './csv-release.js';
 import { openExceptions, type ExceptionsFile } from './exceptions.js';
 import { runOf } from './run.js';
@@ -124,13 +125,13 @@ function checkPaths(options: ReleaseOptions, input: RunInput): void {
 }
 
 /** Each row's part in the release: counts, approvals relied on, and the exceptions written. */
-function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefined, paid: PaidLines, totals: number[]): (row: WalkedRow) => boolean {
+function rowVisitor(summary: ReleaseSummary, exceptions: ExceptionsFile | undefined, paid: PaidLines): (row: WalkedRow) => boolean {
   let reviewers: string[] = [];
   return (row) => {
     const decided = row.decided;
     if (!decided) {
       summary.notPayees += 1;
-      if (row.notPayee === 'a total row' || row.notPayee === 'a subtotal row') totals.push(row.line);
+      if (isTotalRow(row.notPayee)) summary.warnings.staleTotals.push(row.line);
       return true;
     }
     summary.decisions[decided.decision] += 1;
@@ -173,14 +174,14 @@ export async function releaseRun(options: ReleaseOptions): Promise<ReleaseSummar
       warnings: { oddAmounts: [], repeatedAccounts: [], releasedBefore: new AuditTrail(options.db).releasesOf(run.id), staleTotals: [] },
     };
     const paid: PaidLines = new Map();
-    const totals: number[] = [];
-    const keep = rowVisitor(summary, exceptions, paid, totals);
+    const keep = rowVisitor(summary, exceptions, paid);
     fs.rmSync(temp, { force: true });
     if (readsAsSpreadsheet(input.inputPath)) await writeXlsxRelease(input, temp, keep, options.spoolDir);
     else await writeCsvRelease(input, temp, keep);
     await exceptions?.finish();
     for (const { account, lines } of paid.values()) if (lines.length > 1) summary.warnings.repeatedAccounts.push({ lines, account });
-    if (summary.decisions.REVIEW + summary.decisions.HOLD > 0) summary.warnings.staleTotals = totals;
+    // Totals still add up when every payee is paid.
+    if (summary.decisions.REVIEW + summary.decisions.HOLD === 0) summary.warnings.staleTotals = [];
     summary.sha256 = sha256Of(temp);
     summary.audit = recordRelease(options, input, summary);
     fs.renameSync(temp, path.resolve(options.outputPath));
