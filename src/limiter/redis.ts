@@ -2,9 +2,11 @@
  * One quota shared by every run of one credential, through Redis (README, "Sharing one quota
  * across hosts"). The shared state is one key per limiter id holding the GCRA's theoretical arrival
  * time (pace.ts), updated by a Lua script that reads Redis's own clock, so hosts need no clock
- * agreement. Nothing else is stored: every ask carries the caller's --rate, so a new --rate
- * takes effect on the next run, and a Redis that restarted empty simply starts a new bucket.
- * The key expires a second after the bucket is empty.
+ * agreement. Every ask carries the caller's --rate, so a new --rate takes effect on the next run,
+ * and a Redis that restarted empty simply starts a new bucket. The key expires a second after the
+ * bucket is empty. Beside it, the rate of the run that asked last, for a second (RATE_SEEN_MS): a
+ * run that finds another --rate there says so (onOtherRate), since runs on one credential at
+ * different rates share a quota that none of them knows.
  *
  * Why not Bottleneck's clustered mode, as first designed: it keeps the first run's settings in
  * Redis with no expiry (a later --rate is ignored), fails with SETTINGS_KEY_NOT_FOUND when Redis
@@ -25,9 +27,22 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1_500;
 export const STALE_BOOKING_MS = 2_000;
 const STALE_BOOKING_US = STALE_BOOKING_MS * 1000;
 
-// Times in µs from Redis's TIME; ARGV: interval (µs), catch-up (µs), want (tokens).
-// Returns {granted, waitMs}: the same arithmetic as takeTokens in pace.ts.
+/**
+ * How long a run's --rate stays beside the bucket after its last ask (two of its intervals when
+ * longer): a run asks every few ms while it has callers waiting, and one that started a second
+ * after another ended is not told of it.
+ */
+export const RATE_SEEN_MS = 1_000;
+
+// Times in µs from Redis's TIME; ARGV: interval (µs), catch-up (µs), want (tokens), the asking
+// run's --rate and how long it stays in KEYS[2] (ms). Returns {granted, waitMs, otherRate}: the
+// same arithmetic as takeTokens in pace.ts, and the rate another run asked at last when it is
+// not this one's ('' otherwise).
 const TAKE_SCRIPT = `
+local seen = redis.call('GET', KEYS[2])
+redis.call('SET', KEYS[2], ARGV[4], 'PX', tonumber(ARGV[5]))
+local other = ''
+if seen and seen ~= ARGV[4] then other = seen end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local interval = tonumber(ARGV[1])
@@ -39,14 +54,14 @@ local start = tonumber(redis.call('GET', KEYS[1]) or '') or 0
 -- back, and waiting for it would stall this run for minutes or hours. Start afresh instead.
 if start > now + math.max(${STALE_BOOKING_US}, 10 * interval) then start = now end
 if start < now - catchup then start = now - catchup end
-if start > now then return {0, math.ceil((start - now) / 1000)} end
+if start > now then return {0, math.ceil((start - now) / 1000), other} end
 local n = math.floor((now - start) / interval) + 1
 if want < n then n = want end
 if n > 0 then
   local tat = start + n * interval
   redis.call('SET', KEYS[1], string.format('%.0f', tat), 'PX', math.ceil((tat - now) / 1000) + 1000)
 end
-return {n, 0}
+return {n, 0, other}
 `;
 
 /** The URL with any user name, password and ?query (ioredis reads a password there too) replaced by ***, for messages. */
@@ -134,12 +149,18 @@ export interface RedisSourceOptions {
   setupTimeoutMs?: number | undefined;
   /** Where the URL came from, as messages name it: `--redis` (the default) or `VAS_REDIS_URL`. */
   given?: string | undefined;
+  /** This run's --rate, kept beside the bucket for a few seconds (RATE_SEEN_MS) so another run can compare its own. */
+  rate: number;
+  /** Called once, the first time an ask finds that another run shares the quota at another --rate. */
+  onOtherRate?: ((otherRate: number) => void) | undefined;
 }
 
 /** How messages name a Redis URL given on the command line. */
 const REDIS_FLAG = '--redis';
 
-type TakeClient = RedisClient & { vasTake(key: string, interval: string, catchUp: string, want: string): Promise<[number, number]> };
+type TakeClient = RedisClient & {
+  vasTake(key: string, rateKey: string, interval: string, catchUp: string, want: string, rate: string, rateSeenMs: string): Promise<[number, number, string]>;
+};
 
 /** `work`, or a rejection once `timeoutMs` has passed or `signal` aborts (SIGINT/SIGTERM while connecting). */
 async function bounded(work: Promise<void>, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
@@ -197,8 +218,12 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
   redis.on('error', (error: Error) => {
     lastError = error;
   });
-  redis.defineCommand('vasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  redis.defineCommand('vasTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });
   const key = `${options.limiterId}:gcra`;
+  const rateKey = `${options.limiterId}:rate`;
+  const rate = String(options.rate);
+  const rateSeenMs = String(Math.max(RATE_SEEN_MS, Math.ceil(2_000 / options.rate)));
+  let toldOtherRate = false;
 
   try {
     await bounded(
@@ -208,8 +233,8 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
         if (database !== undefined) await redis.select(database);
         // One token of a probe key, then deleted: the script runs and Redis takes its write (a
         // read-only replica refuses here, not mid-run); the run's own bucket is untouched.
-        await redis.vasTake(`${key}:probe`, '1', '0', '1');
-        await redis.del(`${key}:probe`);
+        await redis.vasTake(`${key}:probe`, `${key}:probe-rate`, '1', '0', '1', rate, '1000');
+        await redis.del(`${key}:probe`, `${key}:probe-rate`);
       })(),
       setupTimeoutMs,
       options.signal,
@@ -232,7 +257,12 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     shared: true,
     async take(want: number, pace: Pace) {
       if (redis.status !== 'ready') throw lastError ?? new Error(`connection ${redis.status}`);
-      const [granted, waitMs] = await redis.vasTake(key, String(Math.max(1, Math.round(pace.intervalMs * 1000))), String(Math.round(pace.catchUpMs * 1000)), String(want));
+      const [granted, waitMs, otherRate] = await redis.vasTake(key, rateKey, String(Math.max(1, Math.round(pace.intervalMs * 1000))), String(Math.round(pace.catchUpMs * 1000)), String(want), rate, rateSeenMs);
+      const other = otherRate === '' ? Number.NaN : Number(otherRate);
+      if (!toldOtherRate && Number.isFinite(other) && other !== options.rate) {
+        toldOtherRate = true;
+        options.onOtherRate?.(other);
+      }
       return { granted: Number(granted), waitMs: Number(waitMs) };
     },
     close() {

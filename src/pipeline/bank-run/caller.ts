@@ -459,8 +459,17 @@ export class Caller {
  * none without --rate, and none for a dry run (it makes no call, so it neither needs nor touches
  * a shared limiter). Set up before any call: an unusable --redis stops the run here (exit 2).
  */
-export async function createLimiter(options: BankRunOptions, signal: AbortSignal): Promise<Limiter | undefined> {
+export async function createLimiter(options: BankRunOptions, signal: AbortSignal, warn: (message: string) => void): Promise<Limiter | undefined> {
   if (options.dryRun) return undefined;
   // A LimiterSetupError is a usage error of its own (exit 2).
-  return await createRateLimiter({ rate: options.rate, redis: options.redis, signal });
+  return await createRateLimiter({ rate: options.rate, redis: options.redis, signal, onOtherRate: (other) => warn(otherRateMessage(options.rate!, other)) });
+}
+
+/**
+ * Another run shares this Redis quota at another --rate: each ask moves the shared bucket by the
+ * asker's own interval, so together the runs send at a rate between the two, and none of them
+ * knows which one is the credential's quota.
+ */
+export function otherRateMessage(rate: number, other: number): string {
+  return `another run is taking turns of this Redis quota at --rate ${other}, this one at --rate ${rate}: runs at once send at a rate between the two, above the credential's quota (429s) if it is the lower one and below it if it is the higher; give every run of one credential the same --rate, its quota (README, "Sharing one quota across hosts")`;
 }

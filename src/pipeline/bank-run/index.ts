@@ -65,7 +65,7 @@ export async function runBank(options: BankRunOptions, deps: BankRunDeps): Promi
     for (const line of input.reasons) deps.log.info(line);
     for (const line of input.warnings) deps.log.warn(line); // e.g. invalid UTF-8 bytes replaced
     // The rate limiter is set up before any call: an unusable --redis stops here.
-    const limiter = await createLimiter(options, deps.stopSignal);
+    const limiter = await createLimiter(options, deps.stopSignal, (message) => deps.log.warn(message));
     try {
       return await runOpened(options, deps, input, limiter, started);
     } finally {
