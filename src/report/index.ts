@@ -18,6 +18,7 @@ import { DEFAULT_LIST_CAP } from './model.js';
 import { scanOutput } from './output-scan.js';
 import { renderReport } from './render.js';
 import { readStandingNow, withStanding } from './standing.js';
+import { toolVersion } from '../version.js';
 
 export { latestRunId, listRuns, readRunAggregates, RunNotFoundError } from './aggregate.js';
 export { buildReport, type RunSummaryLike } from './build.js';
@@ -88,18 +89,7 @@ export async function writeRunReport(options: WriteReportOptions): Promise<{ byt
 
 export { writePrivateFile };
 
-let version: string | undefined;
-/** This package's version (src/ and dist/ are both two levels below package.json). */
-export function toolVersion(): string {
-  if (version === undefined) {
-    try {
-      version = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
-    } catch {
-      version = 'unknown';
-    }
-  }
-  return version;
-}
+export { toolVersion };
 
 export interface ReportFromStateOptions extends Omit<WriteReportOptions, 'db' | 'runId'> {
   statePath: string;

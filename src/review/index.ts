@@ -10,7 +10,7 @@ import { recordedPolicy, withApprovals, type DecisionPolicy } from '../decision/
 import { StateFileError, UsageError } from '../errors.js';
 import { ifscRegistry } from '../input/ifsc-registry.js';
 import { openDatabase } from '../state/db.js';
-import { toolVersion } from '../report/index.js';
+import { toolVersion } from '../version.js';
 import { ReviewReader } from '../state/review-reader.js';
 import type { Db } from '../state/types.js';
 import { ReviewSession } from './session.js';

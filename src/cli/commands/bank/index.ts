@@ -29,6 +29,7 @@ import { attentionLines, formatSummary, staleAnswersWarning, summaryJson, type S
 import { registerUrlSecrets } from '../../../redact.js';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import { retryCause } from '../../../state/run-stats.js';
+import { toolVersion } from '../../../version.js';
 import { resumeWords, type BankFlags } from './options.js';
 import { checkBankFiles } from '../../distinct-files.js';
 import { MAX_SANDBOX_PAYEES, readSandboxPayees } from './sandbox-payees.js';
@@ -214,7 +215,7 @@ async function runWithState(
       });
       client = connected.client;
     }
-    const recorded = { resumeCommand: resumeHint, toolVersion: await packageVersion() };
+    const recorded = { resumeCommand: resumeHint, toolVersion: toolVersion() };
     summary = await runBank({ ...runOptions(flags, settings, connection, inspection), recorded }, {
       client, store, now: io.now, stopSignal: io.stopSignal, log: io.log, pid: process.pid, isAlive, matchNames,
       ifscRegistry: ifscRegistry(),
@@ -332,12 +333,6 @@ async function sandboxOptions(flags: BankFlags, settings: BankSettings, io: Comm
 }
 
 // The report (src/report/) is written after a stop too, from what the state keeps of the run.
-
-/** This package's version, recorded with the run (src/report/ reads package.json). */
-async function packageVersion(): Promise<string> {
-  const { toolVersion } = await import('../../../report/index.js');
-  return toolVersion();
-}
 
 /**
  * Writes the run's HTML report from the state, exactly as `vas-verify report` rebuilds it later
