@@ -149,7 +149,7 @@ export interface RedisSourceOptions {
   setupTimeoutMs?: number | undefined;
   /** Where the URL came from, as messages name it: `--redis` (the default) or `VAS_REDIS_URL`. */
   given?: string | undefined;
-  /** This run's --rate, kept beside the bucket for a few seconds (RATE_SEEN_MS) so another run can compare its own. */
+  /** This run's --rate, kept beside the bucket for a second after each ask (RATE_SEEN_MS) so another run can compare its own. */
   rate: number;
   /** Called once, the first time an ask finds that another run shares the quota at another --rate. */
   onOtherRate?: ((otherRate: number) => void) | undefined;
