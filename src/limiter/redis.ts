@@ -185,20 +185,9 @@ async function bounded(work: Promise<void>, timeoutMs: number, signal: AbortSign
   }
 }
 
-/** Connects (bounded in time) and checks that the script runs; throws LimiterSetupError. */
-export async function createRedisSource(options: RedisSourceOptions): Promise<TokenSource> {
-  const given = options.given ?? REDIS_FLAG;
-  const url = checkRedisUrl(options.url, given);
-  const database = redisDatabase(url) ?? undefined; // checked: a number or none
-  const shown = maskRedisUrl(options.url);
-  const setupTimeoutMs = options.setupTimeoutMs ?? REDIS_SETUP_TIMEOUT_MS;
-  let Redis: typeof import('ioredis').Redis;
-  try {
-    ({ Redis } = await import('ioredis'));
-  } catch (error) {
-    throw new LimiterSetupError(`--redis needs the ioredis package, which is missing from this installation: reinstall vas-verify (${(error as Error).message})`);
-  }
-  const clientOptions = {
+/** ioredis's options for a checked URL. */
+function clientOptions(url: URL, setupTimeoutMs: number) {
+  return {
     lazyConnect: true,
     connectTimeout: Math.min(5_000, setupTimeoutMs),
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
@@ -212,7 +201,41 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     // in the environment turned the check off (README, Security).
     ...(url.protocol === 'rediss:' ? { tls: VERIFIED_TLS } : {}),
   };
-  const redis = new Redis(options.url, clientOptions) as TakeClient;
+}
+
+/**
+ * This run's --rate as the take script keeps it beside the bucket (its key, the value, how long it
+ * stays), and `heard`, which tells onOtherRate once of the first other rate an ask finds there.
+ */
+function rateSeen(options: RedisSourceOptions): { key: string; rate: string; keptMs: string; heard: (otherRate: string) => void } {
+  let told = false;
+  return {
+    key: `${options.limiterId}:rate`,
+    rate: String(options.rate),
+    keptMs: String(Math.max(RATE_SEEN_MS, Math.ceil(2_000 / options.rate))),
+    heard(otherRate) {
+      const other = otherRate === '' ? Number.NaN : Number(otherRate);
+      if (told || !Number.isFinite(other) || other === options.rate) return;
+      told = true;
+      options.onOtherRate?.(other);
+    },
+  };
+}
+
+/** Connects (bounded in time) and checks that the script runs; throws LimiterSetupError. */
+export async function createRedisSource(options: RedisSourceOptions): Promise<TokenSource> {
+  const given = options.given ?? REDIS_FLAG;
+  const url = checkRedisUrl(options.url, given);
+  const database = redisDatabase(url) ?? undefined; // checked: a number or none
+  const shown = maskRedisUrl(options.url);
+  const setupTimeoutMs = options.setupTimeoutMs ?? REDIS_SETUP_TIMEOUT_MS;
+  let Redis: typeof import('ioredis').Redis;
+  try {
+    ({ Redis } = await import('ioredis'));
+  } catch (error) {
+    throw new LimiterSetupError(`--redis needs the ioredis package, which is missing from this installation: reinstall vas-verify (${(error as Error).message})`);
+  }
+  const redis = new Redis(options.url, clientOptions(url, setupTimeoutMs)) as TakeClient;
   let lastError: Error | undefined;
   // Without a listener ioredis prints every reconnection failure; the limiter reports instead.
   redis.on('error', (error: Error) => {
@@ -220,10 +243,7 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
   });
   redis.defineCommand('vasTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });
   const key = `${options.limiterId}:gcra`;
-  const rateKey = `${options.limiterId}:rate`;
-  const rate = String(options.rate);
-  const rateSeenMs = String(Math.max(RATE_SEEN_MS, Math.ceil(2_000 / options.rate)));
-  let toldOtherRate = false;
+  const seen = rateSeen(options);
 
   try {
     await bounded(
@@ -233,7 +253,7 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
         if (database !== undefined) await redis.select(database);
         // One token of a probe key, then deleted: the script runs and Redis takes its write (a
         // read-only replica refuses here, not mid-run); the run's own bucket is untouched.
-        await redis.vasTake(`${key}:probe`, `${key}:probe-rate`, '1', '0', '1', rate, '1000');
+        await redis.vasTake(`${key}:probe`, `${key}:probe-rate`, '1', '0', '1', seen.rate, '1000');
         await redis.del(`${key}:probe`, `${key}:probe-rate`);
       })(),
       setupTimeoutMs,
@@ -257,12 +277,8 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     shared: true,
     async take(want: number, pace: Pace) {
       if (redis.status !== 'ready') throw lastError ?? new Error(`connection ${redis.status}`);
-      const [granted, waitMs, otherRate] = await redis.vasTake(key, rateKey, String(Math.max(1, Math.round(pace.intervalMs * 1000))), String(Math.round(pace.catchUpMs * 1000)), String(want), rate, rateSeenMs);
-      const other = otherRate === '' ? Number.NaN : Number(otherRate);
-      if (!toldOtherRate && Number.isFinite(other) && other !== options.rate) {
-        toldOtherRate = true;
-        options.onOtherRate?.(other);
-      }
+      const [granted, waitMs, otherRate] = await redis.vasTake(key, seen.key, String(Math.max(1, Math.round(pace.intervalMs * 1000))), String(Math.round(pace.catchUpMs * 1000)), String(want), seen.rate, seen.keptMs);
+      seen.heard(otherRate);
       return { granted: Number(granted), waitMs: Number(waitMs) };
     },
     close() {
