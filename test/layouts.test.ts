@@ -29,6 +29,8 @@ interface Expected {
   statuses?: Record<string, number>;
   /** 29: the corpus of issue #29, split into a tuning and a held-out part. */
   issue?: number;
+  /** 2: the second round of real layouts (2026-12-02), split the same way and reported apart. */
+  round?: number;
 }
 
 interface InputSummary {
@@ -48,10 +50,14 @@ export function isHeldOut(file: string): boolean {
   return createHash('sha1').update(file).digest()[0]! % 3 === 0;
 }
 
-function partOf(layout: Expected): 'earlier' | 'tuning' | 'held-out' {
+function partOf(layout: Expected): string {
+  if (layout.round === 2) return isHeldOut(layout.file) ? 'round 2 held-out' : 'round 2 tuning';
   if (layout.issue !== 29) return 'earlier';
   return isHeldOut(layout.file) ? 'held-out' : 'tuning';
 }
+
+/** The parts in the order they are reported. */
+const PARTS = ['earlier', 'tuning', 'held-out', 'round 2 tuning', 'round 2 held-out'];
 
 /** The CLI's main() in this process, as bin.js runs it: its exit code and what it wrote. */
 async function runMain(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -95,8 +101,8 @@ async function checkLayout(layout: Expected, sandboxUrl: string, dir: string): P
   return undefined;
 }
 
-test('every layout of the corpus is recognised with no column flags, end to end (issue #29: tuning and held-out parts)', async (t) => {
-  assert.ok(expected.length >= 25 + 30, `the corpus has ${expected.length} layouts`);
+test('every layout of the corpus is recognised with no column flags, end to end (issue #29 and round 2: tuning and held-out parts)', async (t) => {
+  assert.ok(expected.length >= 25 + 30 + 18, `the corpus has ${expected.length} layouts`);
   const sandbox = await startSandbox();
   t.after(() => sandbox.close());
   const dir = tempDir(t);
@@ -111,7 +117,7 @@ test('every layout of the corpus is recognised with no column flags, end to end 
     if (wrong === undefined) counts[part].read += 1;
     else failures.push(`${part} ${layout.file}: ${wrong}`);
   })));
-  for (const part of ['earlier', 'tuning', 'held-out']) {
+  for (const part of PARTS) {
     const c = counts[part] ?? { read: 0, all: 0 };
     t.diagnostic(`${part}: ${c.read} of ${c.all} layouts read right`);
   }
