@@ -19,6 +19,7 @@ import { parse } from 'csv-parse/sync';
 import { startSandbox } from '../src/sandbox/index.js';
 import { main } from '../src/cli/main.js';
 import { readCsv, ROOT, runCli, sum, tempDir } from './helpers/cli.js';
+import { writeOds } from './helpers/xlsx-files.js';
 
 const LAYOUTS = path.join(ROOT, 'test', 'fixtures', 'layouts');
 
@@ -126,45 +127,51 @@ test('every layout of the corpus is recognised with no column flags, end to end 
   assert.deepEqual(failures.sort(), []);
 });
 
-/**
- * A layout as Excel saves a CSV it opened: the same cells in one sheet, a cell of digits alone
- * (up to 15, no leading zero) or a decimal turned into a number, as Excel turns them; the rest text.
- */
-async function asWorkbook(layout: Expected, file: string): Promise<void> {
+/** A layout's cells as a spreadsheet holds them once opened: a cell of digits alone (up to 15, no leading zero) or a decimal becomes a number, as Excel and LibreOffice turn them; the rest text. */
+function layoutCells(layout: Expected): (string | number)[][] {
   const text = fs.readFileSync(path.join(LAYOUTS, layout.file), 'utf8').replace(/^\uFEFF/, '');
   const header = text.split(/\r?\n/)[layout.headerLine - 1] ?? '';
   const delimiter = [',', ';', '\t', '|'].reduce((best, d) => (header.split(d).length > header.split(best).length ? d : best));
   const rows = parse(text, { delimiter, relax_column_count: true }) as string[][];
+  return rows.map((row) => row.map((c) => (/^[1-9]\d{0,14}$/.test(c) || /^\d+\.\d+$/.test(c) ? Number(c) : c)));
+}
+
+/** The layout saved as `format`: .xlsx as Excel saves a CSV it opened, .ods as LibreOffice Calc does (an empty cell written empty). */
+async function asWorkbook(layout: Expected, file: string, format: 'xlsx' | 'ods'): Promise<void> {
+  const rows = layoutCells(layout);
+  if (format === 'ods') return writeOds(file, [{ name: 'Sheet1', rows: rows.map((row) => row.map((c) => (c === '' ? { xml: '<table:table-cell/>' } : c))) }]);
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Sheet1');
-  for (const row of rows) sheet.addRow(row.map((c) => (/^[1-9]\d{0,14}$/.test(c) || /^\d+\.\d+$/.test(c) ? Number(c) : c)));
+  for (const row of rows) sheet.addRow(row);
   await workbook.xlsx.writeFile(file);
 }
 
-test('every layout saved as .xlsx, as Excel saves a CSV it opened (digits as numbers), is read as its CSV is: the same columns, header line and statuses', async (t) => {
-  const sandbox = await startSandbox();
-  t.after(() => sandbox.close());
-  const dir = tempDir(t);
-  const failures: string[] = [];
-  const limit = pLimit(4);
-  await Promise.all(expected.map((layout) => limit(async () => {
-    const file = path.join(dir, layout.file.replace(/\.(csv|txt)$/, '.xlsx'));
-    await asWorkbook(layout, file);
-    const r = await runMain(['bank', file, '-o', `${file}.out.csv`, '--state', `${file}.sqlite`, '--base-url', sandbox.url, '--summary', `${file}.json`]);
-    if (r.code !== 0) return failures.push(`${partOf(layout)} ${layout.file}: exit ${r.code}`);
-    const summary = JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as { input: InputSummary; statuses: Record<string, number> };
-    // A header cell's surrounding spaces do not survive the workbook's reading (the Citi file's " Bank Code").
-    const same = (got: string | null | undefined, want: string | null) => (got ?? null) === (want === null ? null : want.trim()) || got === want;
-    const { columns } = summary.input;
-    const statuses = Object.entries(summary.statuses).filter(([, n]) => n > 0).sort();
-    const ok = same(columns.account, layout.columns.account) && same(columns.ifsc, layout.columns.ifsc) && same(columns.name, layout.columns.name) &&
-      summary.input.headerLine === layout.headerLine && JSON.stringify(statuses) === JSON.stringify(Object.entries(layout.statuses ?? { VERIFIED: 5 }).sort());
-    if (!ok) failures.push(`${partOf(layout)} ${layout.file}: columns ${JSON.stringify(columns)}, header line ${summary.input.headerLine}, statuses ${JSON.stringify(statuses)}`);
-    return undefined;
-  })));
-  t.diagnostic(`${expected.length - failures.length} of ${expected.length} layouts read right as .xlsx`);
-  assert.deepEqual(failures, []);
-});
+for (const format of ['xlsx', 'ods'] as const) {
+  test(`every layout saved as .${format}, as a spreadsheet saves a CSV it opened (digits as numbers), is read as its CSV is: the same columns, header line and statuses`, async (t) => {
+    const sandbox = await startSandbox();
+    t.after(() => sandbox.close());
+    const dir = tempDir(t);
+    const failures: string[] = [];
+    const limit = pLimit(4);
+    await Promise.all(expected.map((layout) => limit(async () => {
+      const file = path.join(dir, layout.file.replace(/\.(csv|txt)$/, `.${format}`));
+      await asWorkbook(layout, file, format);
+      const r = await runMain(['bank', file, '-o', `${file}.out.csv`, '--state', `${file}.sqlite`, '--base-url', sandbox.url, '--summary', `${file}.json`]);
+      if (r.code !== 0) return failures.push(`${partOf(layout)} ${layout.file}: exit ${r.code}`);
+      const summary = JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as { input: InputSummary; statuses: Record<string, number> };
+      // A header cell's surrounding spaces do not survive the workbook's reading (the Citi file's " Bank Code").
+      const same = (got: string | null | undefined, want: string | null) => (got ?? null) === (want === null ? null : want.trim()) || got === want;
+      const { columns } = summary.input;
+      const statuses = Object.entries(summary.statuses).filter(([, n]) => n > 0).sort();
+      const ok = same(columns.account, layout.columns.account) && same(columns.ifsc, layout.columns.ifsc) && same(columns.name, layout.columns.name) &&
+        summary.input.headerLine === layout.headerLine && JSON.stringify(statuses) === JSON.stringify(Object.entries(layout.statuses ?? { VERIFIED: 5 }).sort());
+      if (!ok) failures.push(`${partOf(layout)} ${layout.file}: columns ${JSON.stringify(columns)}, header line ${summary.input.headerLine}, statuses ${JSON.stringify(statuses)}`);
+      return undefined;
+    })));
+    t.diagnostic(`${expected.length - failures.length} of ${expected.length} layouts read right as .${format}`);
+    assert.deepEqual(failures, []);
+  });
+}
 
 test('a Cashfree beneficiary file keeps its beneficiary_name; the output writes vas_beneficiary_name and the summary says so', async (t) => {
   const sandbox = await startSandbox();
