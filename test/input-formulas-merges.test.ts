@@ -192,6 +192,46 @@ test('merged cells in an .xls and an .ods (SheetJS !merges) are read as merged',
   }
 });
 
+/** An .ods cell of `formula`: with its result (as LibreOffice Calc writes it) or the formula alone (as a generator may). */
+function odsFormula(formula: string, result?: string): { xml: string } {
+  const f = formula.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return { xml: result === undefined ? `<table:table-cell table:formula="of:=${f}"/>` : `<table:table-cell table:formula="of:=${f}" office:value-type="string" calcext:value-type="string"><text:p>${result}</text:p></table:table-cell>` };
+}
+
+test('an .ods whose payee column holds formulas never calculated stops before any call naming the sheet, the column and a cell (repeated and covered cells counted); with their results, or beside a formula elsewhere, it is read', async (t) => {
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
+  const dir = tempDir(t);
+  const payees = [['Asha Verma', '500100000048', 'SBIN0000001'], ['Ravi Kumar', '500100000148', 'HDFC0000001']] as const;
+  // Two empty columns written as one repeated cell, then the account: column D. The second row's
+  // name is covered by a merge from above (a covered cell takes its column too).
+  const sheet = (account: (a: string) => { xml: string } | string, check: { xml: string } | string) => [
+    ['Beneficiary Name', 'Note', 'Ref', 'Account Number', 'IFSC', 'Check'],
+    ...payees.map(([name, a, ifsc], i) => [
+      i === 0 ? { xml: `<table:table-cell office:value-type="string"><text:p>${name}</text:p></table:table-cell>` } : { xml: '<table:covered-table-cell/>' },
+      { xml: '<table:table-cell table:number-columns-repeated="2"/>' },
+      account(a),
+      odsFormula(`UPPER("${ifsc.toLowerCase()}")`, ifsc),
+      check,
+    ]),
+  ];
+  await writeOds(path.join(dir, 'script.ods'), [{ name: 'Payees', rows: sheet((a) => odsFormula(`TEXT(${a};"0")`), 'ok') }]);
+  await writeOds(path.join(dir, 'calc.ods'), [{ name: 'Payees', rows: sheet((a) => odsFormula(`TEXT(${a};"0")`, a), odsFormula('LEN(D2)')) }]);
+
+  const stopped = await runCli(['bank', 'script.ods', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(stopped.code, 2, stopped.stderr);
+  const line = stopped.stderr.split('\n').find((l) => /never calculated/.test(l)) ?? '';
+  assert.match(line, /column D \("Account Number"\) of sheet "Payees" holds formulas that were never calculated, so their cells read as empty: 2 cells in the rows read, e\.g\. Payees!D2;/);
+  assert.match(line, /open the workbook in Excel or LibreOffice and save it/);
+  assert.ok(!fs.existsSync(path.join(dir, 'out.csv')), 'no output');
+  assert.equal(Object.values(sandbox.stats().requests).reduce((a, b) => a + b, 0), 0, 'no call');
+
+  // Calculated (LibreOffice writes every result with its type), and a formula with no result in a column that is no payee's: read.
+  const read = await runCli(['bank', 'calc.ods', '-o', 'calc.csv', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(read.code, 0, read.stderr);
+  assert.deepEqual(rowsOf(path.join(dir, 'calc.csv')).map((row) => [row['Account Number'], row.IFSC, row.verify_status]), [['500100000048', 'SBIN0000001', 'VERIFIED'], ['500100000148', 'HDFC0000001', 'VERIFIED']]);
+});
+
 test('a workbook that asks to be calculated when opened (XlsxWriter: every formula stored as 0, fullCalcOnLoad) is not read as its stored values: a payee column of formulas stops the run', async (t) => {
   const dir = tempDir(t);
   const book = new ExcelJS.Workbook();

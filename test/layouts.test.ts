@@ -146,14 +146,22 @@ async function asWorkbook(layout: Expected, file: string, format: 'xlsx' | 'ods'
   await workbook.xlsx.writeFile(file);
 }
 
+/**
+ * The layouts each format is checked on: every one as .xlsx (read as a stream, in this thread);
+ * every fifth as .ods, which is read whole by SheetJS on a worker thread of its own (~0.4 s of CPU
+ * to start each: all 109 took 54 s of CI beside the other tests).
+ */
+const CHECKED_AS = { xlsx: expected, ods: expected.filter((_, i) => i % 5 === 0) };
+
 for (const format of ['xlsx', 'ods'] as const) {
-  test(`every layout saved as .${format}, as a spreadsheet saves a CSV it opened (digits as numbers), is read as its CSV is: the same columns, header line and statuses`, async (t) => {
+  test(`layouts saved as .${format} (${format === 'xlsx' ? 'every one' : 'every fifth'}), as a spreadsheet saves a CSV it opened (digits as numbers), are read as their CSV is: the same columns, header line and statuses`, async (t) => {
+    const layouts = CHECKED_AS[format];
     const sandbox = await startSandbox();
     t.after(() => sandbox.close());
     const dir = tempDir(t);
     const failures: string[] = [];
     const limit = pLimit(4);
-    await Promise.all(expected.map((layout) => limit(async () => {
+    await Promise.all(layouts.map((layout) => limit(async () => {
       const file = path.join(dir, layout.file.replace(/\.(csv|txt)$/, `.${format}`));
       await asWorkbook(layout, file, format);
       const r = await runMain(['bank', file, '-o', `${file}.out.csv`, '--state', `${file}.sqlite`, '--base-url', sandbox.url, '--summary', `${file}.json`]);
@@ -168,7 +176,7 @@ for (const format of ['xlsx', 'ods'] as const) {
       if (!ok) failures.push(`${partOf(layout)} ${layout.file}: columns ${JSON.stringify(columns)}, header line ${summary.input.headerLine}, statuses ${JSON.stringify(statuses)}`);
       return undefined;
     })));
-    t.diagnostic(`${expected.length - failures.length} of ${expected.length} layouts read right as .${format}`);
+    t.diagnostic(`${layouts.length - failures.length} of ${layouts.length} layouts read right as .${format}`);
     assert.deepEqual(failures, []);
   });
 }

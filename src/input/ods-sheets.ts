@@ -5,6 +5,11 @@
  * hidden template or lookup sheet of an .ods would be chosen as the payee sheet; this reads it
  * from content.xml (its automatic styles and its tables) and styles.xml (the common styles an
  * automatic one may inherit from), fed to it while sheetjs.ts inflates the parts to check them.
+ *
+ * The same pass finds the cells that hold a formula never calculated: LibreOffice writes every
+ * formula's result with its type (`office:value-type`), but a generator may write the formula
+ * alone, and SheetJS then drops the cell, so an account built by a formula would read as empty.
+ * Their places go to the reader (sheetjs.ts) as the .xlsx reader gives them (`uncalculated`).
  */
 import type { XmlHandlers } from './xml-feed.js';
 
@@ -20,6 +25,15 @@ export const ODS_SHEET_PARTS: ReadonlySet<string> = new Set(['content.xml', 'sty
 
 /** A parent chain longer than this is a loop, not a style sheet. */
 const MAX_STYLE_DEPTH = 32;
+
+/** Uncalculated formula cells remembered per sheet: enough to name a column and count its cells. */
+const MAX_UNCALCULATED_CELLS = 100_000;
+
+/** A repeat count (`number-rows-repeated`, `number-columns-repeated`): at least one. */
+function repeats(attributes: Record<string, string>, local: string): number {
+  const n = Number(attribute(attributes, local) ?? 1);
+  return Number.isSafeInteger(n) && n > 1 ? n : 1;
+}
 
 /** An attribute by its name without the namespace prefix (`table:name` → `name`). */
 function attribute(attributes: Record<string, string>, local: string): string | undefined {
@@ -37,6 +51,10 @@ export class OdsSheetStates {
   private readonly common = new Map<string, TableStyle>();
   /** The sheets in the workbook's order, with their style's name. */
   private readonly tables: Array<{ name: string; style: string | undefined }> = [];
+  /** Per sheet: the 1-based rows with formula cells never calculated, and their 0-based columns. */
+  private readonly uncalculated = new Map<string, Map<number, number[]>>();
+  /** Where content.xml's reading is: the sheet, its row (1-based, the row being read) and the next cell's column. */
+  private place = { table: '', row: 0, rowRepeats: 1, col: 0, cells: 0 };
 
   /** The XML handlers that read `part` (one of ODS_SHEET_PARTS). */
   handlersFor(part: string): XmlHandlers {
@@ -58,6 +76,9 @@ export class OdsSheetStates {
           if (display !== undefined) style.display = display !== 'false';
         } else if (name === 'table' && parent === 'spreadsheet' && part === 'content.xml') {
           this.tables.push({ name: attribute(attributes, 'name') ?? '', style: attribute(attributes, 'style-name') });
+          this.place = { table: attribute(attributes, 'name') ?? '', row: 0, rowRepeats: 1, col: 0, cells: 0 };
+        } else if (part === 'content.xml') {
+          this.readCell(name, attributes);
         }
       },
       text: () => undefined,
@@ -66,6 +87,37 @@ export class OdsSheetStates {
         if (name === 'style') style = undefined;
       },
     };
+  }
+
+  /** A row or cell of content.xml's tables: where it is, and whether it is a formula with no result. */
+  private readCell(name: string, attributes: Record<string, string>): void {
+    const place = this.place;
+    if (name === 'table-row') {
+      place.row += place.rowRepeats;
+      place.rowRepeats = repeats(attributes, 'number-rows-repeated');
+      place.col = 0;
+    } else if (name === 'table-cell' || name === 'covered-table-cell') {
+      const span = repeats(attributes, 'number-columns-repeated');
+      if (name === 'table-cell' && attribute(attributes, 'formula') !== undefined && attribute(attributes, 'value-type') === undefined) {
+        for (let r = 0; r < place.rowRepeats && place.cells < MAX_UNCALCULATED_CELLS; r += 1) {
+          for (let c = 0; c < span && place.cells < MAX_UNCALCULATED_CELLS; c += 1, place.cells += 1) this.noteUncalculated(place.table, place.row + r, place.col + c);
+        }
+      }
+      place.col += span;
+    }
+  }
+
+  private noteUncalculated(table: string, row: number, col: number): void {
+    let rows = this.uncalculated.get(table);
+    if (!rows) this.uncalculated.set(table, (rows = new Map()));
+    const cols = rows.get(row);
+    if (cols) cols.push(col);
+    else rows.set(row, [col]);
+  }
+
+  /** The rows (1-based) of `sheet` that hold formula cells never calculated, with their columns (0-based). */
+  uncalculatedCells(sheet: string): ReadonlyMap<number, readonly number[]> {
+    return this.uncalculated.get(sheet) ?? new Map();
   }
 
   /** The names of the hidden sheets, in the workbook's order. */

@@ -29,9 +29,9 @@ type Answer = { ok: true; sheets: string[]; hiddenSheets: string[]; sheet: strin
 /**
  * Inflates every part of a zip within the bounds (a zip bomb stops here, before SheetJS inflates
  * it in memory); an .ods's content.xml and styles.xml are parsed on the way for the sheets it
- * hides (ods-sheets.ts), which SheetJS does not tell. Returns their names.
+ * hides and the formula cells never calculated (ods-sheets.ts), which SheetJS does not tell.
  */
-async function checkZip(file: string, limits: SheetLimits): Promise<string[]> {
+async function checkZip(file: string, limits: SheetLimits): Promise<OdsSheetStates> {
   const zip = ZipFile.open(file, { ...limits, maxInflatedBytes: limits.maxWholeFileBytes * WHOLE_INFLATE_FACTOR });
   const states = new OdsSheetStates();
   try {
@@ -51,7 +51,7 @@ async function checkZip(file: string, limits: SheetLimits): Promise<string[]> {
   } finally {
     zip.close();
   }
-  return states.hiddenSheets();
+  return states;
 }
 
 function startWorker(file: string, sheetName: string | undefined, odsHidden: readonly string[]): Worker {
@@ -97,16 +97,23 @@ export async function openSheetJsRecords(file: string, sheetName: string | undef
   if (size > limits.maxWholeFileBytes) {
     throw limitError(file, `it is ${formatBytes(size)}; an .xls or .ods is read whole, up to ${formatBytes(limits.maxWholeFileBytes)}`, 'save it from Excel as .xlsx (read as a stream) or as "CSV UTF-8"');
   }
-  const odsHidden = isZip ? await checkZip(file, limits) : [];
-  const answer = await readInWorker(file, sheetName, odsHidden, isZip);
+  const ods = isZip ? await checkZip(file, limits) : undefined;
+  const answer = await readInWorker(file, sheetName, ods?.hiddenSheets() ?? [], isZip);
+  const uncalculated = ods?.uncalculatedCells(answer.sheet) ?? new Map<number, readonly number[]>();
   // The worker tells which texts are number cells past 15 digits (xlsx-stream.ts, LostDigits).
   const lost = new LostDigits();
   for (const text of answer.lostDigits) lost.note(text, text);
   async function* records(): AsyncGenerator<CsvRecord> {
     let next = 1;
+    // SheetJS drops a formula cell with no result: the row's cells there read as empty (and a row
+    // of such cells alone is absent, given back as a blank row).
+    const withUncalculated = (record: CsvRecord): CsvRecord => {
+      const cols = uncalculated.get(record.line);
+      return cols === undefined ? record : { ...record, uncalculated: cols };
+    };
     for (const [line, fields] of answer.rows) {
-      yield* blankRows(next, line);
-      yield { fields, line };
+      for (const blank of blankRows(next, line)) yield withUncalculated(blank);
+      yield withUncalculated({ fields, line });
       next = Math.max(next, line + 1);
     }
   }
