@@ -217,6 +217,10 @@ test('an .ods whose payee column holds formulas never calculated stops before an
   ];
   await writeOds(path.join(dir, 'script.ods'), [{ name: 'Payees', rows: sheet((a) => odsFormula(`TEXT(${a};"0")`), 'ok') }]);
   await writeOds(path.join(dir, 'calc.ods'), [{ name: 'Payees', rows: sheet((a) => odsFormula(`TEXT(${a};"0")`, a), odsFormula('LEN(D2)')) }]);
+  // A formula with no result type but a text: SheetJS reads the text, so it is read.
+  await writeOds(path.join(dir, 'text.ods'), [{ name: 'Payees', rows: sheet((a) => ({ xml: `<table:table-cell table:formula="of:=[.Z1]"><text:p>${a}</text:p></table:table-cell>` }), 'ok') }]);
+  // Saved by LibreOffice, which has written an empty result ("" from a template's IF) as a formula alone: calculated, not refused.
+  await writeOds(path.join(dir, 'saved.ods'), [{ name: 'Payees', rows: sheet(() => odsFormula('IF([.Z1]="";"";[.Z1])'), 'ok') }], 'LibreOffice/7.6.4.1$Linux_X86_64 LibreOffice_project/60$Build-1');
 
   const stopped = await runCli(['bank', 'script.ods', '-o', 'out.csv', '--base-url', sandbox.url], { cwd: dir });
   assert.equal(stopped.code, 2, stopped.stderr);
@@ -230,6 +234,13 @@ test('an .ods whose payee column holds formulas never calculated stops before an
   const read = await runCli(['bank', 'calc.ods', '-o', 'calc.csv', '--base-url', sandbox.url], { cwd: dir });
   assert.equal(read.code, 0, read.stderr);
   assert.deepEqual(rowsOf(path.join(dir, 'calc.csv')).map((row) => [row['Account Number'], row.IFSC, row.verify_status]), [['500100000048', 'SBIN0000001', 'VERIFIED'], ['500100000148', 'HDFC0000001', 'VERIFIED']]);
+  const text = await runCli(['bank', 'text.ods', '-o', 'text.csv', '--state', 'text.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(text.code, 0, text.stderr);
+  assert.deepEqual(rowsOf(path.join(dir, 'text.csv')).map((row) => row.verify_status), ['VERIFIED', 'VERIFIED']);
+  const saved = await runCli(['bank', 'saved.ods', '-o', 'saved.csv', '--state', 'saved.sqlite', '--base-url', sandbox.url], { cwd: dir });
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.doesNotMatch(saved.stderr, /never calculated/);
+  assert.deepEqual(rowsOf(path.join(dir, 'saved.csv')).map((row) => row.verify_reason), ['line 2: account number is empty', 'line 3: account number is empty']);
 });
 
 test('a workbook that asks to be calculated when opened (XlsxWriter: every formula stored as 0, fullCalcOnLoad) is not read as its stored values: a payee column of formulas stops the run', async (t) => {

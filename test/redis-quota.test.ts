@@ -98,7 +98,7 @@ test('three runs at --rate 50 --redis share one quota of 50/s: within it (≤ 0.
   for (const item of seen) assert.ok(!item.includes(TOKEN), `Redis holds ${item}`);
   // Two keys: the bucket (a time) and the rate of the run that asked last (its --rate, for a second).
   const keys = seen.filter((_, i) => i % 2 === 0);
-  for (const key of keys) assert.match(key, /^vas-verify:[0-9a-f]{16}:(gcra|rate)$/);
+  for (const key of keys) assert.match(key, /^vas-verify:[0-9a-f]{16}:(gcra|rate\{vas-verify:[0-9a-f]{16}:gcra\})$/);
   assert.ok(keys.some((key) => key.endsWith(':gcra')), `no bucket among ${keys.join(', ')}`);
   for (const input of inputs) assert.equal(readCsvObjects(path.join(dir, `out-${inputs.indexOf(input)}-${path.basename(input)}`)).length, rows);
 

@@ -5,6 +5,7 @@
  * port 0 and Debian's redis-server (helpers/redis.ts); without it the test skips outside CI.
  */
 import { test, type TestContext } from 'node:test';
+import { Redis } from 'ioredis';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,4 +73,21 @@ test('two runs sharing a Redis quota at --rate 20 and --rate 40 each say once th
   assert.equal(later.code, 0, later.stderr);
   assert.doesNotMatch(later.stderr, WARNING);
   assert.equal(sum(sandbox.stats().responses), ROWS * 4 + 20);
+});
+
+test('a cluster-mode Redis (one node holding every slot) shares the quota: the bucket and the rate beside it hash to one slot, so the script is no CROSSSLOT', { timeout: 60_000 }, async (t) => {
+  if (!requireRedis(t)) return;
+  const dir = tempDir(t);
+  const redis = await startRedis(t, ['--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, 'nodes.conf'), '--dir', dir]);
+  const admin = new Redis(redis.url, { lazyConnect: true });
+  t.after(() => admin.disconnect());
+  await admin.connect();
+  await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+  for (let i = 0; i < 100 && !String(await admin.call('CLUSTER', 'INFO')).includes('cluster_state:ok'); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  // What the keys of one script must do there: two keys of different slots are refused.
+  await assert.rejects(admin.eval("return redis.call('GET', KEYS[2])", 2, 'vas-verify:0:gcra', 'vas-verify:0:rate'), /CROSSSLOT/);
+  const sandbox = await sandboxFor(t);
+  const r = await runCli(['bank', writePayees(dir, 'cluster.csv', 20, 7), '-o', 'cluster-out.csv', '--state', 'cluster.sqlite', '--base-url', sandbox.url, '--rate', '20', '--redis', redis.url], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(readCsvObjects(path.join(dir, 'cluster-out.csv')).map((row) => row.verify_status), new Array<string>(20).fill('VERIFIED'));
 });

@@ -6,10 +6,12 @@
  * from content.xml (its automatic styles and its tables) and styles.xml (the common styles an
  * automatic one may inherit from), fed to it while sheetjs.ts inflates the parts to check them.
  *
- * The same pass finds the cells that hold a formula never calculated: LibreOffice writes every
- * formula's result with its type (`office:value-type`), but a generator may write the formula
- * alone, and SheetJS then drops the cell, so an account built by a formula would read as empty.
- * Their places go to the reader (sheetjs.ts) as the .xlsx reader gives them (`uncalculated`).
+ * The same pass finds the cells that hold a formula never calculated: a generator may write the
+ * formula alone (no `office:value-type`, no text), and SheetJS then drops the cell, so an account
+ * built by a formula would read as empty. Their places go to the reader (sheetjs.ts) as the .xlsx
+ * reader gives them (`uncalculated`). A file an office suite saved (meta.xml's generator) is
+ * calculated whatever its cells say: LibreOffice has written a formula's empty result (`=""`, a
+ * template's `IF(A3="";"";…)`) as a formula alone.
  */
 import type { XmlHandlers } from './xml-feed.js';
 
@@ -21,7 +23,10 @@ interface TableStyle {
 }
 
 /** The parts that say which sheets are hidden. */
-export const ODS_SHEET_PARTS: ReadonlySet<string> = new Set(['content.xml', 'styles.xml']);
+export const ODS_SHEET_PARTS: ReadonlySet<string> = new Set(['content.xml', 'styles.xml', 'meta.xml']);
+
+/** meta.xml's generators that calculate every formula when they save (LibreOffice/7.6…, OpenOffice.org/4.1…, MicrosoftOffice/16.0…). */
+const CALCULATING_GENERATOR = /^\s*(LibreOffice|OpenOffice|Collabora|StarOffice|NeoOffice|MicrosoftOffice|Microsoft)/i;
 
 /** A parent chain longer than this is a loop, not a style sheet. */
 const MAX_STYLE_DEPTH = 32;
@@ -53,8 +58,12 @@ export class OdsSheetStates {
   private readonly tables: Array<{ name: string; style: string | undefined }> = [];
   /** Per sheet: the 1-based rows with formula cells never calculated, and their 0-based columns. */
   private readonly uncalculated = new Map<string, Map<number, number[]>>();
-  /** Where content.xml's reading is: the sheet, its row (1-based, the row being read) and the next cell's column. */
+  /** Where content.xml's reading is: the sheet, the rows ended before this one, this row's repeat count, and the next cell's column. */
   private place = { table: '', row: 0, rowRepeats: 1, col: 0, cells: 0 };
+  /** The formula cell being read with no result type: noted when it closes with no text (a text is its result, as SheetJS reads it). */
+  private formulaCell: { row: number; col: number; span: number } | undefined;
+  /** meta.xml's `<meta:generator>`: the application that saved the file. */
+  private generator = '';
 
   /** The XML handlers that read `part` (one of ODS_SHEET_PARTS). */
   handlersFor(part: string): XmlHandlers {
@@ -81,29 +90,45 @@ export class OdsSheetStates {
           this.readCell(name, attributes);
         }
       },
-      text: () => undefined,
+      text: (text) => {
+        if (this.formulaCell !== undefined && text.trim() !== '') this.formulaCell = undefined;
+        if (part === 'meta.xml' && open[open.length - 1] === 'generator') this.generator += text;
+      },
       close: (name) => {
         open.pop();
         if (name === 'style') style = undefined;
+        if (part === 'content.xml') this.endCell(name);
       },
     };
   }
 
-  /** A row or cell of content.xml's tables: where it is, and whether it is a formula with no result. */
+  /** A row or cell of content.xml's tables opens: where it is, and whether it is a formula with no result type. */
   private readCell(name: string, attributes: Record<string, string>): void {
     const place = this.place;
     if (name === 'table-row') {
-      place.row += place.rowRepeats;
       place.rowRepeats = repeats(attributes, 'number-rows-repeated');
       place.col = 0;
     } else if (name === 'table-cell' || name === 'covered-table-cell') {
       const span = repeats(attributes, 'number-columns-repeated');
       if (name === 'table-cell' && attribute(attributes, 'formula') !== undefined && attribute(attributes, 'value-type') === undefined) {
-        for (let r = 0; r < place.rowRepeats && place.cells < MAX_UNCALCULATED_CELLS; r += 1) {
-          for (let c = 0; c < span && place.cells < MAX_UNCALCULATED_CELLS; c += 1, place.cells += 1) this.noteUncalculated(place.table, place.row + r, place.col + c);
-        }
+        this.formulaCell = { row: place.row + 1, col: place.col, span };
       }
       place.col += span;
+    }
+  }
+
+  /** A row or cell closes: a row moves the count on (as SheetJS counts, at its end); a formula cell that showed no text is noted. */
+  private endCell(name: string): void {
+    const place = this.place;
+    if (name === 'table-row') {
+      place.row += place.rowRepeats;
+      place.rowRepeats = 1;
+    } else if (name === 'table-cell' && this.formulaCell !== undefined) {
+      const { row, col, span } = this.formulaCell;
+      this.formulaCell = undefined;
+      for (let r = 0; r < place.rowRepeats && place.cells < MAX_UNCALCULATED_CELLS; r += 1) {
+        for (let c = 0; c < span && place.cells < MAX_UNCALCULATED_CELLS; c += 1, place.cells += 1) this.noteUncalculated(place.table, row + r, col + c);
+      }
     }
   }
 
@@ -117,6 +142,7 @@ export class OdsSheetStates {
 
   /** The rows (1-based) of `sheet` that hold formula cells never calculated, with their columns (0-based). */
   uncalculatedCells(sheet: string): ReadonlyMap<number, readonly number[]> {
+    if (CALCULATING_GENERATOR.test(this.generator)) return new Map();
     return this.uncalculated.get(sheet) ?? new Map();
   }
 

@@ -64,6 +64,16 @@ end
 return {n, 0, other}
 `;
 
+// Deletes KEYS[1] (a run's rate) if it still holds ARGV[1] (that run's rate): another run's stays.
+const FORGET_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** The longest a run's end waits to take its rate from beside the bucket. */
+const FORGET_RATE_MS = 300;
+
+function sleepMs(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
 /** The URL with any user name, password and ?query (ioredis reads a password there too) replaced by ***, for messages. */
 export function maskRedisUrl(raw: string): string {
   try {
@@ -159,6 +169,7 @@ export interface RedisSourceOptions {
 const REDIS_FLAG = '--redis';
 
 type TakeClient = RedisClient & {
+  vasForget(rateKey: string, rate: string): Promise<number>;
   vasTake(key: string, rateKey: string, interval: string, catchUp: string, want: string, rate: string, rateSeenMs: string): Promise<[number, number, string]>;
 };
 
@@ -204,13 +215,22 @@ function clientOptions(url: URL, setupTimeoutMs: number) {
 }
 
 /**
+ * The key of the rate kept beside `bucket`: `vas-verify:<id>:rate{vas-verify:<id>:gcra}`. Its hash
+ * tag (the braces) puts it in the bucket's slot, so that the script's two keys are one slot's on a
+ * cluster-mode Redis (else CROSSSLOT), and it still starts with `vas-verify:` for an ACL's key pattern.
+ */
+function rateKeyOf(bucket: string): string {
+  return `${bucket.replace(/:gcra$/, '')}:rate{${bucket}}`;
+}
+
+/**
  * This run's --rate as the take script keeps it beside the bucket (its key, the value, how long it
  * stays), and `heard`, which tells onOtherRate once of the first other rate an ask finds there.
  */
 function rateSeen(options: RedisSourceOptions): { key: string; rate: string; keptMs: string; heard: (otherRate: string) => void } {
   let told = false;
   return {
-    key: `${options.limiterId}:rate`,
+    key: rateKeyOf(`${options.limiterId}:gcra`),
     rate: String(options.rate),
     keptMs: String(Math.max(RATE_SEEN_MS, Math.ceil(2_000 / options.rate))),
     heard(otherRate) {
@@ -242,6 +262,7 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
     lastError = error;
   });
   redis.defineCommand('vasTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });
+  redis.defineCommand('vasForget', { numberOfKeys: 1, lua: FORGET_SCRIPT });
   const key = `${options.limiterId}:gcra`;
   const seen = rateSeen(options);
 
@@ -253,8 +274,8 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
         if (database !== undefined) await redis.select(database);
         // One token of a probe key, then deleted: the script runs and Redis takes its write (a
         // read-only replica refuses here, not mid-run); the run's own bucket is untouched.
-        await redis.vasTake(`${key}:probe`, `${key}:probe-rate`, '1', '0', '1', seen.rate, '1000');
-        await redis.del(`${key}:probe`, `${key}:probe-rate`);
+        await redis.vasTake(`${key}:probe`, `${key}:probe-rate{${key}:probe}`, '1', '0', '1', seen.rate, '1000');
+        await redis.del(`${key}:probe`, `${key}:probe-rate{${key}:probe}`);
       })(),
       setupTimeoutMs,
       options.signal,
@@ -281,12 +302,14 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
       seen.heard(otherRate);
       return { granted: Number(granted), waitMs: Number(waitMs) };
     },
-    close() {
-      if (closed) return Promise.resolve();
+    async close() {
+      if (closed) return;
       closed = true;
-      // No QUIT: a Redis that is gone would make it wait; nothing is pending that matters.
+      // This run's rate leaves with it (unless another run's stands there now), so that the next
+      // run of a nightly sequence is not told of a run that has ended. At most FORGET_RATE_MS: a
+      // Redis that is gone must not hold the exit. No QUIT, for the same reason.
+      if (redis.status === 'ready') await Promise.race([redis.vasForget(seen.key, seen.rate).catch(() => undefined), sleepMs(FORGET_RATE_MS)]);
       redis.disconnect();
-      return Promise.resolve();
     },
   };
 }

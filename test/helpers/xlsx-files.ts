@@ -89,10 +89,13 @@ const ODS_NS = [
   'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
 ].join(' ');
 
-/** Writes an .ods as LibreOffice Calc does: sheets shown or hidden through their table styles. */
-export async function writeOds(file: string, sheets: readonly OdsSheet[]): Promise<void> {
+/** Writes an .ods as LibreOffice Calc does: sheets shown or hidden through their table styles; `generator`: meta.xml's (none by default, as a script writes). */
+export async function writeOds(file: string, sheets: readonly OdsSheet[], generator?: string): Promise<void> {
   const zip = new ZipWriter(fs.createWriteStream(file, { mode: 0o600 }));
   await zip.add('mimetype', ['application/vnd.oasis.opendocument.spreadsheet'], 0);
+  if (generator !== undefined) {
+    await zip.add('meta.xml', [`<?xml version="1.0" encoding="UTF-8"?><office:document-meta xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" office:version="1.3"><office:meta><meta:generator>${escape(generator)}</meta:generator></office:meta></office:document-meta>`]);
+  }
   await zip.add('META-INF/manifest.xml', [`<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/></manifest:manifest>`]);
   await zip.add('styles.xml', [`<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${ODS_NS} office:version="1.3"><office:styles><style:style style:name="HiddenSheet" style:family="table"><style:table-properties table:display="false"/></style:style></office:styles></office:document-styles>`]);
   const cell = (c: string | number | { xml: string }) => (typeof c === 'object' ? c.xml : typeof c === 'number'
