@@ -26,7 +26,7 @@ interface TableStyle {
 export const ODS_SHEET_PARTS: ReadonlySet<string> = new Set(['content.xml', 'styles.xml', 'meta.xml']);
 
 /** meta.xml's generators that calculate every formula when they save (LibreOffice/7.6…, OpenOffice.org/4.1…, MicrosoftOffice/16.0…). */
-const CALCULATING_GENERATOR = /^\s*(LibreOffice|OpenOffice|Collabora|StarOffice|NeoOffice|MicrosoftOffice|Microsoft)/i;
+const CALCULATING_GENERATOR = /^\s*(LibreOffice|OpenOffice|Collabora|StarOffice|NeoOffice|Microsoft)/i;
 
 /** A parent chain longer than this is a loop, not a style sheet. */
 const MAX_STYLE_DEPTH = 32;

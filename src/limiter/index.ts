@@ -9,7 +9,7 @@ export { FINISH_SHARE, RateLimiter, createLocalSource, LimiterClosedError, Limit
 export { JITTER_MARGIN_MS, SendLog, START_MARGIN_MS } from './send-log.js';
 export { Aimd, BURST_MS, CATCH_UP_MS, QUOTA_EDGE_SHARE, MAX_PAUSE_MS, PERSISTENT_WITHIN_MS, atQuotaEdge, RATE_HEADROOM, SHARED_CATCH_UP_MS, SHARED_HEADROOM, maxInWindow, pausesEveryone, takeTokens, toPace, type Pace } from './pace.js';
 export { ASSUMED_LATENCY_MS, CAP_EVIDENCE_ANSWERS, CONCURRENCY_HEADROOM, CONCURRENCY_SPARE, ConcurrencyTarget, DEFAULT_RATE_CONCURRENCY_CAP, LATENCY_WINDOW } from './concurrency.js';
-export { checkRedisUrl, maskRedisUrl, RATE_SEEN_MS, REDIS_SETUP_TIMEOUT_MS } from './redis.js';
+export { checkRedisUrl, maskRedisUrl, REDIS_SETUP_TIMEOUT_MS } from './redis.js';
 
 /** A quota shared between runs through Redis (--redis). */
 export interface SharedQuota {

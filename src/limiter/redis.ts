@@ -13,6 +13,7 @@
  * comes back empty, waits forever on an unreachable URL, and spaces requests one Redis round trip
  * and one timer each, which caps the rate far below 1,000/s.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis as RedisClient } from 'ioredis';
 import { LimiterSetupError, type TokenSource } from './limiter.js';
 import type { Pace } from './pace.js';
@@ -69,10 +70,6 @@ const FORGET_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 
 /** The longest a run's end waits to take its rate from beside the bucket. */
 const FORGET_RATE_MS = 300;
-
-function sleepMs(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
 
 /** The URL with any user name, password and ?query (ioredis reads a password there too) replaced by ***, for messages. */
 export function maskRedisUrl(raw: string): string {
@@ -215,7 +212,8 @@ function clientOptions(url: URL, setupTimeoutMs: number) {
 }
 
 /**
- * The key of the rate kept beside `bucket`: `vas-verify:<id>:rate{vas-verify:<id>:gcra}`. Its hash
+ * The key of the rate kept beside `bucket`: `vas-verify:<id>:rate{vas-verify:<id>:gcra}` (the set-up
+ * probe's bucket gets one the same way). Its hash
  * tag (the braces) puts it in the bucket's slot, so that the script's two keys are one slot's on a
  * cluster-mode Redis (else CROSSSLOT), and it still starts with `vas-verify:` for an ACL's key pattern.
  */
@@ -274,8 +272,9 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
         if (database !== undefined) await redis.select(database);
         // One token of a probe key, then deleted: the script runs and Redis takes its write (a
         // read-only replica refuses here, not mid-run); the run's own bucket is untouched.
-        await redis.vasTake(`${key}:probe`, `${key}:probe-rate{${key}:probe}`, '1', '0', '1', seen.rate, '1000');
-        await redis.del(`${key}:probe`, `${key}:probe-rate{${key}:probe}`);
+        const probe = `${key}:probe`;
+        await redis.vasTake(probe, rateKeyOf(probe), '1', '0', '1', seen.rate, '1000');
+        await redis.del(probe, rateKeyOf(probe));
       })(),
       setupTimeoutMs,
       options.signal,
@@ -308,7 +307,7 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<To
       // This run's rate leaves with it (unless another run's stands there now), so that the next
       // run of a nightly sequence is not told of a run that has ended. At most FORGET_RATE_MS: a
       // Redis that is gone must not hold the exit. No QUIT, for the same reason.
-      if (redis.status === 'ready') await Promise.race([redis.vasForget(seen.key, seen.rate).catch(() => undefined), sleepMs(FORGET_RATE_MS)]);
+      if (redis.status === 'ready') await Promise.race([redis.vasForget(seen.key, seen.rate).catch(() => undefined), sleep(FORGET_RATE_MS, undefined, { ref: false })]);
       redis.disconnect();
     },
   };
